@@ -1,0 +1,39 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+/**
+ * One build for both shells: `out/main/electron.js` (desktop main process), `out/main/web.js`
+ * (browser-mode host), `out/preload/index.cjs` (sandboxed preload: one self-contained CJS file),
+ * `out/renderer/` (the React app, identical in both shells).
+ */
+export default defineConfig({
+  main: {
+    build: {
+      rolldownOptions: {
+        input: {
+          electron: resolve(__dirname, 'src/main/electron/main.ts'),
+          web: resolve(__dirname, 'src/main/web/main.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      externalizeDeps: false,
+      isolatedEntries: true,
+      rolldownOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+    worker: { format: 'es' },
+  },
+})

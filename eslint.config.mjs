@@ -1,0 +1,56 @@
+// Lint rules double as the architecture's fence (spec 01): each folder may import only downward.
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import prettier from 'eslint-config-prettier'
+import globals from 'globals'
+
+const nodeBuiltins = { group: ['node:*'], message: 'This layer is environment-free or DOM-only: no Node built-ins.' }
+const electron = { name: 'electron', message: 'Only src/main/electron and src/preload may import electron.' }
+const electronGroup = { group: ['electron/*'], message: 'Only src/main/electron and src/preload may import electron.' }
+const mainCode = { group: ['**/main/**', '../main/*'], message: 'The renderer and shared code never import main-side code.' }
+const rendererCode = { group: ['**/renderer/**'], message: 'Only the renderer imports renderer code.' }
+const webHost = { group: ['**/web/**', '../web', '../web/*'], message: 'The core and the desktop shell never import the browser-mode host.' }
+const electronShell = { group: ['**/electron/**', '../electron', '../electron/*'], message: 'The core and the web host never import the desktop shell.' }
+const nodeOnlyPackages = ['ws', 'lru-cache', 'mime-types'].map((name) => ({
+  name,
+  message: 'A Node-side package; the renderer and shared code cannot use it.',
+}))
+
+export const boundaryRules = {
+  shared: { paths: [electron, ...nodeOnlyPackages], patterns: [nodeBuiltins, electronGroup, mainCode, rendererCode] },
+  core: { paths: [electron], patterns: [electronGroup, rendererCode, webHost, electronShell] },
+  web: { paths: [electron], patterns: [electronGroup, rendererCode, electronShell] },
+  electron: { paths: [], patterns: [rendererCode, webHost] },
+  preload: { paths: [], patterns: [rendererCode, mainCode] },
+  renderer: { paths: [electron, ...nodeOnlyPackages], patterns: [nodeBuiltins, electronGroup, mainCode] },
+}
+
+const restrict = (rules) => ({ 'no-restricted-imports': ['error', rules] })
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-exports': ['error', { restrictDefaultExports: { direct: false } }],
+    },
+  },
+  { files: ['src/shared/**/*.ts'], rules: restrict(boundaryRules.shared) },
+  { files: ['src/main/core/**/*.ts'], rules: restrict(boundaryRules.core) },
+  { files: ['src/main/web/**/*.ts'], rules: restrict(boundaryRules.web) },
+  { files: ['src/main/electron/**/*.ts'], rules: restrict(boundaryRules.electron) },
+  { files: ['src/preload/**/*.ts'], rules: restrict(boundaryRules.preload) },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules, ...restrict(boundaryRules.renderer) },
+  },
+  prettier,
+)

@@ -1,0 +1,86 @@
+import { chmodSync, existsSync, mkdirSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
+import { fail, ok, type DirEntry, type EventFrame, type ResponseEnvelope } from '../../shared/protocol'
+import type { Disposable } from '../../shared/disposable'
+import { createDispatcher, type ActionHandlers } from './dispatcher'
+import { createEventBus } from './events'
+import { DEFAULT_READ_LIMITS, listDirectory, readFile, type ProjectRoots, type ReadLimits } from './files'
+import { createCursorSigner, createSnapshotStore } from './paging'
+import { createProjectRegistry } from './projects'
+import { openDatabase } from './store'
+import type { Host } from './host'
+
+export type { Host } from './host'
+
+export interface CoreOptions {
+  /** Retrace's private data directory (created 0700 if missing). */
+  readonly dataDir: string
+  readonly host: Host
+  readonly readLimits?: Partial<ReadLimits>
+}
+
+export interface Core extends Disposable {
+  readonly dataDir: string
+  /** One response for any input; never throws across the boundary. */
+  handle(raw: unknown): Promise<ResponseEnvelope>
+  onEvent(listener: (frame: EventFrame) => void): Disposable
+}
+
+export function createCore(options: CoreOptions): Core {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const dataDir = realpathSync(options.dataDir)
+  const dbFile = join(dataDir, 'retrace.db')
+  const db = openDatabase(dbFile)
+  // The data directory is private to the user (spec 11), whatever the process umask.
+  for (const file of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (existsSync(file)) chmodSync(file, 0o600)
+  const host = options.host
+  const events = createEventBus((error) => host.log('error', 'An event listener failed', { error: String(error) }))
+  const projects = createProjectRegistry(db, dataDir)
+  const listing = {
+    signer: createCursorSigner(),
+    snapshots: createSnapshotStore<DirEntry>({ maxItems: 1_000_000, ttlMs: 10 * 60 * 1000 }),
+  }
+  const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
+  const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
+
+  async function openProject(path: string) {
+    const opened = await projects.open(path)
+    if (opened.kind === 'ok') {
+      events.emit('project.opened', {}, { project_id: opened.result.project_id, root: opened.result.root })
+    }
+    return opened
+  }
+
+  const handlers: ActionHandlers = {
+    'app.info': async () =>
+      ok({ shell: host.shell, version: host.appVersion, can_pick_folder: host.pickFolder !== undefined }),
+    'project.open': async ({ path }) => openProject(path),
+    'project.list': async () => ok({ projects: projects.list() }),
+    'project.pick': async () => {
+      if (!host.pickFolder) {
+        return fail('UNSUPPORTED', 'This shell has no folder picker; open a folder by its path instead.')
+      }
+      const chosen = await host.pickFolder()
+      if (chosen === null) return ok({ kind: 'cancelled' as const })
+      const opened = await openProject(chosen)
+      return opened.kind === 'ok' ? ok({ kind: 'opened' as const, project: opened.result }) : opened
+    },
+    'files.list': async (payload, { project }) =>
+      listDirectory(listing, project.project_id, rootsOf(project.root), payload),
+    'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits),
+  }
+
+  const dispatcher = createDispatcher(handlers, projects, host)
+  let disposed = false
+
+  return {
+    dataDir,
+    handle: (raw) => dispatcher.handle(raw),
+    onEvent: (listener) => events.subscribe(listener),
+    dispose() {
+      if (disposed) return
+      disposed = true
+      db.close()
+    },
+  }
+}

@@ -1,0 +1,2 @@
+export { isInside } from './fs-paths'
+export { resolveStaticFile, type StaticFile } from './static-files'

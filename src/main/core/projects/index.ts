@@ -1,0 +1,1 @@
+export { createProjectRegistry, type Project, type ProjectRegistry } from './registry'

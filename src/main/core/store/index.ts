@@ -1,0 +1,1 @@
+export { openDatabase, schemaVersion, type Database } from './database'

@@ -1,0 +1,47 @@
+import type { IpcMain, IpcMainEvent, WebContents } from 'electron'
+import { IPC_FRAME_CHANNEL, IPC_REQUEST_CHANNEL } from '../../shared/bridge'
+import type { Disposable } from '../../shared/disposable'
+import type { Core } from '../core'
+import { isTrustedSender } from './ipc-sender'
+import type { TrustedOrigins } from './navigation'
+
+export interface WindowRegistry {
+  readonly ids: ReadonlySet<number>
+  readonly all: () => readonly WebContents[]
+}
+
+/**
+ * Connects the core to the renderer: request frames in (sender checked, then the core validates the
+ * payload), one response frame out to the same sender, and events broadcast to our windows.
+ */
+export function attachCoreToIpc(
+  ipcMain: Pick<IpcMain, 'on' | 'removeListener'>,
+  core: Pick<Core, 'handle' | 'onEvent'>,
+  windows: WindowRegistry,
+  origins: TrustedOrigins,
+  onRefused: (reason: string) => void,
+): Disposable {
+  const onRequest = (event: IpcMainEvent, frame: unknown) => {
+    const sender = {
+      webContentsId: event.sender.id,
+      frame: event.senderFrame ? { url: event.senderFrame.url, isMainFrame: event.senderFrame.parent === null } : null,
+    }
+    if (!isTrustedSender(sender, windows.ids, origins)) {
+      onRefused(`IPC from untrusted sender ${sender.frame?.url ?? '(destroyed frame)'}`)
+      return
+    }
+    void core.handle(frame).then((response) => {
+      if (!event.sender.isDestroyed()) event.sender.send(IPC_FRAME_CHANNEL, response)
+    })
+  }
+  ipcMain.on(IPC_REQUEST_CHANNEL, onRequest)
+  const events = core.onEvent((frame) => {
+    for (const contents of windows.all()) if (!contents.isDestroyed()) contents.send(IPC_FRAME_CHANNEL, frame)
+  })
+  return {
+    dispose() {
+      ipcMain.removeListener(IPC_REQUEST_CHANNEL, onRequest)
+      events.dispose()
+    },
+  }
+}

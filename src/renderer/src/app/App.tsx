@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { DirEntry, ProjectSummary, ResultOf } from '../../../shared/protocol'
+import { FileViewer } from '../features/documents'
+import { Explorer } from '../features/explorer'
+import { ProjectBar } from '../features/projects'
+import { detectLocale, I18nContext, translator, type Locale } from '../i18n'
+import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
+import { ClientContext } from './client-context'
+
+export function App(props: { client: RequestClient }) {
+  const { client } = props
+  const [locale, setLocale] = useState<Locale>(() => detectLocale(navigator.languages))
+  const i18n = useMemo(() => ({ locale, t: translator(locale), setLocale }), [locale])
+  const { t } = i18n
+  const [status, setStatus] = useState<ChannelStatus>(client.status)
+  const [canPickFolder, setCanPickFolder] = useState(false)
+  const [projects, setProjects] = useState<readonly ProjectSummary[]>([])
+  const [currentId, setCurrentId] = useState<string | null>(null)
+  const [openFile, setOpenFile] = useState<string | null>(null)
+
+  const applyProjects = useCallback((outcome: RequestOutcome<ResultOf<'project.list'>>) => {
+    if (outcome.kind !== 'ok') return
+    setProjects(outcome.result.projects)
+    setCurrentId((current) => current ?? outcome.result.projects[0]?.project_id ?? null)
+  }, [])
+  const refreshProjects = useCallback(
+    () => void client.request('project.list', {}).then(applyProjects),
+    [client, applyProjects],
+  )
+
+  useEffect(() => client.onStatus(setStatus), [client])
+  useEffect(() => {
+    document.documentElement.lang = locale
+    document.title = t('app.title')
+  }, [locale, t])
+  useEffect(() => {
+    if (status !== 'open') return
+    void client.request('app.info', {}).then((outcome) => {
+      if (outcome.kind === 'ok') setCanPickFolder(outcome.result.can_pick_folder)
+    })
+    void client.request('project.list', {}).then(applyProjects)
+  }, [client, status, applyProjects])
+  useEffect(
+    () =>
+      client.onEvent((frame) => {
+        if (frame.event === 'project.opened') refreshProjects()
+      }),
+    [client, refreshProjects],
+  )
+
+  const selectProject = useCallback((projectId: string) => {
+    setCurrentId(projectId)
+    setOpenFile(null)
+  }, [])
+  const onOpened = useCallback(
+    (project: ProjectSummary) => {
+      refreshProjects()
+      selectProject(project.project_id)
+    },
+    [refreshProjects, selectProject],
+  )
+  const onOpenFile = useCallback((entry: DirEntry) => setOpenFile(entry.path), [])
+
+  return (
+    <I18nContext.Provider value={i18n}>
+      <ClientContext.Provider value={client}>
+        <div className="app">
+          <ProjectBar
+            projects={projects}
+            currentId={currentId}
+            canPickFolder={canPickFolder}
+            onSelect={selectProject}
+            onOpened={onOpened}
+          />
+          {status !== 'open' && (
+            <p className="connection-banner" role="status">
+              {status === 'connecting' ? t('app.connecting') : t('app.disconnected')}
+            </p>
+          )}
+          {currentId === null ? (
+            <main className="empty-state">
+              <p>{t('project.none')}</p>
+            </main>
+          ) : (
+            <main className="workspace" key={currentId}>
+              <Explorer projectId={currentId} onOpenFile={onOpenFile} openPath={openFile} />
+              {openFile === null ? (
+                <section className="viewer">
+                  <p className="viewer-note">{t('viewer.empty')}</p>
+                </section>
+              ) : (
+                <FileViewer key={openFile} projectId={currentId} path={openFile} />
+              )}
+            </main>
+          )}
+        </div>
+      </ClientContext.Provider>
+    </I18nContext.Provider>
+  )
+}

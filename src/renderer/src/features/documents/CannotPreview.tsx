@@ -1,0 +1,13 @@
+import { formatBytes, useI18n } from '../../i18n'
+
+/** The explicit state for files no adapter shows yet: what it is and how big, never a blank pane. */
+export function CannotPreview(props: { mime: string; size: number; reason: string }) {
+  const { t } = useI18n()
+  return (
+    <div className="cannot-preview" data-testid="cannot-preview">
+      <h3>{t('viewer.cannotPreview')}</h3>
+      <p className="cannot-preview-detail">{t('viewer.binaryDetail', { mime: props.mime, size: formatBytes(props.size) })}</p>
+      <p>{props.reason}</p>
+    </div>
+  )
+}

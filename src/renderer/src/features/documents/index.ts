@@ -1,0 +1,1 @@
+export { FileViewer } from './FileViewer'

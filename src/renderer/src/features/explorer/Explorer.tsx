@@ -1,0 +1,89 @@
+import { useCallback, useMemo, useState, type KeyboardEvent } from 'react'
+import type { DirEntry } from '../../../../shared/protocol'
+import { useI18n } from '../../i18n'
+import { DirectoryItems, type TreeSelection } from './DirectoryItems'
+
+/**
+ * The project tree (spec 08): folders expand lazily, each listing is paged by the server. Keyboard:
+ * ↑/↓ move, → expands, ← collapses or goes to the parent, Enter/Space opens.
+ */
+export function Explorer(props: { projectId: string; onOpenFile: (entry: DirEntry) => void; openPath: string | null }) {
+  const { t } = useI18n()
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const toggle = useCallback((path: string) => {
+    setExpanded((current) => {
+      const next = new Set(current)
+      if (next.has(path)) next.delete(path)
+      else next.add(path)
+      return next
+    })
+  }, [])
+  const { onOpenFile, openPath } = props
+  const selection: TreeSelection = useMemo(
+    () => ({ expanded, selectedPath: openPath, toggle, open: onOpenFile }),
+    [expanded, openPath, toggle, onOpenFile],
+  )
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const items = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="treeitem"]')]
+    const current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    const index = current ? items.indexOf(current) : -1
+    const focus = (i: number) => {
+      const item = items[Math.max(0, Math.min(items.length - 1, i))]
+      if (item) item.focus()
+    }
+    const path = current?.dataset.path
+    switch (event.key) {
+      case 'ArrowDown':
+        focus(index + 1)
+        break
+      case 'ArrowUp':
+        focus(index - 1)
+        break
+      case 'Home':
+        focus(0)
+        break
+      case 'End':
+        focus(items.length - 1)
+        break
+      case 'ArrowRight':
+        if (path !== undefined && current?.dataset.kind === 'dir' && !expanded.has(path)) toggle(path)
+        else focus(index + 1)
+        break
+      case 'ArrowLeft':
+        if (path !== undefined && expanded.has(path)) toggle(path)
+        else if (path !== undefined && path.includes('/')) {
+          const parent = path.slice(0, path.lastIndexOf('/'))
+          items.find((item) => item.dataset.path === parent)?.focus()
+        }
+        break
+      case 'Enter':
+      case ' ':
+        current?.click()
+        break
+      default:
+        return
+    }
+    event.preventDefault()
+  }
+
+  return (
+    <nav className="explorer" aria-label={t('explorer.title')}>
+      <h2 className="pane-title">{t('explorer.title')}</h2>
+      <ul
+        role="tree"
+        aria-label={t('explorer.title')}
+        className="tree"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onFocus={(event) => {
+          if (event.target === event.currentTarget) {
+            event.currentTarget.querySelector<HTMLElement>('[role="treeitem"]')?.focus()
+          }
+        }}
+      >
+        <DirectoryItems key={props.projectId} projectId={props.projectId} path="" depth={0} selection={selection} />
+      </ul>
+    </nav>
+  )
+}

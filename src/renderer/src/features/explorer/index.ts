@@ -1,0 +1,1 @@
+export { Explorer } from './Explorer'

@@ -1,0 +1,23 @@
+/**
+ * The app origin's Content Security Policy (spec 11), sent as a response header by both shells.
+ * `style-src 'unsafe-inline'` is there because Monaco sets inline styles on its own DOM nodes and
+ * injects per-theme style elements; no script may be inline. `frame-src` is `'none'` until the
+ * Office origin exists (a later issue adds it there, and only it).
+ */
+export function appContentSecurityPolicy(options: { officeOrigin?: string } = {}): string {
+  const directives: Array<[string, string]> = [
+    ['default-src', "'self'"],
+    ['script-src', "'self' 'wasm-unsafe-eval'"],
+    ['worker-src', "'self' blob:"],
+    ['connect-src', "'self' blob:"],
+    ['img-src', "'self' data: blob:"],
+    ['font-src', "'self'"],
+    ['media-src', "'self' blob:"],
+    ['style-src', "'self' 'unsafe-inline'"],
+    ['object-src', "'none'"],
+    ['base-uri', "'none'"],
+    ['form-action', "'none'"],
+    ['frame-src', options.officeOrigin ?? "'none'"],
+  ]
+  return directives.map(([name, value]) => `${name} ${value}`).join('; ')
+}

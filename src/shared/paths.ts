@@ -1,0 +1,38 @@
+/**
+ * Root-relative project paths, as they cross the protocol: `''` is the project root, segments are
+ * joined with `/`. Pure string rules here; containment on disk (symlinks, realpath) is the core's.
+ */
+export type RelPathCheck =
+  | { kind: 'ok'; path: string; segments: readonly string[] }
+  | { kind: 'escape'; reason: 'absolute' | 'dot-segment' | 'backslash' }
+  | { kind: 'malformed'; reason: 'empty-segment' | 'nul' | 'too-long' }
+
+const MAX_PATH_LENGTH = 4096
+
+export function checkRelPath(path: string): RelPathCheck {
+  if (path.length > MAX_PATH_LENGTH) return { kind: 'malformed', reason: 'too-long' }
+  if (path.includes('\0')) return { kind: 'malformed', reason: 'nul' }
+  if (path === '') return { kind: 'ok', path, segments: [] }
+  if (path.startsWith('/') || /^[a-zA-Z]:/.test(path)) return { kind: 'escape', reason: 'absolute' }
+  // A backslash is a separator on Windows, so `..\x` would escape there; refuse it everywhere so a
+  // path means the same thing on every platform.
+  if (path.includes('\\')) return { kind: 'escape', reason: 'backslash' }
+  const segments = path.split('/')
+  if (segments.some((s) => s === '.' || s === '..')) return { kind: 'escape', reason: 'dot-segment' }
+  if (segments.some((s) => s === '')) return { kind: 'malformed', reason: 'empty-segment' }
+  return { kind: 'ok', path, segments }
+}
+
+export function joinRelPath(parent: string, name: string): string {
+  return parent === '' ? name : `${parent}/${name}`
+}
+
+export function baseName(path: string): string {
+  const i = path.lastIndexOf('/')
+  return i < 0 ? path : path.slice(i + 1)
+}
+
+export function parentPath(path: string): string {
+  const i = path.lastIndexOf('/')
+  return i < 0 ? '' : path.slice(0, i)
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { defineAction } from '../define-action'
+
+/** Root-relative path; `''` is the root. Semantic checks (escapes, containment) are the core's. */
+export const RelPath = z.string().max(4096)
+
+export const Revision = z.string().regex(/^sha256:[0-9a-f]{64}$/)
+
+export const DirEntry = z.object({
+  name: z.string(),
+  path: z.string(),
+  kind: z.enum(['file', 'dir', 'symlink']),
+  size: z.number().int().nonnegative(),
+  mtime_ms: z.number(),
+})
+export type DirEntry = z.infer<typeof DirEntry>
+
+export const DIRECTORY_PAGE_SIZE = 100
+
+export const filesList = defineAction('files.list', {
+  scope: 'project',
+  mutating: false,
+  payload: z.object({ path: RelPath, cursor: z.string().max(4096).optional() }).strict(),
+  result: z.object({
+    path: RelPath,
+    entries: z.array(DirEntry),
+    next_cursor: z.string().nullable(),
+    total: z.number().int().nonnegative(),
+    page_size: z.number().int().positive(),
+  }),
+})
+
+export const TextRead = z.object({
+  kind: z.literal('text'),
+  path: RelPath,
+  text: z.string(),
+  revision: Revision,
+  size: z.number().int().nonnegative(),
+})
+export const BinaryRead = z.object({
+  kind: z.literal('binary'),
+  path: RelPath,
+  mime: z.string(),
+  revision: Revision,
+  size: z.number().int().nonnegative(),
+})
+export type FileRead = z.infer<typeof TextRead> | z.infer<typeof BinaryRead>
+
+export const filesRead = defineAction('files.read', {
+  scope: 'project',
+  mutating: false,
+  payload: z.object({ path: RelPath }).strict(),
+  result: z.discriminatedUnion('kind', [TextRead, BinaryRead]),
+})

@@ -1,0 +1,9 @@
+import { z } from 'zod'
+
+/** Server-pushed hints (spec 02 "Events"); a view refetches through requests, never trusts data. */
+export const EVENT_SCHEMAS = {
+  'project.opened': z.object({ project_id: z.string(), root: z.string() }),
+} as const
+
+export type EventName = keyof typeof EVENT_SCHEMAS
+export type EventDataOf<E extends EventName> = z.infer<(typeof EVENT_SCHEMAS)[E]>

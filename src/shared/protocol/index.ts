@@ -1,0 +1,7 @@
+export * from './errors'
+export * from './envelope'
+export * from './define-action'
+export * from './registry'
+export * from './events'
+export * from './actions/project'
+export * from './actions/files'

@@ -1,0 +1,28 @@
+import type { z } from 'zod'
+import type { ActionDefinition } from './define-action'
+import { appInfo, projectList, projectOpen, projectPick } from './actions/project'
+import { filesList, filesRead } from './actions/files'
+
+/** Every action of the protocol. Both sides derive their types from this one table. */
+export const ACTIONS = {
+  [appInfo.name]: appInfo,
+  [projectOpen.name]: projectOpen,
+  [projectList.name]: projectList,
+  [projectPick.name]: projectPick,
+  [filesList.name]: filesList,
+  [filesRead.name]: filesRead,
+} as const satisfies Record<string, ActionDefinition>
+
+export type ActionName = keyof typeof ACTIONS
+export type PayloadOf<A extends ActionName> = z.input<(typeof ACTIONS)[A]['payload']>
+export type ParsedPayloadOf<A extends ActionName> = z.output<(typeof ACTIONS)[A]['payload']>
+export type ResultOf<A extends ActionName> = z.output<(typeof ACTIONS)[A]['result']>
+export type ScopeOf<A extends ActionName> = (typeof ACTIONS)[A]['scope']
+
+export function isActionName(name: string): name is ActionName {
+  return Object.hasOwn(ACTIONS, name)
+}
+
+export function actionDefinition<A extends ActionName>(name: A): (typeof ACTIONS)[A] {
+  return ACTIONS[name]
+}
