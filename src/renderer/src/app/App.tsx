@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { DirEntry, ProjectSummary, ResultOf } from '../../../shared/protocol'
 import { FileViewer } from '../features/documents'
 import { Explorer } from '../features/explorer'
@@ -12,7 +12,10 @@ export function App(props: { client: RequestClient }) {
   const [locale, setLocale] = useState<Locale>(() => detectLocale(navigator.languages))
   const i18n = useMemo(() => ({ locale, t: translator(locale), setLocale }), [locale])
   const { t } = i18n
-  const [status, setStatus] = useState<ChannelStatus>(client.status)
+  const status: ChannelStatus = useSyncExternalStore(
+    useCallback((onChange: () => void) => client.onStatus(onChange), [client]),
+    () => client.status,
+  )
   const [canPickFolder, setCanPickFolder] = useState(false)
   const [projects, setProjects] = useState<readonly ProjectSummary[]>([])
   const [currentId, setCurrentId] = useState<string | null>(null)
@@ -28,7 +31,6 @@ export function App(props: { client: RequestClient }) {
     [client, applyProjects],
   )
 
-  useEffect(() => client.onStatus(setStatus), [client])
   useEffect(() => {
     document.documentElement.lang = locale
     document.title = t('app.title')

@@ -6,8 +6,13 @@ export function CannotPreview(props: { mime: string; size: number; reason: strin
   return (
     <div className="cannot-preview" data-testid="cannot-preview">
       <h3>{t('viewer.cannotPreview')}</h3>
-      <p className="cannot-preview-detail">{t('viewer.binaryDetail', { mime: props.mime, size: formatBytes(props.size) })}</p>
+      <p className="cannot-preview-detail">{t('viewer.binaryDetail', { mime: props.mime, size: describeSize(props.size) })}</p>
       <p>{props.reason}</p>
     </div>
   )
+}
+
+/** Rounded units alone can hide why a file is over a limit ("64 MiB" vs a 64 MiB limit). */
+function describeSize(bytes: number): string {
+  return bytes < 1024 ? formatBytes(bytes) : `${formatBytes(bytes)} (${bytes.toLocaleString('en-US')} bytes)`
 }

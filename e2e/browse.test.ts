@@ -1,0 +1,124 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { launchChromium, watchPage } from './support/browser'
+import { FIXTURE_ROOT_FILES, writeFixtureProject } from './support/fixture'
+import { startWebHost, type RunningWebHost } from './support/web-host'
+
+const ARTIFACTS = join(__dirname, '..', 'test-results')
+
+describe('browser mode: open a folder, browse it, open a file', () => {
+  let work: string
+  let host: RunningWebHost
+  let browser: Browser
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'retrace-e2e-'))
+    mkdirSync(join(work, 'project'))
+    writeFixtureProject(join(work, 'project'))
+    mkdirSync(join(work, 'second'))
+    writeFileSync(join(work, 'second', 'only-here.md'), '# Second project\n')
+    host = await startWebHost(join(work, 'project'), join(work, 'data'))
+    browser = await launchChromium()
+    mkdirSync(ARTIFACTS, { recursive: true })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await host?.stop()
+    rmSync(work, { recursive: true, force: true })
+  })
+
+  test('pages the explorer past 100 entries, opens a text file in Monaco, explains binaries', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+    const watch = await watchPage(page)
+    await page.goto(host.url)
+
+    const tree = page.getByRole('tree', { name: 'Files' })
+    const items = tree.locator('[role="treeitem"][aria-level="1"]')
+    await expect.poll(() => items.count()).toBe(100)
+    // Folders come first, then files by name.
+    expect(await items.nth(0).getAttribute('data-path')).toBe('docs')
+    expect(await items.nth(1).getAttribute('data-path')).toBe('src')
+    const total = FIXTURE_ROOT_FILES + 2 /* dirs */ + 2 /* pixel.png, huge.log */
+    const more = page.getByRole('button', { name: `Show more (100 of ${total})` })
+    await more.click()
+    await expect.poll(() => items.count()).toBe(total)
+    await expect.poll(() => more.count()).toBe(0)
+
+    // Expand a folder and open a nested text file.
+    await tree.locator('[data-path="src"]').click()
+    await tree.locator('[data-path="src/lib"]').click()
+    await tree.locator('[data-path="src/main.ts"]').click()
+    const editor = page.getByTestId('text-view')
+    // Monaco renders spaces as no-break spaces; compare what a reader sees.
+    const editorText = async () => (await editor.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ')
+    await expect.poll(editorText, { timeout: 30_000 }).toContain("console.log(greet('world'))")
+    expect(await page.locator('.viewer-header .badge').innerText()).toBe('Read-only')
+    // Read-only means read-only: typing changes nothing.
+    await editor.locator('.view-lines').click()
+    await page.keyboard.type('typed')
+    expect(await editorText()).not.toContain('typed')
+    await page.screenshot({ path: join(ARTIFACTS, 'browse-text-file.png') })
+
+    // Keyboard: focus the tree and walk it.
+    await tree.locator('[data-path="src/lib"]').focus()
+    await page.keyboard.press('ArrowLeft')
+    await expect.poll(() => tree.locator('[data-path="src/lib/greet.ts"]').count()).toBe(0)
+    await page.keyboard.press('ArrowRight')
+    await expect.poll(() => tree.locator('[data-path="src/lib/greet.ts"]').count()).toBe(1)
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Enter')
+    await expect.poll(editorText).toContain('hello ${name}')
+
+    // Binary and oversized files get an explicit state with size and type.
+    await tree.locator('[data-path="pixel.png"]').click()
+    const card = page.getByTestId('cannot-preview')
+    await expect.poll(() => card.innerText()).toContain('image/png')
+    expect(await card.innerText()).toMatch(/\d+ B/)
+    await tree.locator('[data-path="huge.log"]').click()
+    await expect.poll(() => card.innerText()).toContain('64 MiB')
+    expect(await card.innerText()).toContain('larger than the 64 MiB limit')
+    await page.screenshot({ path: join(ARTIFACTS, 'browse-too-large.png') })
+
+    expect(watch.consoleErrors).toEqual([])
+    expect(await watch.cspViolations()).toEqual([])
+
+    // The real policy refuses a foreign target (a loopback address that is not our origin).
+    const blocked = await page.evaluate(() =>
+      fetch('http://127.0.0.2:9/probe').then(
+        () => 'fetched',
+        () => 'refused',
+      ),
+    )
+    expect(blocked).toBe('refused')
+    expect(await watch.cspViolations()).toEqual([expect.objectContaining({ directive: 'connect-src' })])
+    await page.close()
+  })
+
+  test('opens another folder by path and switches between projects', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+    const watch = await watchPage(page)
+    await page.goto(host.url)
+    await page.getByTestId('open-path-input').fill(join(work, 'second'))
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    const tree = page.getByRole('tree', { name: 'Files' })
+    await expect.poll(() => tree.locator('[data-path="only-here.md"]').count()).toBe(1)
+    const select = page.getByTestId('project-select')
+    expect(await select.locator('option').allInnerTexts()).toEqual(['second', 'project'])
+
+    await page.getByTestId('open-path-input').fill(join(work, 'does-not-exist'))
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('There is no folder at')
+
+    const projectId = await select.locator('option', { hasText: 'project' }).getAttribute('value')
+    await select.selectOption(projectId ?? '')
+    await expect.poll(() => tree.locator('[data-path="docs"]').count()).toBe(1)
+    expect(await tree.locator('[data-path="only-here.md"]').count()).toBe(0)
+    expect(watch.consoleErrors).toEqual([])
+    expect(await watch.cspViolations()).toEqual([])
+    await page.close()
+  })
+})
