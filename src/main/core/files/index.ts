@@ -1,3 +1,3 @@
 export { resolveForRead, type ProjectRoots } from './containment'
-export { listDirectory, compareEntries, type DirectoryListing } from './list'
+export { listDirectory, type DirectoryListing } from './list'
 export { readFile, DEFAULT_READ_LIMITS, type ReadLimits } from './read'

@@ -119,19 +119,24 @@ async function scanDirectory(real: string, relDir: string, roots: ProjectRoots):
       })
     }),
   )
-  return entries.sort(compareEntries)
+  return sortEntries(entries)
+}
+
+/** Sorts by {@link compareKeyed}, computing each entry's folded key once rather than per comparison. */
+function sortEntries(entries: DirEntry[]): DirEntry[] {
+  const keyed = entries.map((entry) => ({ entry, folded: entry.name.normalize('NFC').toLowerCase() }))
+  keyed.sort((a, b) => compareKeyed(a.entry, a.folded, b.entry, b.folded))
+  return keyed.map((k) => k.entry)
 }
 
 /**
  * Folders first, then by name case-insensitively, with the exact code-unit order breaking ties so
  * the order is total and the same on every machine (no locale-dependent collation).
  */
-export function compareEntries(a: DirEntry, b: DirEntry): number {
+function compareKeyed(a: DirEntry, foldedA: string, b: DirEntry, foldedB: string): number {
   const aDir = a.kind === 'dir' ? 0 : 1
   const bDir = b.kind === 'dir' ? 0 : 1
   if (aDir !== bDir) return aDir - bDir
-  const la = a.name.normalize('NFC').toLowerCase()
-  const lb = b.name.normalize('NFC').toLowerCase()
-  if (la !== lb) return la < lb ? -1 : 1
+  if (foldedA !== foldedB) return foldedA < foldedB ? -1 : 1
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0
 }

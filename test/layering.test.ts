@@ -1,0 +1,37 @@
+import { ESLint } from 'eslint'
+import { describe, expect, test } from 'vitest'
+
+/**
+ * The folder layering of spec 01 is enforced by lint; these prove the fence is live by linting
+ * deliberate violations placed (virtually) in each layer.
+ */
+const eslint = new ESLint({ cwd: process.cwd() })
+
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath })
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+}
+
+describe('layer boundaries', () => {
+  test.each([
+    ['src/main/core/files/violation.ts', "import { app } from 'electron'\nexport const x = app\n"],
+    ['src/main/core/files/violation.ts', "import { startWebHost } from '../../web/server'\nexport const x = startWebHost\n"],
+    ['src/main/web/violation.ts', "import { secureWebPreferences } from '../electron/window'\nexport const x = secureWebPreferences\n"],
+    ['src/renderer/src/violation.ts', "import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n"],
+    ['src/renderer/src/violation.ts', "import { createCore } from '../../main/core'\nexport const x = createCore\n"],
+    ['src/renderer/src/violation.ts', "import { ipcRenderer } from 'electron'\nexport const x = ipcRenderer\n"],
+    ['src/shared/violation.ts', "import { join } from 'node:path'\nexport const x = join\n"],
+    ['src/shared/violation.ts', "import { WebSocketServer } from 'ws'\nexport const x = WebSocketServer\n"],
+    ['src/preload/violation.ts', "import { createCore } from '../main/core'\nexport const x = createCore\n"],
+  ])('%s: a forbidden import fails lint', async (filePath, code) => {
+    expect(await restrictedImports(filePath, code)).not.toEqual([])
+  })
+
+  test.each([
+    ['src/main/core/files/allowed.ts', "import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n"],
+    ['src/main/electron/allowed.ts', "import { app } from 'electron'\nexport const x = app\n"],
+    ['src/renderer/src/allowed.ts', "import { ACTIONS } from '../../shared/protocol'\nexport const x = ACTIONS\n"],
+  ])('%s: an allowed import passes', async (filePath, code) => {
+    expect(await restrictedImports(filePath, code)).toEqual([])
+  })
+})
