@@ -117,6 +117,12 @@ describe('browser mode: open a folder, browse it, open a file', () => {
     await select.selectOption(projectId ?? '')
     await expect.poll(() => tree.locator('[data-path="docs"]').count()).toBe(1)
     expect(await tree.locator('[data-path="only-here.md"]').count()).toBe(0)
+
+    // The UI follows the chosen language throughout.
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN')
+    await expect.poll(() => page.getByRole('tree', { name: '文件' }).count()).toBe(1)
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN')
+
     expect(watch.consoleErrors).toEqual([])
     expect(await watch.cspViolations()).toEqual([])
     await page.close()

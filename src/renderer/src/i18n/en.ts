@@ -22,6 +22,7 @@ export const en = {
   'viewer.loading': 'Opening {path}…',
   'viewer.readOnly': 'Read-only',
   'viewer.cannotPreview': 'Cannot preview this file yet',
+  'viewer.exactSize': '{rounded} ({bytes} bytes)',
   'viewer.binaryDetail': '{mime} · {size}',
   'viewer.tooLarge': 'It is larger than the {limit} limit for opening files.',
   'viewer.binary': 'It is a binary file; a viewer for this type comes later.',

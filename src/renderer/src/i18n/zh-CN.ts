@@ -24,6 +24,7 @@ export const zhCN: Record<MessageKey, string> = {
   'viewer.loading': '正在打开 {path}…',
   'viewer.readOnly': '只读',
   'viewer.cannotPreview': '暂时无法预览此文件',
+  'viewer.exactSize': '{rounded}（{bytes} 字节）',
   'viewer.binaryDetail': '{mime} · {size}',
   'viewer.tooLarge': '文件超过了 {limit} 的打开上限。',
   'viewer.binary': '这是二进制文件，此类型的查看器将在后续提供。',
