@@ -5,13 +5,15 @@
 export type RelPathCheck =
   | { kind: 'ok'; path: string; segments: readonly string[] }
   | { kind: 'escape'; reason: 'absolute' | 'dot-segment' | 'backslash' }
-  | { kind: 'malformed'; reason: 'empty-segment' | 'nul' | 'too-long' }
+  | { kind: 'malformed'; reason: 'empty-segment' | 'nul' | 'too-long' | 'not-unicode' }
 
 const MAX_PATH_LENGTH = 4096
 
 export function checkRelPath(path: string): RelPathCheck {
   if (path.length > MAX_PATH_LENGTH) return { kind: 'malformed', reason: 'too-long' }
   if (path.includes('\0')) return { kind: 'malformed', reason: 'nul' }
+  // A lone surrogate cannot be encoded as UTF-8: the file name on disk would silently differ.
+  if (!path.isWellFormed()) return { kind: 'malformed', reason: 'not-unicode' }
   if (path === '') return { kind: 'ok', path, segments: [] }
   if (path.startsWith('/') || /^[a-zA-Z]:/.test(path)) return { kind: 'escape', reason: 'absolute' }
   // A backslash is a separator on Windows, so `..\x` would escape there; refuse it everywhere so a
@@ -35,4 +37,14 @@ export function baseName(path: string): string {
 export function parentPath(path: string): string {
   const i = path.lastIndexOf('/')
   return i < 0 ? '' : path.slice(0, i)
+}
+
+/**
+ * Folders the server never lists, reads or writes: git's internals (a repository's object store
+ * is not project content and reading it could leak other branches).
+ */
+const FORBIDDEN_SEGMENTS = new Set(['.git'])
+
+export function isForbiddenSegment(name: string): boolean {
+  return FORBIDDEN_SEGMENTS.has(name)
 }

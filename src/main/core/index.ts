@@ -6,9 +6,22 @@ import { createDispatcher, type ActionHandlers } from './dispatcher'
 import { createEventBus } from './events'
 import { DEFAULT_READ_LIMITS, listDirectory, readFile, type ProjectRoots, type ReadLimits } from './files'
 import { createCursorSigner, createSnapshotStore } from './paging'
-import { createProjectRegistry } from './projects'
-import { openDatabase } from './store'
+import { createHumanOperations, type OperationContext } from './files/operations'
+import {
+  createJournal,
+  DEFAULT_JOURNAL_LIMITS,
+  ensureWorkspace,
+  faultHookFromEnv,
+  workspaceRevision,
+  type FaultHook,
+  type JournalLimits,
+  type RecoveryReport,
+  type Workspace,
+} from './journal'
+import { createProjectRegistry, type Project } from './projects'
+import { createBlobStore, createIdempotencyStore, createWorkspaceLock, openDatabase } from './store'
 import type { Host } from './host'
+import type { ProjectRequestContext } from './dispatcher'
 
 export type { Host } from './host'
 
@@ -17,6 +30,9 @@ export interface CoreOptions {
   readonly dataDir: string
   readonly host: Host
   readonly readLimits?: Partial<ReadLimits>
+  readonly journalLimits?: Partial<JournalLimits>
+  /** Crash-test hook; defaults to `RETRACE_FAULT` from the environment. */
+  readonly fault?: FaultHook
 }
 
 export interface Core extends Disposable {
@@ -24,6 +40,8 @@ export interface Core extends Disposable {
   /** One response for any input; never throws across the boundary. */
   handle(raw: unknown): Promise<ResponseEnvelope>
   onEvent(listener: (frame: EventFrame) => void): Disposable
+  /** Start-up recovery of interrupted transactions; requests wait for it. */
+  readonly ready: Promise<RecoveryReport>
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -42,6 +60,43 @@ export function createCore(options: CoreOptions): Core {
   }
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
+  const blobs = createBlobStore(dataDir, db)
+  const idempotency = createIdempotencyStore(db)
+  const journal = createJournal({
+    db,
+    blobs,
+    lock: createWorkspaceLock(db),
+    idempotency,
+    limits: { ...DEFAULT_JOURNAL_LIMITS, ...options.journalLimits },
+    fault: options.fault ?? faultHookFromEnv(process.env.RETRACE_FAULT),
+  })
+  const workspaceOf = (project: Project): Workspace => ({
+    workspace_id: ensureWorkspace(db, project.project_id, project.root),
+    root: project.root,
+    dataDir,
+  })
+  const operations = createHumanOperations({
+    journal,
+    idempotency,
+    onCommitted: (workspace, receipt) =>
+      events.emit(
+        'workspace.changed',
+        {},
+        {
+          workspace_id: workspace.workspace_id,
+          revision: workspaceRevision(db, workspace.workspace_id),
+          paths: receipt.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path])),
+        },
+      ),
+  })
+  const operationContext = (context: ProjectRequestContext): OperationContext => ({
+    projectId: context.project.project_id,
+    sessionId: context.owner.session_id,
+    idempotencyKey: context.idempotencyKey,
+    workspace: workspaceOf(context.project),
+  })
+  const roots = db.prepare('SELECT workspace_id, root FROM workspaces').all() as Array<{ workspace_id: string; root: string }>
+  const ready = journal.recover((workspaceId) => roots.find((r) => r.workspace_id === workspaceId)?.root)
 
   async function openProject(path: string) {
     const opened = await projects.open(path)
@@ -68,6 +123,18 @@ export function createCore(options: CoreOptions): Core {
     'files.list': async (payload, { project }) =>
       listDirectory(listing, project.project_id, rootsOf(project.root), payload),
     'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits),
+    'files.write': async (payload, context) => operations.write(operationContext(context), payload),
+    'files.create': async (payload, context) => operations.create(operationContext(context), payload),
+    'files.rename': async (payload, context) => operations.rename(operationContext(context), payload),
+    'files.copy': async (payload, context) => operations.copy(operationContext(context), payload),
+    'files.delete': async (payload, context) => operations.delete(operationContext(context), payload),
+    'journal.transactions': async (payload, context) => {
+      const workspace = workspaceOf(context.project)
+      return ok({
+        transactions: journal.receipts({ workspace_id: workspace.workspace_id, ...payload }),
+        revision: workspaceRevision(db, workspace.workspace_id),
+      })
+    },
   }
 
   const dispatcher = createDispatcher(handlers, projects, host)
@@ -75,7 +142,11 @@ export function createCore(options: CoreOptions): Core {
 
   return {
     dataDir,
-    handle: (raw) => dispatcher.handle(raw),
+    ready,
+    handle: async (raw) => {
+      await ready.catch(() => undefined)
+      return dispatcher.handle(raw)
+    },
     onEvent: (listener) => events.subscribe(listener),
     dispose() {
       if (disposed) return

@@ -3,6 +3,7 @@ import { z } from 'zod'
 /** Server-pushed hints (spec 02 "Events"); a view refetches through requests, never trusts data. */
 export const EVENT_SCHEMAS = {
   'project.opened': z.object({ project_id: z.string(), root: z.string() }),
+  'workspace.changed': z.object({ workspace_id: z.string(), revision: z.number().int(), paths: z.array(z.string()) }),
 } as const
 
 export type EventName = keyof typeof EVENT_SCHEMAS

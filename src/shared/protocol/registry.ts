@@ -1,7 +1,8 @@
 import type { z } from 'zod'
 import type { ActionDefinition } from './define-action'
 import { appInfo, projectList, projectOpen, projectPick } from './actions/project'
-import { filesList, filesRead } from './actions/files'
+import { filesCopy, filesCreate, filesDelete, filesList, filesRead, filesRename, filesWrite } from './actions/files'
+import { journalTransactions } from './actions/journal'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -11,6 +12,12 @@ export const ACTIONS = {
   [projectPick.name]: projectPick,
   [filesList.name]: filesList,
   [filesRead.name]: filesRead,
+  [filesWrite.name]: filesWrite,
+  [filesCreate.name]: filesCreate,
+  [filesRename.name]: filesRename,
+  [filesCopy.name]: filesCopy,
+  [filesDelete.name]: filesDelete,
+  [journalTransactions.name]: journalTransactions,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

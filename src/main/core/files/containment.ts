@@ -1,16 +1,11 @@
 import { realpath, stat } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
 import type { Stats } from 'node:fs'
-import { checkRelPath } from '../../../shared/paths'
+import { checkRelPath, isForbiddenSegment } from '../../../shared/paths'
 import { isInside } from '../platform/fs-paths'
 import { fail, type Outcome } from '../../../shared/protocol'
 
 
-/**
- * Folders the server never lists or reads: git's internals (a repository's object store is not
- * project content and reading it could leak other branches), and Retrace's own data directory.
- */
-const FORBIDDEN_SEGMENTS = new Set(['.git'])
 
 export interface ProjectRoots {
   /** Real path of the project root. */
@@ -25,9 +20,8 @@ export interface ResolvedPath {
   readonly stats: Stats
 }
 
-export function isForbiddenName(name: string): boolean {
-  return FORBIDDEN_SEGMENTS.has(name)
-}
+/** Git internals and Retrace's own data directory are never listed or read. */
+export const isForbiddenName = isForbiddenSegment
 
 /**
  * Resolves a root-relative path for reading. Symlinks are followed, but the resolved target must

@@ -1,1 +1,11 @@
 export { openDatabase, schemaVersion, type Database } from './database'
+export { createBlobStore, digestOf, type BlobStore, type Digest } from './blobs'
+export { createWorkspaceLock, type LockLease, type WorkspaceLock } from './workspace-lock'
+export {
+  createIdempotencyStore,
+  fingerprintOf,
+  canonicalJson,
+  type ClaimLookup,
+  type IdempotencyClaim,
+  type IdempotencyStore,
+} from './idempotency'

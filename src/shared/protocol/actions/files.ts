@@ -52,3 +52,50 @@ export const filesRead = defineAction('files.read', {
   payload: z.object({ path: RelPath }).strict(),
   result: z.discriminatedUnion('kind', [TextRead, BinaryRead]),
 })
+
+const MutationResult = z.object({ transaction_id: z.string(), revision: Revision.nullable() })
+
+/** Human saves and explorer operations: trusted mutations with `kind: human` (spec 08). */
+export const filesWrite = defineAction('files.write', {
+  scope: 'project',
+  mutating: true,
+  payload: z
+    .object({
+      path: RelPath,
+      content: z.string().optional(),
+      content_base64: z.string().optional(),
+      /** The revision the editor started from; `null` means "the file must not exist yet". */
+      expected_revision: Revision.nullable(),
+    })
+    .strict(),
+  result: MutationResult,
+})
+
+export const filesCreate = defineAction('files.create', {
+  scope: 'project',
+  mutating: true,
+  payload: z.object({ path: RelPath, kind: z.enum(['file', 'dir']), content: z.string().optional() }).strict(),
+  result: MutationResult,
+})
+
+export const filesRename = defineAction('files.rename', {
+  scope: 'project',
+  mutating: true,
+  payload: z.object({ from: RelPath, to: RelPath, expected_revision: Revision }).strict(),
+  result: MutationResult,
+})
+
+export const filesCopy = defineAction('files.copy', {
+  scope: 'project',
+  mutating: true,
+  payload: z.object({ from: RelPath, to: RelPath }).strict(),
+  result: MutationResult,
+})
+
+export const filesDelete = defineAction('files.delete', {
+  scope: 'project',
+  mutating: true,
+  /** `null` deletes an empty folder (folders have no content revision). */
+  payload: z.object({ path: RelPath, expected_revision: Revision.nullable() }).strict(),
+  result: MutationResult,
+})

@@ -1,0 +1,206 @@
+import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
+import { digestOf, fingerprintOf, type IdempotencyClaim, type IdempotencyStore } from '../store'
+import {
+  planCopy,
+  planCreate,
+  planDelete,
+  planRename,
+  planWrite,
+  type Journal,
+  type MutatorContext,
+  type PlannedChange,
+  type Receipt,
+  type Workspace,
+} from '../journal'
+
+type StoredResponse = { status: 'ok'; result: MutationResult } | { status: 'error'; error: ProtocolError }
+
+export interface MutationResult {
+  readonly transaction_id: string
+  readonly revision: string | null
+}
+
+export interface OperationContext {
+  readonly projectId: string
+  readonly sessionId: string | undefined
+  readonly idempotencyKey: string | undefined
+  readonly workspace: Workspace
+}
+
+export interface HumanOperations {
+  write(context: OperationContext, payload: { path: string; content?: string; content_base64?: string; expected_revision: string | null }): Promise<Outcome<MutationResult>>
+  create(context: OperationContext, payload: { path: string; kind: 'file' | 'dir'; content?: string }): Promise<Outcome<MutationResult>>
+  rename(context: OperationContext, payload: { from: string; to: string; expected_revision: string }): Promise<Outcome<MutationResult>>
+  copy(context: OperationContext, payload: { from: string; to: string }): Promise<Outcome<MutationResult>>
+  delete(context: OperationContext, payload: { path: string; expected_revision: string | null }): Promise<Outcome<MutationResult>>
+}
+
+const WAIT_FOR_RUNNING_MS = 30_000
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+/**
+ * The explorer's and editor's file operations (spec 08): each a journaled `kind: human` mutation
+ * behind spec 02's idempotency — same key and fingerprint replays the stored outcome, a different
+ * fingerprint is refused with zero writes, a running one is awaited, never started twice.
+ */
+export function createHumanOperations(deps: {
+  journal: Journal
+  idempotency: IdempotencyStore
+  onCommitted: (workspace: Workspace, receipt: Receipt) => void
+}): HumanOperations {
+  const { journal, idempotency } = deps
+  const running = new Map<string, { fingerprint: string; done: Promise<Outcome<MutationResult>> }>()
+
+  async function run(
+    context: OperationContext,
+    action: string,
+    canonical: { payload: unknown; precondition: unknown },
+    plan: (mutator: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
+  ): Promise<Outcome<MutationResult>> {
+    const key = context.idempotencyKey
+    if (key === undefined) return fail('INVALID_REQUEST', `"${action}" needs an idempotency_key.`)
+    const claim: IdempotencyClaim = {
+      ownerKey: `${context.projectId}/${context.sessionId ?? ''}`,
+      action,
+      key,
+      fingerprint: fingerprintOf(action, { project_id: context.projectId, session_id: context.sessionId ?? null }, canonical.payload, canonical.precondition),
+    }
+    const inFlightKey = `${claim.ownerKey}\u0000${action}\u0000${key}`
+    const keyConflict = () =>
+      fail('IDEMPOTENCY_KEY_CONFLICT', 'This idempotency key was already used for a different request; nothing was written.', {
+        idempotency_key: key,
+      })
+
+    const local = running.get(inFlightKey)
+    if (local) return local.fingerprint === claim.fingerprint ? waitFor(local.done) : keyConflict()
+    const existing = idempotency.lookup(claim)
+    switch (existing.kind) {
+      case 'conflict':
+        return keyConflict()
+      case 'replay':
+        return fromStored(existing.response as StoredResponse)
+      case 'running':
+        return fail('IN_PROGRESS', 'This request is still being carried out.', { operation_id: existing.operationId })
+      case 'new':
+        break
+    }
+
+    const done = execute(context, claim, plan)
+    running.set(inFlightKey, { fingerprint: claim.fingerprint, done })
+    try {
+      return await done
+    } finally {
+      running.delete(inFlightKey)
+    }
+  }
+
+  async function execute(
+    context: OperationContext,
+    claim: IdempotencyClaim,
+    plan: (mutator: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
+  ): Promise<Outcome<MutationResult>> {
+    let claimed = false
+    let outcome: Outcome<Receipt>
+    try {
+      outcome = await journal.mutate(context.workspace, { kind: 'human', session_id: context.sessionId ?? null }, () => plan({ workspace: context.workspace, limits: journal.limits }), {
+        onPrepared: (receipt) => {
+          idempotency.insertRunning(claim, receipt.transaction_id, { status: 'ok', result: resultOf(receipt) } satisfies StoredResponse)
+          claimed = true
+        },
+      })
+    } catch (error) {
+      if (!claimed && /UNIQUE constraint failed: idempotency_records/.test(String(error))) {
+        return fail('IN_PROGRESS', 'This request is being carried out by another Retrace process.')
+      }
+      throw error
+    }
+    if (outcome.kind === 'ok') {
+      const result = resultOf(outcome.result)
+      if (claimed) idempotency.complete(claim, { status: 'ok', result } satisfies StoredResponse)
+      deps.onCommitted(context.workspace, outcome.result)
+      return ok(result)
+    }
+    // A refusal before prepare wrote nothing and is not remembered: a retry re-evaluates it.
+    if (claimed) idempotency.complete(claim, { status: 'error', error: outcome.error } satisfies StoredResponse)
+    return outcome
+  }
+
+  async function waitFor(done: Promise<Outcome<MutationResult>>): Promise<Outcome<MutationResult>> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<Outcome<MutationResult>>((resolve) => {
+      timer = setTimeout(() => resolve(fail('IN_PROGRESS', 'This request is still being carried out.')), WAIT_FOR_RUNNING_MS)
+    })
+    try {
+      return await Promise.race([done, timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  return {
+    async write(context, payload) {
+      const bytes = decodeContent(payload.content, payload.content_base64)
+      if (bytes.kind === 'error') return bytes
+      return run(
+        context,
+        'files.write',
+        { payload: { path: payload.path, content: digestOf(bytes.result) }, precondition: { expected_revision: payload.expected_revision } },
+        (mutator) => planWrite(mutator, { path: payload.path, source: { content: bytes.result }, expected: payload.expected_revision }),
+      )
+    },
+    async create(context, payload) {
+      const content = payload.content === undefined ? undefined : Buffer.from(payload.content, 'utf8')
+      if (payload.kind === 'dir' && content !== undefined) {
+        return fail('INVALID_REQUEST', 'A folder has no content.', { path: payload.path })
+      }
+      return run(
+        context,
+        'files.create',
+        { payload: { path: payload.path, kind: payload.kind, content: content ? digestOf(content) : null }, precondition: { expected_revision: null } },
+        (mutator) => planCreate(mutator, { path: payload.path, kind: payload.kind, content }),
+      )
+    },
+    async rename(context, payload) {
+      return run(
+        context,
+        'files.rename',
+        { payload: { from: payload.from, to: payload.to }, precondition: { expected_revision: payload.expected_revision, to: null } },
+        (mutator) => planRename(mutator, { from: payload.from, to: payload.to, expected: payload.expected_revision }),
+      )
+    },
+    async copy(context, payload) {
+      return run(
+        context,
+        'files.copy',
+        { payload: { from: payload.from, to: payload.to }, precondition: { to: null } },
+        (mutator) => planCopy(mutator, payload),
+      )
+    },
+    async delete(context, payload) {
+      return run(
+        context,
+        'files.delete',
+        { payload: { path: payload.path }, precondition: { expected_revision: payload.expected_revision } },
+        (mutator) => planDelete(mutator, { path: payload.path, expected: payload.expected_revision }),
+      )
+    },
+  }
+}
+
+function resultOf(receipt: Receipt): MutationResult {
+  const last = receipt.files[receipt.files.length - 1]
+  return { transaction_id: receipt.transaction_id, revision: last?.after.kind === 'regular' ? last.after.digest : null }
+}
+
+function fromStored(stored: StoredResponse): Outcome<MutationResult> {
+  return stored.status === 'ok' ? ok(stored.result) : { kind: 'error', error: stored.error }
+}
+
+function decodeContent(content: string | undefined, base64: string | undefined): Outcome<Buffer> {
+  if ((content === undefined) === (base64 === undefined)) {
+    return fail('INVALID_REQUEST', 'Give exactly one of content and content_base64.', { reason: 'content-xor-base64' })
+  }
+  if (content !== undefined) return ok(Buffer.from(content, 'utf8'))
+  if (!BASE64.test(base64 ?? '')) return fail('INVALID_REQUEST', 'content_base64 is not valid base64.', { reason: 'bad-base64' })
+  return ok(Buffer.from(base64 ?? '', 'base64'))
+}

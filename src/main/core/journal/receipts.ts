@@ -1,0 +1,68 @@
+import type { Database } from '../store'
+import { receiptsFromRows } from './records'
+import type { FileState, Receipt } from './types'
+
+export interface ReceiptQuery {
+  readonly workspace_id: string
+  readonly since_sequence?: number
+  readonly origin_turn_id?: string
+  readonly file_lineage_id?: string
+  readonly limit?: number
+}
+
+const MAX_LIMIT = 1000
+
+/**
+ * Receipts in workspace_sequence order — the only order history is projected in (spec 03). Each
+ * filter is served by an index, so a turn's receipts cost the same on a journal of any length.
+ */
+export function queryReceipts(db: Database, query: ReceiptQuery): Receipt[] {
+  const limit = Math.max(1, Math.min(MAX_LIMIT, query.limit ?? 100))
+  const where = ['t.workspace_id = ?']
+  const params: Array<string | number> = [query.workspace_id]
+  if (query.since_sequence !== undefined) {
+    where.push('t.workspace_sequence > ?')
+    params.push(query.since_sequence)
+  }
+  if (query.origin_turn_id !== undefined) {
+    where.push('t.origin_turn_id = ?')
+    params.push(query.origin_turn_id)
+  }
+  if (query.file_lineage_id !== undefined) {
+    where.push('t.transaction_id IN (SELECT transaction_id FROM transaction_files WHERE file_lineage_id = ?)')
+    params.push(query.file_lineage_id)
+  }
+  const rows = db
+    .prepare(`SELECT t.* FROM transactions t WHERE ${where.join(' AND ')} ORDER BY t.workspace_sequence LIMIT ?`)
+    .all(...params, limit)
+  return receiptsFromRows(db, rows as never)
+}
+
+export interface NetChange {
+  readonly file_lineage_id: string
+  readonly first_path: string
+  readonly last_path: string
+  readonly before: FileState
+  readonly after: FileState
+  readonly transactions: readonly string[]
+}
+
+/** Folds committed receipts per lineage into first-before → last-after, for display (spec 03). */
+export function foldByLineage(receipts: readonly Receipt[]): NetChange[] {
+  const folded = new Map<string, NetChange>()
+  for (const receipt of [...receipts].sort((a, b) => a.workspace_sequence - b.workspace_sequence)) {
+    if (receipt.status !== 'committed') continue
+    for (const file of receipt.files) {
+      const previous = folded.get(file.file_lineage_id)
+      folded.set(file.file_lineage_id, {
+        file_lineage_id: file.file_lineage_id,
+        first_path: previous?.first_path ?? file.old_path ?? file.path,
+        last_path: file.path,
+        before: previous?.before ?? file.before,
+        after: file.after,
+        transactions: [...(previous?.transactions ?? []), receipt.transaction_id],
+      })
+    }
+  }
+  return [...folded.values()]
+}

@@ -1,0 +1,142 @@
+import { dirname, join } from 'node:path'
+import type { BlobStore, Database, IdempotencyStore } from '../store'
+import { matches, observe, publishDelete, publishRegular, type Expected, type PublishContext } from './publish'
+import { markSettled, receiptsFromRows } from './records'
+import { removeTempFiles } from './transaction'
+import type { FileState, Receipt, ReceiptFile } from './types'
+
+export interface RecoveryReport {
+  readonly committed: string[]
+  readonly aborted: string[]
+  readonly rolled_back: string[]
+  readonly recovery_required: Array<{ transaction_id: string; files: Array<Record<string, unknown>> }>
+}
+
+type Side = 'before' | 'after' | 'other'
+
+function expectedOf(state: FileState): Expected {
+  return state.kind === 'regular' ? { kind: 'regular', digest: state.digest } : { kind: state.kind }
+}
+
+/**
+ * Spec 03 step 7, run at start-up before any request: every `prepared` transaction is settled from
+ * what is on disk. All files at `after` → committed; all at `before` → aborted; some at each → the
+ * published ones are put back (they hold our bytes) → rolled_back; anything else →
+ * recovery_required naming the path and both digests. Leftover temp files are removed.
+ */
+export async function recoverPrepared(
+  db: Database,
+  blobs: BlobStore,
+  idempotency: IdempotencyStore,
+  rootOf: (workspaceId: string) => string | undefined,
+  maxBytes: number,
+): Promise<RecoveryReport> {
+  const report: RecoveryReport = { committed: [], aborted: [], rolled_back: [], recovery_required: [] }
+  const rows = db.prepare("SELECT * FROM transactions WHERE status = 'prepared' ORDER BY workspace_id, workspace_sequence").all()
+  for (const receipt of receiptsFromRows(db, rows as never)) {
+    const root = rootOf(receipt.workspace_id)
+    if (root === undefined) continue
+    const abs = (path: string) => join(root, ...path.split('/'))
+    await removeTempFiles(
+      receipt.files.flatMap((f) => [dirname(abs(f.path)), ...(f.old_path ? [dirname(abs(f.old_path))] : [])]),
+      receipt.transaction_id,
+    )
+    const sides: Side[] = []
+    const unexplained: Array<Record<string, unknown>> = []
+    for (const file of receipt.files) {
+      const side = await sideOf(file, abs, maxBytes)
+      sides.push(side.side)
+      if (side.side === 'other') unexplained.push(side.detail)
+    }
+    if (unexplained.length > 0) {
+      settle(receipt, 'recovery_required', unexplained)
+      continue
+    }
+    if (sides.every((s) => s === 'after')) {
+      settle(receipt, 'committed', null)
+      continue
+    }
+    if (sides.every((s) => s === 'before')) {
+      settle(receipt, 'aborted', null)
+      continue
+    }
+    const context: PublishContext = {
+      fault: () => {},
+      maxBytes,
+      tempName: (target) => `${target}.retrace-tmp-${receipt.transaction_id}-recover`,
+    }
+    const failed: Array<Record<string, unknown>> = []
+    for (const [index, file] of receipt.files.entries()) {
+      if (sides[index] !== 'after') continue
+      if (!(await putBack(context, file, abs, blobs))) {
+        failed.push({ path: file.path, reason: 'could-not-roll-back', before: describe(file.before), after: describe(file.after) })
+      }
+    }
+    settle(receipt, failed.length > 0 ? 'recovery_required' : 'rolled_back', failed.length > 0 ? failed : null)
+  }
+  return report
+
+  function settle(receipt: Receipt, status: 'committed' | 'aborted' | 'rolled_back' | 'recovery_required', detail: unknown) {
+    markSettled(db, receipt, status, detail === null ? null : JSON.stringify(detail))
+    // Idempotency (spec 02): a committed record replays its stored success; an aborted one is
+    // forgotten so a retry with the same key runs again; an unresolved one replays the refusal.
+    if (status === 'committed') idempotency.completeByOperation(receipt.transaction_id)
+    else if (status === 'recovery_required') {
+      idempotency.completeByOperation(receipt.transaction_id, {
+        status: 'error',
+        error: { code: 'RECOVERY_REQUIRED', message: 'This change was interrupted and needs your decision.', details: { transaction_id: receipt.transaction_id } },
+      })
+    } else idempotency.forgetByOperation(receipt.transaction_id)
+    if (status === 'recovery_required') report.recovery_required.push({ transaction_id: receipt.transaction_id, files: detail as Array<Record<string, unknown>> })
+    else report[status].push(receipt.transaction_id)
+  }
+}
+
+async function sideOf(file: ReceiptFile, abs: (path: string) => string, maxBytes: number): Promise<{ side: Side; detail: Record<string, unknown> }> {
+  const here = await observe(abs(file.path), maxBytes)
+  const detail = { path: file.path, before: describe(file.before), after: describe(file.after), actual: describeObserved(here) }
+  if (file.operation === 'rename' && file.old_path) {
+    const there = await observe(abs(file.old_path), maxBytes)
+    const moved = matches(here, expectedOf(file.after)) && there.kind === 'absent'
+    const stayed = matches(there, expectedOf(file.before)) && here.kind === 'absent'
+    if (moved) return { side: 'after', detail }
+    if (stayed) return { side: 'before', detail }
+    // Linked under the new name but the old name not yet removed: undo the link.
+    if (matches(here, expectedOf(file.before)) && matches(there, expectedOf(file.before))) {
+      const { unlink } = await import('node:fs/promises')
+      await unlink(abs(file.path))
+      return { side: 'before', detail }
+    }
+    return { side: 'other', detail: { ...detail, old_path: file.old_path, actual_old: describeObserved(there) } }
+  }
+  if (matches(here, expectedOf(file.after))) return { side: 'after', detail }
+  if (matches(here, expectedOf(file.before))) return { side: 'before', detail }
+  return { side: 'other', detail }
+}
+
+async function putBack(context: PublishContext, file: ReceiptFile, abs: (path: string) => string, blobs: BlobStore): Promise<boolean> {
+  try {
+    if (file.operation === 'rename' && file.old_path) {
+      const { link, unlink } = await import('node:fs/promises')
+      await link(abs(file.path), abs(file.old_path))
+      await unlink(abs(file.path))
+      return true
+    }
+    const current = expectedOf(file.after)
+    if (file.before.kind === 'absent') return (await publishDelete(context, file.path, abs(file.path), current)).kind === 'ok'
+    if (file.before.kind !== 'regular' || !file.before.blob_ref) return false
+    const bytes = await blobs.read(file.before.blob_ref)
+    if (bytes.kind === 'error') return false
+    return (await publishRegular(context, file.path, abs(file.path), bytes.result, Number.parseInt(file.before.mode, 8), current, [])).kind === 'ok'
+  } catch {
+    return false
+  }
+}
+
+function describe(state: FileState): string {
+  return state.kind === 'regular' ? state.digest : state.kind
+}
+
+function describeObserved(state: Awaited<ReturnType<typeof observe>>): string {
+  return state.kind === 'regular' ? state.digest : state.kind
+}

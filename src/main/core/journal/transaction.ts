@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto'
+import { unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
+import { digestOf, type BlobStore, type Database, type Digest, type WorkspaceLock } from '../store'
+import type { FaultHook } from './faults'
+import { lineStats } from './line-stats'
+import { matches, observe, publishDelete, publishDirectory, publishMove, publishRegular, type Expected, type PublishContext } from './publish'
+import { insertPrepared, markSettled, type StoredFile } from './records'
+import type { DiskState } from './target'
+import type { Attribution, FileState, JournalLimits, Receipt, ReceiptFile } from './types'
+
+export interface Workspace {
+  readonly workspace_id: string
+  readonly root: string
+  readonly dataDir: string
+}
+
+export type PlannedAfter = { kind: 'absent' } | { kind: 'directory' } | { kind: 'regular'; bytes: Buffer; mode: number }
+
+/** One file of a transaction, planned under the workspace lock from what is on disk now. */
+export interface PlannedChange {
+  readonly operation: 'create' | 'modify' | 'delete' | 'rename'
+  readonly path: string
+  readonly old_path: string | null
+  /** The disk state at `old_path ?? path` when planned. */
+  readonly before: DiskState
+  /** For a rename: the (absent) destination. */
+  readonly destination?: Extract<DiskState, { kind: 'absent' }>
+  readonly after: PlannedAfter
+}
+
+export interface MutateOptions {
+  /** Approval fingerprints (spec 03 step 3): each path's digest, or null for "absent", when approved. */
+  readonly approved?: ReadonlyMap<string, Digest | null>
+  /** Runs inside the SQLite transaction that prepares the mutation (idempotency claims). */
+  readonly onPrepared?: (receipt: Receipt) => void
+}
+
+export interface TransactionEngine {
+  mutate(
+    workspace: Workspace,
+    attribution: Attribution,
+    plan: () => Promise<Outcome<readonly PlannedChange[]>>,
+    options?: MutateOptions,
+  ): Promise<Outcome<Receipt>>
+}
+
+export interface EngineDependencies {
+  readonly db: Database
+  readonly blobs: BlobStore
+  readonly lock: WorkspaceLock
+  readonly limits: JournalLimits
+  readonly fault: FaultHook
+}
+
+export const tempPrefix = (transactionId: string) => `.retrace-tmp-${transactionId}-`
+
+/**
+ * Spec 03's sequence, for any set of files as one all-or-nothing transaction: plan under the lock →
+ * store before/after blobs → `prepared` (durable) → publish each file with re-verification → confirm
+ * the bytes on disk → `committed`. A failure after publishing some files rolls those back (only if
+ * they still hold our bytes); a state it cannot explain is `recovery_required`, never a guess.
+ */
+export function createTransactionEngine(deps: EngineDependencies): TransactionEngine {
+  const { db, blobs, lock, limits, fault } = deps
+
+  return {
+    async mutate(workspace, attribution, plan, options = {}) {
+      const lease = await lock.acquire(workspace.workspace_id)
+      if (lease.kind === 'error') return lease
+      try {
+        const planned = await plan()
+        if (planned.kind === 'error') return planned
+        const changes = planned.result
+        if (changes.length === 0) return fail('INVALID_REQUEST', 'The change contains no files.')
+        const approvalProblem = checkApproval(changes, options.approved)
+        if (approvalProblem) return { kind: 'error', error: approvalProblem }
+
+        const transactionId = `mtx_${randomUUID()}`
+        const files = await storeBlobs(changes)
+        fault('after-blobs')
+        const receipt = insertPrepared(db, {
+          transaction_id: transactionId,
+          workspace_id: workspace.workspace_id,
+          attribution,
+          files,
+          onPrepared: options.onPrepared,
+        })
+        fault('after-prepare')
+
+        const context: PublishContext = {
+          fault,
+          maxBytes: limits.maxFileBytes,
+          tempName: (abs) => join(dirname(abs), `${tempPrefix(transactionId)}${randomUUID().slice(0, 8)}-${basename(abs).slice(0, 40)}`),
+        }
+        const published: PlannedChange[] = []
+        let failure: ProtocolError | undefined
+        for (const change of changes) {
+          let outcome: Outcome<void>
+          try {
+            outcome = await publishOne(context, change)
+          } catch (error) {
+            outcome = fail('INTERNAL', `Writing "${change.path}" failed: ${(error as Error).message}`, { path: change.path })
+          }
+          if (outcome.kind === 'error') {
+            failure = outcome.error
+            break
+          }
+          published.push(change)
+          fault('after-publish-file')
+        }
+
+        if (failure) {
+          const rollback = await rollBack(context, published, files)
+          const status = rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
+          markSettled(db, receipt, status, rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null)
+          if (status === 'recovery_required') return recoveryRequired(rollback.unresolved)
+          return { kind: 'error', error: failure }
+        }
+
+        // Step 6: confirm what is on disk is what we published. A writer that ignored our lock can
+        // still slip in after the rename; that shows here and is reported, never committed.
+        const unconfirmed: Array<Record<string, unknown>> = []
+        for (const change of changes) {
+          const observed = await observe(absOf(change), limits.maxFileBytes)
+          if (!matches(observed, expectedAfter(change))) {
+            unconfirmed.push({ path: change.path, expected: describe(expectedAfter(change)), actual: describe(observed) })
+          }
+        }
+        if (unconfirmed.length > 0) {
+          markSettled(db, receipt, 'recovery_required', JSON.stringify(unconfirmed))
+          return recoveryRequired(unconfirmed)
+        }
+        fault('before-commit')
+        const committed = markSettled(db, receipt, 'committed', null)
+        fault('after-commit')
+        return ok(committed)
+      } finally {
+        lease.result.release()
+      }
+    },
+  }
+
+  async function storeBlobs(changes: readonly PlannedChange[]): Promise<StoredFile[]> {
+    const stored: StoredFile[] = []
+    for (const change of changes) {
+      const beforeBytes = change.before.kind === 'regular' ? change.before.bytes : null
+      const afterBytes = change.after.kind === 'regular' ? change.after.bytes : null
+      const overBudget = (beforeBytes?.length ?? 0) > limits.recoveryBudgetBytes
+      const before: FileState = await stateWithBlob(change.before.kind === 'regular' ? change.before : change.before, !overBudget)
+      const after: FileState =
+        change.after.kind === 'regular'
+          ? {
+              kind: 'regular',
+              digest: digestOf(change.after.bytes),
+              size: change.after.bytes.length,
+              mode: octal(change.after.mode),
+              blob_ref: change.after.bytes.length <= limits.recoveryBudgetBytes ? await blobs.put(change.after.bytes) : null,
+            }
+          : change.after.kind === 'directory'
+            ? { kind: 'directory' }
+            : { kind: 'absent' }
+      const { stats, diff_state } = lineStats(beforeBytes, afterBytes, limits.statsBudgetBytes)
+      const file: ReceiptFile = {
+        file_lineage_id: '',
+        path: change.path,
+        operation: change.operation,
+        old_path: change.old_path,
+        before,
+        after,
+        stats,
+        diff_state,
+        recoverability: overBudget ? 'unavailable' : 'exact',
+        unavailable_reason: overBudget ? 'over-recovery-budget' : null,
+      }
+      stored.push({ file, change })
+    }
+    return stored
+  }
+
+  async function stateWithBlob(state: DiskState, keepBlob: boolean): Promise<FileState> {
+    if (state.kind === 'absent') return { kind: 'absent' }
+    if (state.kind === 'directory') return { kind: 'directory' }
+    return {
+      kind: 'regular',
+      digest: state.digest,
+      size: state.bytes.length,
+      mode: octal(state.mode),
+      blob_ref: keepBlob ? await blobs.put(state.bytes) : null,
+    }
+  }
+
+  async function publishOne(context: PublishContext, change: PlannedChange): Promise<Outcome<void>> {
+    const before = change.before
+    switch (change.operation) {
+      case 'rename': {
+        if (before.kind !== 'regular' || !change.destination) throw new Error('rename needs a regular source')
+        return publishMove(
+          context,
+          { path: change.old_path ?? change.path, abs: before.abs, digest: before.digest },
+          { path: change.path, abs: change.destination.abs, missingParents: change.destination.missingParents },
+        )
+      }
+      case 'delete':
+        return publishDelete(context, change.path, before.abs, expectedOf(before))
+      case 'create':
+      case 'modify': {
+        const missing = before.kind === 'absent' ? before.missingParents : []
+        if (change.after.kind === 'directory') return publishDirectory(change.path, before.abs, missing)
+        if (change.after.kind !== 'regular') throw new Error('create/modify needs content')
+        return publishRegular(context, change.path, before.abs, change.after.bytes, change.after.mode, expectedOf(before), missing)
+      }
+    }
+  }
+
+  /** Puts back files we already published, but only where our bytes are still what is there. */
+  async function rollBack(context: PublishContext, published: readonly PlannedChange[], files: readonly StoredFile[]) {
+    const unresolved: Array<Record<string, unknown>> = []
+    for (const change of [...published].reverse()) {
+      const stored = files.find((f) => f.change === change)
+      const restored = await restoreBefore(context, change, stored?.file.before ?? { kind: 'absent' })
+      if (!restored) unresolved.push({ path: change.path, reason: 'could-not-roll-back' })
+    }
+    return { unresolved }
+  }
+
+  async function restoreBefore(context: PublishContext, change: PlannedChange, before: FileState): Promise<boolean> {
+    try {
+      if (change.operation === 'rename') {
+        const source = change.before
+        if (source.kind !== 'regular' || !change.destination) return false
+        const back = await publishMove(
+          context,
+          { path: change.path, abs: change.destination.abs, digest: source.digest },
+          { path: change.old_path ?? change.path, abs: source.abs, missingParents: [] },
+        )
+        return back.kind === 'ok'
+      }
+      const abs = change.before.abs
+      const current = expectedAfter(change)
+      if (before.kind === 'absent') return (await publishDelete(context, change.path, abs, current)).kind === 'ok'
+      if (before.kind === 'directory') return (await publishDirectory(change.path, abs, [])).kind === 'ok'
+      if (!before.blob_ref) return false
+      const bytes = await blobs.read(before.blob_ref)
+      if (bytes.kind === 'error') return false
+      const mode = Number.parseInt(before.mode, 8)
+      return (await publishRegular(context, change.path, abs, bytes.result, mode, current, [])).kind === 'ok'
+    } catch {
+      return false
+    }
+  }
+}
+
+export function absOf(change: PlannedChange): string {
+  return change.operation === 'rename' && change.destination ? change.destination.abs : change.before.abs
+}
+
+export function expectedOf(state: DiskState): Expected {
+  return state.kind === 'regular' ? { kind: 'regular', digest: state.digest } : { kind: state.kind }
+}
+
+export function expectedAfter(change: PlannedChange): Expected {
+  if (change.operation === 'rename') return change.before.kind === 'regular' ? { kind: 'regular', digest: change.before.digest } : { kind: 'absent' }
+  if (change.after.kind === 'regular') return { kind: 'regular', digest: digestOf(change.after.bytes) }
+  return { kind: change.after.kind }
+}
+
+function describe(state: Expected | { kind: 'other' }): string {
+  return state.kind === 'regular' && 'digest' in state ? state.digest : state.kind
+}
+
+function octal(mode: number): string {
+  return `0${(mode & 0o777).toString(8)}`
+}
+
+function checkApproval(changes: readonly PlannedChange[], approved: ReadonlyMap<string, Digest | null> | undefined): ProtocolError | undefined {
+  if (!approved) return undefined
+  for (const change of changes) {
+    const path = change.old_path ?? change.path
+    if (!approved.has(path)) continue
+    const now = change.before.kind === 'regular' ? change.before.digest : null
+    if (approved.get(path) !== now) {
+      return {
+        code: 'CONFLICT',
+        message: `"${path}" changed after you approved this change; review it again.`,
+        details: { path, reason: 'changed-since-approval' },
+      }
+    }
+  }
+  return undefined
+}
+
+function recoveryRequired(unresolved: ReadonlyArray<Record<string, unknown>>) {
+  return fail('RECOVERY_REQUIRED', 'A file changed in a way Retrace cannot resolve on its own; nothing was overwritten.', {
+    files: unresolved,
+  })
+}
+
+export async function removeTempFiles(dirs: Iterable<string>, transactionId: string): Promise<void> {
+  const { readdir } = await import('node:fs/promises')
+  for (const dir of new Set(dirs)) {
+    const names = await readdir(dir).catch(() => [] as string[])
+    for (const name of names) if (name.startsWith(tempPrefix(transactionId))) await unlink(join(dir, name)).catch(() => undefined)
+  }
+}

@@ -1,0 +1,109 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fsyncDirectory, writeNewFileSynced } from '../platform'
+import type { Database } from './database'
+
+/** `sha256:<64 hex>` — the same form as a file revision. */
+export type Digest = string
+
+export function digestOf(bytes: Uint8Array): Digest {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`
+}
+
+export interface BlobStore {
+  /** Stores bytes durably (temp → fsync → rename → dir fsync) and returns their digest. */
+  put(bytes: Uint8Array): Promise<Digest>
+  /** The bytes of a blob, verified against its digest; a mismatch is never returned as content. */
+  read(digest: Digest): Promise<Outcome<Buffer>>
+  pathOf(digest: Digest): string
+  /**
+   * Mark-and-sweep: removes blobs no `blob_refs` row names, skipping any younger than the grace
+   * period (a writer may have stored it and not yet committed the row that references it).
+   */
+  sweep(options: { graceMs: number; now?: number }): Promise<{ removed: Digest[]; kept: number }>
+}
+
+const HEX = /^sha256:([0-9a-f]{64})$/
+
+export function createBlobStore(dataDir: string, db: Database): BlobStore {
+  const root = join(dataDir, 'blobs', 'sha256')
+  const tmp = join(dataDir, 'tmp')
+  mkdirSync(root, { recursive: true, mode: 0o700 })
+  mkdirSync(tmp, { recursive: true, mode: 0o700 })
+  const referenced = db.prepare('SELECT 1 FROM blob_refs WHERE digest = ? LIMIT 1')
+
+  const pathOf = (digest: Digest) => {
+    const hex = HEX.exec(digest)?.[1]
+    if (!hex) throw new Error(`not a sha256 digest: ${digest}`)
+    return join(root, hex.slice(0, 2), hex.slice(2))
+  }
+
+  return {
+    pathOf,
+    async put(bytes) {
+      const digest = digestOf(bytes)
+      const target = pathOf(digest)
+      const existing = await stat(target).catch(() => undefined)
+      // Dedup: an existing blob of the right size is verified on every read, so trusting it here
+      // never returns corrupt bytes later.
+      if (existing?.isFile() && existing.size === bytes.length) {
+        // Refresh its age so a concurrent sweep's grace period covers the reference about to be written.
+        const now = new Date()
+        await utimes(target, now, now)
+        return digest
+      }
+      const dir = join(target, '..')
+      mkdirSync(dir, { recursive: true, mode: 0o700 })
+      const temp = join(tmp, `blob-${randomUUID()}`)
+      await writeNewFileSynced(temp, bytes, 0o400)
+      await rename(temp, target)
+      await fsyncDirectory(dir)
+      return digest
+    },
+    async read(digest) {
+      let bytes: Buffer
+      try {
+        bytes = await readFile(pathOf(digest))
+      } catch {
+        return fail('UNAVAILABLE', 'A stored version of this file is missing from the content store.', {
+          reason: 'missing',
+          digest,
+        })
+      }
+      if (digestOf(bytes) !== digest) {
+        return fail('UNAVAILABLE', 'A stored version of this file is corrupt and was not used.', {
+          reason: 'corrupt',
+          digest,
+        })
+      }
+      return ok(bytes)
+    },
+    async sweep({ graceMs, now = Date.now() }) {
+      const removed: Digest[] = []
+      let kept = 0
+      for (const prefix of await readdir(root)) {
+        for (const rest of await readdir(join(root, prefix))) {
+          const digest = `sha256:${prefix}${rest}`
+          const file = join(root, prefix, rest)
+          const info = await stat(file).catch(() => undefined)
+          if (!info) continue
+          if (now - info.mtimeMs < graceMs || referenced.get(digest)) {
+            kept += 1
+            continue
+          }
+          // Re-check right before unlinking: a reference committed during the walk keeps the blob.
+          if (referenced.get(digest)) {
+            kept += 1
+            continue
+          }
+          await unlink(file).catch(() => undefined)
+          removed.push(digest)
+        }
+      }
+      return { removed, kept }
+    },
+  }
+}
