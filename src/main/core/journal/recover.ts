@@ -74,6 +74,16 @@ export async function recoverPrepared(
     }
     settle(receipt, failed.length > 0 ? 'recovery_required' : 'rolled_back', failed.length > 0 ? failed : null)
   }
+  // A process killed after settling a transaction but before completing its idempotency record
+  // leaves the record running; settle those from the transaction's terminal status.
+  const statusOf = db.prepare('SELECT status FROM transactions WHERE transaction_id = ?')
+  for (const record of idempotency.running()) {
+    const row = statusOf.get(record.operationId) as { status: string } | undefined
+    if (row?.status === 'prepared') continue
+    if (row?.status === 'committed') idempotency.completeByOperation(record.operationId)
+    else if (row?.status === 'recovery_required') idempotency.completeByOperation(record.operationId, interruptedResponse(record.operationId))
+    else idempotency.forgetByOperation(record.operationId)
+  }
   return report
 
   function settle(receipt: Receipt, status: 'committed' | 'aborted' | 'rolled_back' | 'recovery_required', detail: unknown) {
@@ -82,10 +92,7 @@ export async function recoverPrepared(
     // forgotten so a retry with the same key runs again; an unresolved one replays the refusal.
     if (status === 'committed') idempotency.completeByOperation(receipt.transaction_id)
     else if (status === 'recovery_required') {
-      idempotency.completeByOperation(receipt.transaction_id, {
-        status: 'error',
-        error: { code: 'RECOVERY_REQUIRED', message: 'This change was interrupted and needs your decision.', details: { transaction_id: receipt.transaction_id } },
-      })
+      idempotency.completeByOperation(receipt.transaction_id, interruptedResponse(receipt.transaction_id))
     } else idempotency.forgetByOperation(receipt.transaction_id)
     if (status === 'recovery_required') report.recovery_required.push({ transaction_id: receipt.transaction_id, files: detail as Array<Record<string, unknown>> })
     else report[status].push(receipt.transaction_id)
@@ -96,17 +103,18 @@ async function sideOf(file: ReceiptFile, abs: (path: string) => string, maxBytes
   const here = await observe(abs(file.path), maxBytes)
   const detail = { path: file.path, before: describe(file.before), after: describe(file.after), actual: describeObserved(here) }
   if (file.operation === 'rename' && file.old_path) {
+    // Killed between link(old → new) and unlink(old): both names are one inode. Undo the link.
+    const { lstat, unlink } = await import('node:fs/promises')
+    const [newInfo, oldInfo] = await Promise.all([lstat(abs(file.path)).catch(() => null), lstat(abs(file.old_path)).catch(() => null)])
+    if (newInfo && oldInfo && newInfo.ino === oldInfo.ino && newInfo.dev === oldInfo.dev) {
+      await unlink(abs(file.path))
+      return { side: 'before', detail }
+    }
     const there = await observe(abs(file.old_path), maxBytes)
     const moved = matches(here, expectedOf(file.after)) && there.kind === 'absent'
     const stayed = matches(there, expectedOf(file.before)) && here.kind === 'absent'
     if (moved) return { side: 'after', detail }
     if (stayed) return { side: 'before', detail }
-    // Linked under the new name but the old name not yet removed: undo the link.
-    if (matches(here, expectedOf(file.before)) && matches(there, expectedOf(file.before))) {
-      const { unlink } = await import('node:fs/promises')
-      await unlink(abs(file.path))
-      return { side: 'before', detail }
-    }
     return { side: 'other', detail: { ...detail, old_path: file.old_path, actual_old: describeObserved(there) } }
   }
   if (matches(here, expectedOf(file.after))) return { side: 'after', detail }
@@ -130,6 +138,17 @@ async function putBack(context: PublishContext, file: ReceiptFile, abs: (path: s
     return (await publishRegular(context, file.path, abs(file.path), bytes.result, Number.parseInt(file.before.mode, 8), current, [])).kind === 'ok'
   } catch {
     return false
+  }
+}
+
+function interruptedResponse(transactionId: string) {
+  return {
+    status: 'error',
+    error: {
+      code: 'RECOVERY_REQUIRED',
+      message: 'This change was interrupted and needs your decision.',
+      details: { transaction_id: transactionId },
+    },
   }
 }
 

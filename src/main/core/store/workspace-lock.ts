@@ -75,10 +75,12 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
         releaseLocal()
         if (tails.get(workspaceId) === tail) tails.delete(workspaceId)
       }
+      let timer: ReturnType<typeof setTimeout> | undefined
       const waited = await Promise.race([
         previous.then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now())))),
       ])
+      clearTimeout(timer)
       if (!waited) {
         // Our turn never came; let whoever is behind us go when it does.
         void previous.then(settleLocal)
