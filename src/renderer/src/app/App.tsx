@@ -62,6 +62,10 @@ export function App(props: { client: RequestClient }) {
     [refreshProjects, selectProject],
   )
   const onOpenFile = useCallback((entry: DirEntry) => setOpenFile(entry.path), [])
+  const onPathGone = useCallback(
+    (path: string, movedTo: string | null) => setOpenFile((open) => (open === path ? movedTo : open)),
+    [],
+  )
 
   return (
     <I18nContext.Provider value={i18n}>
@@ -85,7 +89,7 @@ export function App(props: { client: RequestClient }) {
             </main>
           ) : (
             <main className="workspace" key={currentId}>
-              <Explorer projectId={currentId} onOpenFile={onOpenFile} openPath={openFile} />
+              <Explorer projectId={currentId} onOpenFile={onOpenFile} openPath={openFile} onPathGone={onPathGone} />
               {openFile === null ? (
                 <section className="viewer">
                   <p className="viewer-note">{t('viewer.empty')}</p>

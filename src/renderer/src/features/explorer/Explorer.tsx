@@ -1,15 +1,33 @@
-import { useCallback, useMemo, useState, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react'
+import { useClient } from '../../app/client-context'
 import type { DirEntry } from '../../../../shared/protocol'
 import { useI18n } from '../../i18n'
 import { DirectoryItems, type TreeSelection } from './DirectoryItems'
+import { ExplorerToolbar, type SelectedEntry } from './ExplorerToolbar'
 
 /**
  * The project tree (spec 08): folders expand lazily, each listing is paged by the server. Keyboard:
  * ↑/↓ move, → expands, ← collapses or goes to the parent, Enter/Space opens.
  */
-export function Explorer(props: { projectId: string; onOpenFile: (entry: DirEntry) => void; openPath: string | null }) {
+export function Explorer(props: {
+  projectId: string
+  onOpenFile: (entry: DirEntry) => void
+  openPath: string | null
+  onPathGone: (path: string, movedTo: string | null) => void
+}) {
   const { t } = useI18n()
+  const client = useClient()
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  const [selected, setSelected] = useState<SelectedEntry | null>(null)
+  // Bumped on every workspace change: the tree re-reads its listings (events are hints; spec 02).
+  const [treeVersion, setTreeVersion] = useState(0)
+  useEffect(
+    () =>
+      client.onEvent((frame) => {
+        if (frame.event === 'workspace.changed') setTreeVersion((v) => v + 1)
+      }),
+    [client],
+  )
   const toggle = useCallback((path: string) => {
     setExpanded((current) => {
       const next = new Set(current)
@@ -18,10 +36,21 @@ export function Explorer(props: { projectId: string; onOpenFile: (entry: DirEntr
       return next
     })
   }, [])
-  const { onOpenFile, openPath } = props
+  const { onOpenFile, onPathGone } = props
   const selection: TreeSelection = useMemo(
-    () => ({ expanded, selectedPath: openPath, toggle, open: onOpenFile }),
-    [expanded, openPath, toggle, onOpenFile],
+    () => ({
+      expanded,
+      selectedPath: selected?.path ?? props.openPath,
+      toggle: (path: string) => {
+        setSelected({ path, kind: 'dir' })
+        toggle(path)
+      },
+      open: (entry: DirEntry) => {
+        setSelected({ path: entry.path, kind: entry.kind })
+        onOpenFile(entry)
+      },
+    }),
+    [expanded, selected, props.openPath, toggle, onOpenFile],
   )
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
@@ -70,6 +99,25 @@ export function Explorer(props: { projectId: string; onOpenFile: (entry: DirEntr
   return (
     <nav className="explorer" aria-label={t('explorer.title')}>
       <h2 className="pane-title">{t('explorer.title')}</h2>
+      <ExplorerToolbar
+        projectId={props.projectId}
+        selected={selected}
+        onCreated={(path, kind) => {
+          setSelected({ path, kind })
+          setTreeVersion((v) => v + 1)
+          if (kind === 'file') onOpenFile({ name: path.slice(path.lastIndexOf('/') + 1), path, kind, size: 0, mtime_ms: 0 })
+        }}
+        onRenamed={(from, to) => {
+          setSelected({ path: to, kind: 'file' })
+          setTreeVersion((v) => v + 1)
+          onPathGone(from, to)
+        }}
+        onDeleted={(path) => {
+          setSelected(null)
+          setTreeVersion((v) => v + 1)
+          onPathGone(path, null)
+        }}
+      />
       <ul
         role="tree"
         aria-label={t('explorer.title')}
@@ -82,7 +130,7 @@ export function Explorer(props: { projectId: string; onOpenFile: (entry: DirEntr
           }
         }}
       >
-        <DirectoryItems key={props.projectId} projectId={props.projectId} path="" depth={0} selection={selection} />
+        <DirectoryItems key={`${props.projectId}:${treeVersion}`} projectId={props.projectId} path="" depth={0} selection={selection} />
       </ul>
     </nav>
   )

@@ -1,0 +1,83 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { FrameClient } from '../test/support/ws-client'
+import { request } from '../test/support/core'
+import { launchChromium, watchPage } from './support/browser'
+import { startWebHost, type RunningWebHost } from './support/web-host'
+
+let work: string
+let host: RunningWebHost
+let browser: Browser
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-ops-'))
+  mkdirSync(join(work, 'project', 'docs'), { recursive: true })
+  writeFileSync(join(work, 'project', 'docs', 'keep.md'), '# keep\n')
+  host = await startWebHost(join(work, 'project'), join(work, 'data'))
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+test('New file, Rename and Delete in the explorer are journaled human transactions', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  const tree = page.getByRole('tree', { name: 'Files' })
+  await expect.poll(() => tree.locator('[data-path="docs"]').count()).toBe(1)
+
+  // New file inside the selected folder.
+  await tree.locator('[data-path="docs"]').click()
+  await page.getByRole('button', { name: 'New file' }).click()
+  await page.getByTestId('explorer-name-input').fill('idea.md')
+  await page.getByRole('button', { name: 'Create' }).click()
+  await expect.poll(() => tree.locator('[data-path="docs/idea.md"]').count()).toBe(1)
+  expect(readFileSync(join(work, 'project', 'docs', 'idea.md'), 'utf8')).toBe('')
+
+  // Rename it.
+  await tree.locator('[data-path="docs/idea.md"]').click()
+  await page.getByRole('button', { name: 'Rename' }).click()
+  await page.getByTestId('explorer-name-input').fill('plan.md')
+  await page.getByRole('button', { name: 'Rename' }).last().click()
+  await expect.poll(() => tree.locator('[data-path="docs/plan.md"]').count()).toBe(1)
+  expect(await tree.locator('[data-path="docs/idea.md"]').count()).toBe(0)
+  expect(existsSync(join(work, 'project', 'docs', 'plan.md'))).toBe(true)
+
+  // A failed operation is explained and writes nothing.
+  await page.getByRole('button', { name: 'New file' }).click()
+  await page.getByTestId('explorer-name-input').fill('plan.md')
+  await page.getByRole('button', { name: 'Create' }).click()
+  await expect.poll(() => page.locator('.explorer-toolbar [role="alert"]').innerText()).toContain('already exists')
+  await page.getByRole('button', { name: 'Cancel' }).click()
+
+  // Delete asks first, then removes it.
+  await tree.locator('[data-path="docs/plan.md"]').click()
+  await page.getByRole('button', { name: 'Delete' }).click()
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
+  await expect.poll(() => tree.locator('[data-path="docs/plan.md"]').count()).toBe(0)
+  expect(existsSync(join(work, 'project', 'docs', 'plan.md'))).toBe(false)
+  await page.screenshot({ path: join(__dirname, '..', 'test-results', 'file-operations.png') })
+
+  const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
+  client.send(request('project.list', {}))
+  const listed = (await client.next()) as { result: { projects: Array<{ project_id: string }> } }
+  const projectId = listed.result.projects[0]?.project_id ?? ''
+  client.send(request('journal.transactions', {}, { project_id: projectId }))
+  const journal = (await client.next()) as { result: { transactions: Array<{ kind: string; status: string; files: Array<{ operation: string; path: string }> }> } }
+  expect(journal.result.transactions.map((t) => [t.kind, t.status, t.files[0]?.operation, t.files[0]?.path])).toEqual([
+    ['human', 'committed', 'create', 'docs/idea.md'],
+    ['human', 'committed', 'rename', 'docs/plan.md'],
+    ['human', 'committed', 'delete', 'docs/plan.md'],
+  ])
+  client.close()
+  expect(watch.consoleErrors).toEqual([])
+  expect(await watch.cspViolations()).toEqual([])
+  await page.close()
+})

@@ -1,0 +1,174 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react'
+import { parentPath } from '../../../../shared/paths'
+import { useClient } from '../../app/client-context'
+import { useI18n } from '../../i18n'
+import { failureMessage } from '../../ui/outcome-message'
+
+export interface SelectedEntry {
+  readonly path: string
+  readonly kind: 'file' | 'dir' | 'symlink'
+}
+
+type Mode = { kind: 'idle' } | { kind: 'new'; entry: 'file' | 'dir' } | { kind: 'rename' } | { kind: 'confirm-delete' }
+
+/**
+ * New file / New folder / Rename / Delete (spec 08). Each is one journaled, idempotent request; the
+ * key is made once per attempt so a retried click can never apply the same change twice.
+ */
+export function ExplorerToolbar(props: {
+  projectId: string
+  selected: SelectedEntry | null
+  onCreated: (path: string, kind: 'file' | 'dir') => void
+  onRenamed: (from: string, to: string) => void
+  onDeleted: (path: string) => void
+}) {
+  const client = useClient()
+  const { t } = useI18n()
+  const [mode, setMode] = useState<Mode>({ kind: 'idle' })
+  const [name, setName] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const owner = { project_id: props.projectId }
+  const selected = props.selected
+  const targetFolder = selected === null ? '' : selected.kind === 'dir' ? selected.path : parentPath(selected.path)
+
+  const start = (next: Mode, initialName = '') => {
+    setMode(next)
+    setName(initialName)
+    setError(null)
+  }
+  const cancel = () => start({ kind: 'idle' })
+
+  async function revisionOf(path: string): Promise<string | null | { failed: string }> {
+    const read = await client.request('files.read', { path }, { owner })
+    if (read.kind === 'ok') return read.result.revision
+    if (read.kind === 'error' && read.error.code === 'INVALID_REQUEST') return null // a folder
+    return { failed: failureMessage(read, t) }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    const trimmed = name.trim()
+    if (trimmed === '' || busy) return
+    setBusy(true)
+    setError(null)
+    const idempotencyKey = crypto.randomUUID()
+    try {
+      if (mode.kind === 'new') {
+        const path = targetFolder === '' ? trimmed : `${targetFolder}/${trimmed}`
+        const outcome = await client.request('files.create', { path, kind: mode.entry }, { owner, idempotencyKey })
+        if (outcome.kind === 'ok') {
+          cancel()
+          props.onCreated(path, mode.entry)
+        } else setError(failureMessage(outcome, t))
+      } else if (mode.kind === 'rename' && selected) {
+        const to = parentPath(selected.path) === '' ? trimmed : `${parentPath(selected.path)}/${trimmed}`
+        const revision = await revisionOf(selected.path)
+        if (typeof revision !== 'string') {
+          setError(revision === null ? t('explorer.renameFolderUnsupported') : revision.failed)
+          return
+        }
+        const outcome = await client.request(
+          'files.rename',
+          { from: selected.path, to, expected_revision: revision },
+          { owner, idempotencyKey },
+        )
+        if (outcome.kind === 'ok') {
+          cancel()
+          props.onRenamed(selected.path, to)
+        } else setError(failureMessage(outcome, t))
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function confirmDelete() {
+    if (!selected || busy) return
+    setBusy(true)
+    setError(null)
+    try {
+      const revision = await revisionOf(selected.path)
+      if (typeof revision === 'object' && revision !== null) {
+        setError(revision.failed)
+        return
+      }
+      const outcome = await client.request(
+        'files.delete',
+        { path: selected.path, expected_revision: revision },
+        { owner, idempotencyKey: crypto.randomUUID() },
+      )
+      if (outcome.kind === 'ok') {
+        cancel()
+        props.onDeleted(selected.path)
+      } else setError(failureMessage(outcome, t))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const onInputKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Escape') cancel()
+  }
+  const baseName = selected ? selected.path.slice(selected.path.lastIndexOf('/') + 1) : ''
+
+  return (
+    <div className="explorer-toolbar">
+      <div className="toolbar-buttons" role="toolbar" aria-label={t('explorer.actions')}>
+        <button type="button" onClick={() => start({ kind: 'new', entry: 'file' })}>
+          {t('explorer.newFile')}
+        </button>
+        <button type="button" onClick={() => start({ kind: 'new', entry: 'dir' })}>
+          {t('explorer.newFolder')}
+        </button>
+        <button type="button" disabled={!selected} onClick={() => start({ kind: 'rename' }, baseName)}>
+          {t('explorer.rename')}
+        </button>
+        <button type="button" disabled={!selected} onClick={() => start({ kind: 'confirm-delete' })}>
+          {t('explorer.delete')}
+        </button>
+      </div>
+      {(mode.kind === 'new' || mode.kind === 'rename') && (
+        <form className="toolbar-form" onSubmit={(event) => void submit(event)}>
+          <label className="field">
+            <span className="field-label">
+              {mode.kind === 'rename'
+                ? t('explorer.renameLabel', { path: selected?.path ?? '' })
+                : t(mode.entry === 'file' ? 'explorer.newFileIn' : 'explorer.newFolderIn', { folder: targetFolder || '/' })}
+            </span>
+            <input
+              autoFocus
+              value={name}
+              spellCheck={false}
+              onChange={(event) => setName(event.target.value)}
+              onKeyDown={onInputKey}
+              data-testid="explorer-name-input"
+            />
+          </label>
+          <button type="submit" disabled={busy}>
+            {mode.kind === 'rename' ? t('explorer.rename') : t('explorer.create')}
+          </button>
+          <button type="button" onClick={cancel}>
+            {t('explorer.cancel')}
+          </button>
+        </form>
+      )}
+      {mode.kind === 'confirm-delete' && selected && (
+        <div className="toolbar-form" role="alertdialog" aria-label={t('explorer.delete')}>
+          <span>{t('explorer.confirmDelete', { path: selected.path })}</span>
+          <button type="button" className="danger" disabled={busy} onClick={() => void confirmDelete()}>
+            {t('explorer.delete')}
+          </button>
+          <button type="button" onClick={cancel}>
+            {t('explorer.cancel')}
+          </button>
+        </div>
+      )}
+      {error !== null && (
+        <p className="toolbar-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
