@@ -8,10 +8,19 @@ import globals from 'globals'
 const nodeBuiltins = { group: ['node:*'], message: 'This layer is environment-free or DOM-only: no Node built-ins.' }
 const electron = { name: 'electron', message: 'Only src/main/electron and src/preload may import electron.' }
 const electronGroup = { group: ['electron/*'], message: 'Only src/main/electron and src/preload may import electron.' }
-const mainCode = { group: ['**/main/**', '../main/*'], message: 'The renderer and shared code never import main-side code.' }
+const mainCode = {
+  group: ['**/main/**', '../main/*'],
+  message: 'The renderer and shared code never import main-side code.',
+}
 const rendererCode = { group: ['**/renderer/**'], message: 'Only the renderer imports renderer code.' }
-const webHost = { group: ['**/web/**', '../web', '../web/*'], message: 'The core and the desktop shell never import the browser-mode host.' }
-const electronShell = { group: ['**/electron/**', '../electron', '../electron/*'], message: 'The core and the web host never import the desktop shell.' }
+const webHost = {
+  group: ['**/web/**', '../web', '../web/*'],
+  message: 'The core and the desktop shell never import the browser-mode host.',
+}
+const electronShell = {
+  group: ['**/electron/**', '../electron', '../electron/*'],
+  message: 'The core and the web host never import the desktop shell.',
+}
 const nodeOnlyPackages = ['ws', 'lru-cache', 'mime-types'].map((name) => ({
   name,
   message: 'A Node-side package; the renderer and shared code cannot use it.',

@@ -20,8 +20,16 @@ export async function benchFiles(): Promise<void> {
     writeFileSync(join(project, 'one-mib.bin'), randomBytes(1024 * 1024))
     writeFileSync(join(project, 'text.ts'), 'export const x = 1\n'.repeat(50_000))
 
-    const core = createCore({ dataDir: join(work, 'data'), host: { shell: 'browser', appVersion: 'bench', log: () => {} } })
-    const opened = await core.handle({ request_id: randomUUID(), action: 'project.open', owner: {}, payload: { path: project } })
+    const core = createCore({
+      dataDir: join(work, 'data'),
+      host: { shell: 'browser', appVersion: 'bench', log: () => {} },
+    })
+    const opened = await core.handle({
+      request_id: randomUUID(),
+      action: 'project.open',
+      owner: {},
+      payload: { path: project },
+    })
     if (opened.status !== 'ok') throw new Error('cannot open bench project')
     const owner = { project_id: (opened.result as { project_id: string }).project_id }
     const call = async (action: string, payload: unknown) => {
@@ -46,7 +54,11 @@ export async function benchFiles(): Promise<void> {
       ['files.read 0.9 MiB text vs readFile+sha256', 'text.ts'],
     ] as const) {
       const subject = await medianMs(() => call('files.read', { path }))
-      const baseline = await medianMs(async () => createHash('sha256').update(await readFile(join(project, path))).digest())
+      const baseline = await medianMs(async () =>
+        createHash('sha256')
+          .update(await readFile(join(project, path)))
+          .digest(),
+      )
       report(name, subject, baseline)
     }
     core.dispose()

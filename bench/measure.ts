@@ -13,7 +13,8 @@ export async function medianMs(fn: () => Promise<unknown> | unknown, runs = 15, 
 
 export function report(name: string, subjectMs: number, baselineMs: number, budget?: number): void {
   const ratio = subjectMs / baselineMs
-  const verdict = budget === undefined ? '' : ratio <= budget ? `  (budget ≤ ${budget}×: met)` : `  (budget ≤ ${budget}×: MISSED)`
+  const verdict =
+    budget === undefined ? '' : ratio <= budget ? `  (budget ≤ ${budget}×: met)` : `  (budget ≤ ${budget}×: MISSED)`
   process.stdout.write(
     `${name.padEnd(58)} ${subjectMs.toFixed(2).padStart(9)} ms vs ${baselineMs.toFixed(2).padStart(9)} ms  = ${ratio.toFixed(2)}×${verdict}\n`,
   )

@@ -70,7 +70,9 @@ test('New file, Rename and Delete in the explorer are journaled human transactio
   const listed = (await client.next()) as { result: { projects: Array<{ project_id: string }> } }
   const projectId = listed.result.projects[0]?.project_id ?? ''
   client.send(request('journal.transactions', {}, { project_id: projectId }))
-  const journal = (await client.next()) as { result: { transactions: Array<{ kind: string; status: string; files: Array<{ operation: string; path: string }> }> } }
+  const journal = (await client.next()) as {
+    result: { transactions: Array<{ kind: string; status: string; files: Array<{ operation: string; path: string }> }> }
+  }
   expect(journal.result.transactions.map((t) => [t.kind, t.status, t.files[0]?.operation, t.files[0]?.path])).toEqual([
     ['human', 'committed', 'create', 'docs/idea.md'],
     ['human', 'committed', 'rename', 'docs/plan.md'],

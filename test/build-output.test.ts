@@ -17,7 +17,10 @@ describe('build output', () => {
   })
 
   test('the browser-mode host never loads electron', () => {
-    const files = [join(OUT, 'main', 'web.js'), ...readdirSync(join(OUT, 'main', 'chunks')).map((f) => join(OUT, 'main', 'chunks', f))]
+    const files = [
+      join(OUT, 'main', 'web.js'),
+      ...readdirSync(join(OUT, 'main', 'chunks')).map((f) => join(OUT, 'main', 'chunks', f)),
+    ]
     for (const file of files) expect(readFileSync(file, 'utf8')).not.toMatch(/require\(["']electron["']\)/)
   })
 

@@ -34,7 +34,11 @@ const OPS: Op[] = [
   {
     name: 'modify',
     files: { 'a.txt': 'before\n' },
-    request: (key) => ({ action: 'files.write', key, payload: { path: 'a.txt', content: 'after\n', expected_revision: rev('before\n') } }),
+    request: (key) => ({
+      action: 'files.write',
+      key,
+      payload: { path: 'a.txt', content: 'after\n', expected_revision: rev('before\n') },
+    }),
     after: { 'a.txt': 'after\n' },
   },
   {
@@ -53,7 +57,11 @@ const OPS: Op[] = [
   {
     name: 'rename',
     files: { 'old.txt': 'moving' },
-    request: (key) => ({ action: 'files.rename', key, payload: { from: 'old.txt', to: 'new.txt', expected_revision: rev('moving') } }),
+    request: (key) => ({
+      action: 'files.rename',
+      key,
+      payload: { from: 'old.txt', to: 'new.txt', expected_revision: rev('moving') },
+    }),
     after: { 'old.txt': null, 'new.txt': 'moving' },
   },
 ]
@@ -69,7 +77,9 @@ const EXPECTED: Record<(typeof FAULT_PHASES)[number], 'none' | 'aborted' | 'comm
 }
 
 function contents(root: string, paths: string[]): Record<string, string | null> {
-  return Object.fromEntries(paths.map((p) => [p, existsSync(join(root, p)) ? readFileSync(join(root, p), 'utf8') : null]))
+  return Object.fromEntries(
+    paths.map((p) => [p, existsSync(join(root, p)) ? readFileSync(join(root, p), 'utf8') : null]),
+  )
 }
 
 describe('crash at every phase of a trusted write (a real child process, SIGKILLed)', () => {
@@ -89,7 +99,8 @@ describe('crash at every phase of a trusted write (a real child process, SIGKILL
         await core.ready
         const project = await openProject(core, root)
         const listed = await project.call('journal.transactions', {})
-        const transactions = listed.status === 'ok' ? (listed.result as { transactions: Array<{ status: string }> }).transactions : []
+        const transactions =
+          listed.status === 'ok' ? (listed.result as { transactions: Array<{ status: string }> }).transactions : []
         const expected = EXPECTED[phase]
         if (expected === 'none') expect(transactions).toEqual([])
         else expect(transactions.map((t) => t.status)).toEqual([expected])
@@ -108,7 +119,12 @@ describe('crash at every phase of a trusted write (a real child process, SIGKILL
         expect(retry.status, JSON.stringify(retry)).toBe('ok')
         expect(contents(root, paths)).toEqual({ ...original, ...op.after })
         const after = await project.call('journal.transactions', {})
-        const committed = after.status === 'ok' ? (after.result as { transactions: Array<{ status: string }> }).transactions.filter((t) => t.status === 'committed') : []
+        const committed =
+          after.status === 'ok'
+            ? (after.result as { transactions: Array<{ status: string }> }).transactions.filter(
+                (t) => t.status === 'committed',
+              )
+            : []
         expect(committed).toHaveLength(1)
       })
     }

@@ -15,8 +15,14 @@ async function restrictedImports(filePath: string, code: string): Promise<string
 describe('layer boundaries', () => {
   test.each([
     ['src/main/core/files/violation.ts', "import { app } from 'electron'\nexport const x = app\n"],
-    ['src/main/core/files/violation.ts', "import { startWebHost } from '../../web/server'\nexport const x = startWebHost\n"],
-    ['src/main/web/violation.ts', "import { secureWebPreferences } from '../electron/window'\nexport const x = secureWebPreferences\n"],
+    [
+      'src/main/core/files/violation.ts',
+      "import { startWebHost } from '../../web/server'\nexport const x = startWebHost\n",
+    ],
+    [
+      'src/main/web/violation.ts',
+      "import { secureWebPreferences } from '../electron/window'\nexport const x = secureWebPreferences\n",
+    ],
     ['src/renderer/src/violation.ts', "import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n"],
     ['src/renderer/src/violation.ts', "import { createCore } from '../../main/core'\nexport const x = createCore\n"],
     ['src/renderer/src/violation.ts', "import { ipcRenderer } from 'electron'\nexport const x = ipcRenderer\n"],

@@ -18,23 +18,31 @@ function work(): string {
 }
 
 describe('npm run web -- <folder>', () => {
-  test.each(['SIGINT', 'SIGTERM'] as const)('opens the folder as a project, serves it, and stops cleanly on %s', async (signal) => {
-    const dir = work()
-    writeFileSync(join(dir, 'readme.md'), '# hi\n')
-    const host = await startWebHost(dir, join(dir, '.data'), ['--port', '0'])
-    const page = await httpGet(host.port, `/?token=${host.token}`)
-    expect(page.status).toBe(200)
-    expect(page.body).toContain('<div id="root">')
-    const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
-    client.send(request('project.list', {}))
-    expect(await client.next()).toMatchObject({ status: 'ok', result: { projects: [{ name: dir.split('/').pop() }] } })
-    expect(await host.stop(signal)).toBe(0)
-    await client.closed
-  })
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    'opens the folder as a project, serves it, and stops cleanly on %s',
+    async (signal) => {
+      const dir = work()
+      writeFileSync(join(dir, 'readme.md'), '# hi\n')
+      const host = await startWebHost(dir, join(dir, '.data'), ['--port', '0'])
+      const page = await httpGet(host.port, `/?token=${host.token}`)
+      expect(page.status).toBe(200)
+      expect(page.body).toContain('<div id="root">')
+      const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
+      client.send(request('project.list', {}))
+      expect(await client.next()).toMatchObject({
+        status: 'ok',
+        result: { projects: [{ name: dir.split('/').pop() }] },
+      })
+      expect(await host.stop(signal)).toBe(0)
+      await client.closed
+    },
+  )
 
   test('a missing folder is reported and the host does not start', async () => {
     const dir = work()
-    await expect(startWebHost(join(dir, 'nope'), join(dir, '.data'))).rejects.toThrow(/Cannot open .*There is no folder/s)
+    await expect(startWebHost(join(dir, 'nope'), join(dir, '.data'))).rejects.toThrow(
+      /Cannot open .*There is no folder/s,
+    )
   })
 
   test('the data directory is private to the user', async () => {

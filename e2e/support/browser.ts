@@ -31,6 +31,9 @@ export async function watchPage(page: Page): Promise<PageWatch> {
   return {
     consoleErrors,
     cspViolations: () =>
-      page.evaluate(() => (window as unknown as { __cspViolations: Array<{ directive: string; blockedURI: string }> }).__cspViolations),
+      page.evaluate(
+        () =>
+          (window as unknown as { __cspViolations: Array<{ directive: string; blockedURI: string }> }).__cspViolations,
+      ),
   }
 }

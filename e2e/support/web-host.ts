@@ -18,11 +18,15 @@ export interface RunningWebHost {
  * for the URL line the protocol promises.
  */
 export async function startWebHost(folder: string, dataDir: string, extraArgs: string[] = []): Promise<RunningWebHost> {
-  const child = spawn(process.execPath, [join(REPO, 'scripts', 'web.mjs'), folder, '--data-dir', dataDir, ...extraArgs], {
-    cwd: REPO,
-    env: { ...process.env, INIT_CWD: REPO },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [join(REPO, 'scripts', 'web.mjs'), folder, '--data-dir', dataDir, ...extraArgs],
+    {
+      cwd: REPO,
+      env: { ...process.env, INIT_CWD: REPO },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -7,7 +7,12 @@ export interface HttpAnswer {
 }
 
 /** A raw HTTP request with full control over Host/Origin/Cookie and the literal request path. */
-export function httpGet(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<HttpAnswer> {
+export function httpGet(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       { host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers } },

@@ -158,7 +158,11 @@ describe('files.list', () => {
     }
     expect(names).toHaveLength(253)
     expect(new Set(names).size).toBe(253)
-    expect(names.slice(3)).toEqual(readdirSync(project.root).filter((n) => n.startsWith('file-')).sort())
+    expect(names.slice(3)).toEqual(
+      readdirSync(project.root)
+        .filter((n) => n.startsWith('file-'))
+        .sort(),
+    )
   })
 
   test('a page after the directory changed is STALE_SNAPSHOT, never a mix of two scans', async () => {
@@ -212,7 +216,9 @@ describe('files.list', () => {
     writeFileSync(Buffer.concat([Buffer.from(`${root}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')]), 'b')
     const core = startCore()
     const project = await openProject(core, root)
-    expect(await project.call('files.list', { path: '' })).toMatchObject({ result: { total: 1, entries: [{ name: 'ok.txt' }] } })
+    expect(await project.call('files.list', { path: '' })).toMatchObject({
+      result: { total: 1, entries: [{ name: 'ok.txt' }] },
+    })
   })
 })
 
@@ -266,7 +272,9 @@ describe('files.read', () => {
     const root = tempDir()
     writeFileSync(join(root, 'empty'), '')
     const project = await openProject(startCore(), root)
-    expect(await project.call('files.read', { path: 'empty' })).toMatchObject({ result: { kind: 'text', text: '', size: 0 } })
+    expect(await project.call('files.read', { path: 'empty' })).toMatchObject({
+      result: { kind: 'text', text: '', size: 0 },
+    })
   })
 
   test('symlinks inside the project are followed; escapes are PERMISSION_DENIED', async () => {
@@ -288,7 +296,10 @@ describe('files.read', () => {
       ['files.read', '/etc/passwd'],
       ['files.list', 'a/../..'],
     ] as const) {
-      expect(await project.call(action, { path })).toMatchObject({ status: 'error', error: { code: 'PERMISSION_DENIED' } })
+      expect(await project.call(action, { path })).toMatchObject({
+        status: 'error',
+        error: { code: 'PERMISSION_DENIED' },
+      })
     }
     expect(await project.call('files.read', { path: 'dangling' })).toMatchObject({ error: { code: 'NOT_FOUND' } })
   })

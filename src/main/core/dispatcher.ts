@@ -103,7 +103,12 @@ export function createDispatcher(handlers: ActionHandlers, projects: ProjectRegi
   }
 }
 
-function errorResponse(requestId: string | null, action: string | null, owner: Owner, error: ProtocolError): ErrorResponse {
+function errorResponse(
+  requestId: string | null,
+  action: string | null,
+  owner: Owner,
+  error: ProtocolError,
+): ErrorResponse {
   return { request_id: requestId, action, owner, status: 'error', error }
 }
 

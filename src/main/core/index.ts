@@ -95,7 +95,10 @@ export function createCore(options: CoreOptions): Core {
     idempotencyKey: context.idempotencyKey,
     workspace: workspaceOf(context.project),
   })
-  const roots = db.prepare('SELECT workspace_id, root FROM workspaces').all() as Array<{ workspace_id: string; root: string }>
+  const roots = db.prepare('SELECT workspace_id, root FROM workspaces').all() as Array<{
+    workspace_id: string
+    root: string
+  }>
   const ready = journal.recover((workspaceId) => roots.find((r) => r.workspace_id === workspaceId)?.root)
 
   async function openProject(path: string) {

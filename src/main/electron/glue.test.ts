@@ -73,7 +73,14 @@ describe('navigation and windows', () => {
   test('only plain http(s) links may go to the system browser', () => {
     expect(externalLinkTarget('https://example.com/docs')).toBe('https://example.com/docs')
     expect(externalLinkTarget('http://example.com/')).toBe('http://example.com/')
-    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'app://retrace/x', 'smb://host/share', 'https://u:p@example.com/', 'not a url']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'app://retrace/x',
+      'smb://host/share',
+      'https://u:p@example.com/',
+      'not a url',
+    ]) {
       expect(externalLinkTarget(url)).toBeUndefined()
     }
   })
@@ -114,13 +121,20 @@ describe('IPC', () => {
     expect(isTrustedSender({ webContentsId: 7, frame: main }, known, origins)).toBe(true)
     expect(isTrustedSender({ webContentsId: 8, frame: main }, known, origins)).toBe(false)
     expect(isTrustedSender({ webContentsId: 7, frame: { ...main, isMainFrame: false } }, known, origins)).toBe(false)
-    expect(isTrustedSender({ webContentsId: 7, frame: { url: 'https://evil.example/', isMainFrame: true } }, known, origins)).toBe(false)
+    expect(
+      isTrustedSender({ webContentsId: 7, frame: { url: 'https://evil.example/', isMainFrame: true } }, known, origins),
+    ).toBe(false)
     expect(isTrustedSender({ webContentsId: 7, frame: null }, known, origins)).toBe(false)
   })
 
   function fakeContents(id: number) {
     const sent: unknown[] = []
-    return { id, sent, isDestroyed: () => false, send: (_channel: string, frame: unknown) => sent.push([_channel, frame]) }
+    return {
+      id,
+      sent,
+      isDestroyed: () => false,
+      send: (_channel: string, frame: unknown) => sent.push([_channel, frame]),
+    }
   }
 
   test('a trusted request is handled by the core and answered to the same sender; others are refused unanswered', async () => {
@@ -144,7 +158,11 @@ describe('IPC', () => {
     )
     ipcMain.emit(IPC_REQUEST_CHANNEL, { sender: contents, senderFrame: { url: main.url, parent: null } }, { hello: 1 })
     ipcMain.emit(IPC_REQUEST_CHANNEL, { sender: contents, senderFrame: { url: main.url, parent: {} } }, { iframe: 1 })
-    ipcMain.emit(IPC_REQUEST_CHANNEL, { sender: fakeContents(9), senderFrame: { url: main.url, parent: null } }, { other: 1 })
+    ipcMain.emit(
+      IPC_REQUEST_CHANNEL,
+      { sender: fakeContents(9), senderFrame: { url: main.url, parent: null } },
+      { other: 1 },
+    )
     await new Promise((resolve) => setImmediate(resolve))
     expect(handled).toEqual([{ hello: 1 }])
     expect(contents.sent).toEqual([[IPC_FRAME_CHANNEL, expect.objectContaining({ status: 'ok' })]])
@@ -165,7 +183,13 @@ describe('IPC', () => {
       },
     }
     const contents = fakeContents(7)
-    const bridge = attachCoreToIpc(ipcMain as never, core as never, { ids: known, all: () => [contents as never] }, origins, () => {})
+    const bridge = attachCoreToIpc(
+      ipcMain as never,
+      core as never,
+      { ids: known, all: () => [contents as never] },
+      origins,
+      () => {},
+    )
     listener?.({ event: 'project.opened', owner: {}, data: {} })
     bridge.dispose()
     expect(listener).toBeUndefined()
@@ -198,6 +222,8 @@ describe('content security policy', () => {
         "img-src 'self' data: blob:; font-src 'self'; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
         "object-src 'none'; base-uri 'none'; form-action 'none'; frame-src 'none'",
     )
-    expect(appContentSecurityPolicy({ officeOrigin: 'http://127.0.0.1:9' })).toMatch(/frame-src http:\/\/127\.0\.0\.1:9$/)
+    expect(appContentSecurityPolicy({ officeOrigin: 'http://127.0.0.1:9' })).toMatch(
+      /frame-src http:\/\/127\.0\.0\.1:9$/,
+    )
   })
 })

@@ -10,7 +10,11 @@ export interface SenderFacts {
  * Spec 11: an IPC message is served only when it comes from a window we created, from its main
  * frame (not an iframe), and from our own origin.
  */
-export function isTrustedSender(sender: SenderFacts, knownWebContents: ReadonlySet<number>, origins: TrustedOrigins): boolean {
+export function isTrustedSender(
+  sender: SenderFacts,
+  knownWebContents: ReadonlySet<number>,
+  origins: TrustedOrigins,
+): boolean {
   if (!knownWebContents.has(sender.webContentsId)) return false
   if (sender.frame === null || !sender.frame.isMainFrame) return false
   return isTrustedOrigin(sender.frame.url, origins)

@@ -57,7 +57,12 @@ void app.whenReady().then(() => {
   const bridge = attachCoreToIpc(
     ipcMain,
     core,
-    { get ids() { return new Set(windows.keys()) }, all: () => [...windows.values()] },
+    {
+      get ids() {
+        return new Set(windows.keys())
+      },
+      all: () => [...windows.values()],
+    },
     origins,
     (reason) => host.log('warn', reason),
   )

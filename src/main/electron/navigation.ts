@@ -34,7 +34,11 @@ export function decideNavigation(): 'deny' {
 export function externalLinkTarget(url: string): string | undefined {
   try {
     const parsed = new URL(url)
-    if ((parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.username === '' && parsed.password === '') {
+    if (
+      (parsed.protocol === 'https:' || parsed.protocol === 'http:') &&
+      parsed.username === '' &&
+      parsed.password === ''
+    ) {
       return parsed.toString()
     }
   } catch {

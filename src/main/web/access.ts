@@ -13,8 +13,7 @@ export interface RequestFacts {
 }
 
 export type AccessDecision =
-  | { kind: 'allow'; grantCookie: boolean }
-  | { kind: 'deny'; status: 403; reason: 'host' | 'origin' | 'token' }
+  { kind: 'allow'; grantCookie: boolean } | { kind: 'deny'; status: 403; reason: 'host' | 'origin' | 'token' }
 
 /** Cookies are shared across ports on one host, so the cookie name carries the port. */
 export function tokenCookieName(port: number): string {

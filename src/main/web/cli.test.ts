@@ -12,7 +12,9 @@ describe('web CLI arguments', () => {
   test('the data dir defaults to RETRACE_DATA_DIR, then XDG_DATA_HOME/retrace', () => {
     expect(defaultDataDir({ RETRACE_DATA_DIR: '/x/data' })).toBe('/x/data')
     expect(defaultDataDir({ XDG_DATA_HOME: '/xdg' })).toBe('/xdg/retrace')
-    expect(parseWebCli(['p'], { XDG_DATA_HOME: '/xdg' }, '/c')).toMatchObject({ options: { port: 0, dataDir: '/xdg/retrace' } })
+    expect(parseWebCli(['p'], { XDG_DATA_HOME: '/xdg' }, '/c')).toMatchObject({
+      options: { port: 0, dataDir: '/xdg/retrace' },
+    })
   })
 
   test.each([[[]], [['a', 'b']], [['a', '--port', 'x']], [['a', '--port', '70000']], [['a', '--bogus']]])(

@@ -63,7 +63,12 @@ describe('browser-mode host: HTTP', () => {
   test('paths outside the renderer directory are never served', async () => {
     const { host } = await start()
     const cookie = `retrace_token_${host.port}=${host.token}`
-    for (const path of ['/../../../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/..%2f..%2f..%2fetc%2fpasswd', '/%00']) {
+    for (const path of [
+      '/../../../../etc/passwd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/assets/..%2f..%2f..%2fetc%2fpasswd',
+      '/%00',
+    ]) {
       const answer = await httpGet(host.port, path, { Cookie: cookie })
       expect([403, 404]).toContain(answer.status)
       expect(answer.body).not.toContain('root:')

@@ -5,8 +5,6 @@ import { checkRelPath, isForbiddenSegment } from '../../../shared/paths'
 import { isInside } from '../platform/fs-paths'
 import { fail, type Outcome } from '../../../shared/protocol'
 
-
-
 export interface ProjectRoots {
   /** Real path of the project root. */
   readonly root: string

@@ -79,7 +79,13 @@ function page(
           offset: end,
         })
       : null
-  return { path, entries: items.slice(offset, end), next_cursor: next, total: items.length, page_size: DIRECTORY_PAGE_SIZE }
+  return {
+    path,
+    entries: items.slice(offset, end),
+    next_cursor: next,
+    total: items.length,
+    page_size: DIRECTORY_PAGE_SIZE,
+  }
 }
 
 /** Changes whenever an entry is added, removed or renamed in the directory itself. */

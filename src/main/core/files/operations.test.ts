@@ -17,7 +17,13 @@ async function project(files: Record<string, string> = {}) {
   const core = startCore({ dataDir })
   const opened = await openProject(core, root)
   const mutate = (action: string, payload: unknown, key: string = randomUUID()) =>
-    core.handle({ request_id: randomUUID(), action, owner: { project_id: opened.projectId }, idempotency_key: key, payload })
+    core.handle({
+      request_id: randomUUID(),
+      action,
+      owner: { project_id: opened.projectId },
+      idempotency_key: key,
+      payload,
+    })
   return { ...opened, core, dataDir, mutate }
 }
 
@@ -26,7 +32,11 @@ const rev = (text: string | Buffer) => digestOf(Buffer.isBuffer(text) ? text : B
 describe('human file operations', () => {
   test('files.write replaces a file at its expected revision and journals a human receipt', async () => {
     const p = await project({ 'a.txt': 'one\ntwo\n' })
-    const response = await p.mutate('files.write', { path: 'a.txt', content: 'one\n2\nthree\n', expected_revision: rev('one\ntwo\n') })
+    const response = await p.mutate('files.write', {
+      path: 'a.txt',
+      content: 'one\n2\nthree\n',
+      expected_revision: rev('one\ntwo\n'),
+    })
     expect(response).toMatchObject({ status: 'ok', result: { revision: rev('one\n2\nthree\n') } })
     expect(readFileSync(join(p.root, 'a.txt'), 'utf8')).toBe('one\n2\nthree\n')
     const receipts = await p.call('journal.transactions', {})
@@ -60,7 +70,10 @@ describe('human file operations', () => {
     const p = await project({ 'a.txt': 'mine' })
     const before = treeFingerprint(p.root)
     const response = await p.mutate('files.write', { path: 'a.txt', content: 'x', expected_revision: rev('old') })
-    expect(response).toMatchObject({ status: 'error', error: { code: 'CONFLICT', details: { actual_revision: rev('mine') } } })
+    expect(response).toMatchObject({
+      status: 'error',
+      error: { code: 'CONFLICT', details: { actual_revision: rev('mine') } },
+    })
     expect(treeFingerprint(p.root)).toEqual(before)
     expect(await p.call('journal.transactions', {})).toMatchObject({ result: { transactions: [], revision: 0 } })
   })
@@ -68,26 +81,49 @@ describe('human file operations', () => {
   test('binary content round-trips byte for byte through content_base64', async () => {
     const p = await project()
     const bytes = Buffer.from([0, 255, 13, 10, 128, 0, 1])
-    const response = await p.mutate('files.write', { path: 'bin/data.bin', content_base64: bytes.toString('base64'), expected_revision: null })
+    const response = await p.mutate('files.write', {
+      path: 'bin/data.bin',
+      content_base64: bytes.toString('base64'),
+      expected_revision: null,
+    })
     expect(response).toMatchObject({ status: 'ok', result: { revision: rev(bytes) } })
     expect(readFileSync(join(p.root, 'bin', 'data.bin')).equals(bytes)).toBe(true)
     const receipts = await p.call('journal.transactions', {})
-    expect(receipts).toMatchObject({ result: { transactions: [{ files: [{ operation: 'create', stats: { binary: true }, diff_state: 'binary' }] }] } })
+    expect(receipts).toMatchObject({
+      result: { transactions: [{ files: [{ operation: 'create', stats: { binary: true }, diff_state: 'binary' }] }] },
+    })
   })
 
   test('create, rename, copy and delete are each one journaled transaction; the lineage follows a rename', async () => {
     const p = await project()
-    expect(await p.mutate('files.create', { path: 'notes/todo.md', kind: 'file', content: '# todo\n' })).toMatchObject({ status: 'ok' })
+    expect(await p.mutate('files.create', { path: 'notes/todo.md', kind: 'file', content: '# todo\n' })).toMatchObject({
+      status: 'ok',
+    })
     expect(await p.mutate('files.create', { path: 'empty', kind: 'dir' })).toMatchObject({ status: 'ok' })
-    expect(await p.mutate('files.rename', { from: 'notes/todo.md', to: 'notes/done.md', expected_revision: rev('# todo\n') })).toMatchObject({ status: 'ok' })
+    expect(
+      await p.mutate('files.rename', {
+        from: 'notes/todo.md',
+        to: 'notes/done.md',
+        expected_revision: rev('# todo\n'),
+      }),
+    ).toMatchObject({ status: 'ok' })
     expect(await p.mutate('files.copy', { from: 'notes/done.md', to: 'copy.md' })).toMatchObject({ status: 'ok' })
-    expect(await p.mutate('files.delete', { path: 'notes/done.md', expected_revision: rev('# todo\n') })).toMatchObject({ status: 'ok' })
+    expect(await p.mutate('files.delete', { path: 'notes/done.md', expected_revision: rev('# todo\n') })).toMatchObject(
+      { status: 'ok' },
+    )
     expect(await p.mutate('files.delete', { path: 'empty', expected_revision: null })).toMatchObject({ status: 'ok' })
     expect(existsSync(join(p.root, 'notes', 'done.md'))).toBe(false)
     expect(readFileSync(join(p.root, 'copy.md'), 'utf8')).toBe('# todo\n')
     const listed = await p.call('journal.transactions', {})
     if (listed.status !== 'ok') throw new Error('no receipts')
-    const receipts = (listed.result as { transactions: Array<{ workspace_sequence: number; files: Array<{ operation: string; path: string; old_path: string | null; file_lineage_id: string }> }> }).transactions
+    const receipts = (
+      listed.result as {
+        transactions: Array<{
+          workspace_sequence: number
+          files: Array<{ operation: string; path: string; old_path: string | null; file_lineage_id: string }>
+        }>
+      }
+    ).transactions
     expect(receipts.map((r) => r.workspace_sequence)).toEqual([1, 2, 3, 4, 5, 6])
     const [created, , renamed, copied, deleted] = receipts.map((r) => r.files[0])
     expect(renamed).toMatchObject({ operation: 'rename', path: 'notes/done.md', old_path: 'notes/todo.md' })
@@ -99,8 +135,12 @@ describe('human file operations', () => {
   test('create refuses an existing path; rename refuses to clobber; both write nothing', async () => {
     const p = await project({ 'a.txt': 'a', 'b.txt': 'b' })
     const before = treeFingerprint(p.root)
-    expect(await p.mutate('files.create', { path: 'a.txt', kind: 'file' })).toMatchObject({ error: { code: 'CONFLICT' } })
-    expect(await p.mutate('files.rename', { from: 'a.txt', to: 'b.txt', expected_revision: rev('a') })).toMatchObject({ error: { code: 'CONFLICT' } })
+    expect(await p.mutate('files.create', { path: 'a.txt', kind: 'file' })).toMatchObject({
+      error: { code: 'CONFLICT' },
+    })
+    expect(await p.mutate('files.rename', { from: 'a.txt', to: 'b.txt', expected_revision: rev('a') })).toMatchObject({
+      error: { code: 'CONFLICT' },
+    })
     expect(await p.mutate('files.copy', { from: 'a.txt', to: 'b.txt' })).toMatchObject({ error: { code: 'CONFLICT' } })
     expect(treeFingerprint(p.root)).toEqual(before)
   })
@@ -146,13 +186,21 @@ describe('idempotency', () => {
     const first = await p.mutate('files.write', payload, key)
     p.core.dispose()
     const core = startCore({ dataDir: p.dataDir })
-    const again = await core.handle({ request_id: randomUUID(), action: 'files.write', owner: { project_id: p.projectId }, idempotency_key: key, payload })
+    const again = await core.handle({
+      request_id: randomUUID(),
+      action: 'files.write',
+      owner: { project_id: p.projectId },
+      idempotency_key: key,
+      payload,
+    })
     expect(again).toMatchObject({ status: 'ok', result: first.status === 'ok' ? first.result : {} })
   })
 
   test('a mutating action without an idempotency key is refused', async () => {
     const p = await project()
-    expect(await p.call('files.create', { path: 'x', kind: 'file' })).toMatchObject({ error: { code: 'INVALID_REQUEST' } })
+    expect(await p.call('files.create', { path: 'x', kind: 'file' })).toMatchObject({
+      error: { code: 'INVALID_REQUEST' },
+    })
     expect(existsSync(join(p.root, 'x'))).toBe(false)
   })
 })

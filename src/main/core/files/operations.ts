@@ -28,11 +28,23 @@ export interface OperationContext {
 }
 
 export interface HumanOperations {
-  write(context: OperationContext, payload: { path: string; content?: string; content_base64?: string; expected_revision: string | null }): Promise<Outcome<MutationResult>>
-  create(context: OperationContext, payload: { path: string; kind: 'file' | 'dir'; content?: string }): Promise<Outcome<MutationResult>>
-  rename(context: OperationContext, payload: { from: string; to: string; expected_revision: string }): Promise<Outcome<MutationResult>>
+  write(
+    context: OperationContext,
+    payload: { path: string; content?: string; content_base64?: string; expected_revision: string | null },
+  ): Promise<Outcome<MutationResult>>
+  create(
+    context: OperationContext,
+    payload: { path: string; kind: 'file' | 'dir'; content?: string },
+  ): Promise<Outcome<MutationResult>>
+  rename(
+    context: OperationContext,
+    payload: { from: string; to: string; expected_revision: string },
+  ): Promise<Outcome<MutationResult>>
   copy(context: OperationContext, payload: { from: string; to: string }): Promise<Outcome<MutationResult>>
-  delete(context: OperationContext, payload: { path: string; expected_revision: string | null }): Promise<Outcome<MutationResult>>
+  delete(
+    context: OperationContext,
+    payload: { path: string; expected_revision: string | null },
+  ): Promise<Outcome<MutationResult>>
 }
 
 const WAIT_FOR_RUNNING_MS = 30_000
@@ -63,13 +75,22 @@ export function createHumanOperations(deps: {
       ownerKey: `${context.projectId}/${context.sessionId ?? ''}`,
       action,
       key,
-      fingerprint: fingerprintOf(action, { project_id: context.projectId, session_id: context.sessionId ?? null }, canonical.payload, canonical.precondition),
+      fingerprint: fingerprintOf(
+        action,
+        { project_id: context.projectId, session_id: context.sessionId ?? null },
+        canonical.payload,
+        canonical.precondition,
+      ),
     }
     const inFlightKey = `${claim.ownerKey}\u0000${action}\u0000${key}`
     const keyConflict = () =>
-      fail('IDEMPOTENCY_KEY_CONFLICT', 'This idempotency key was already used for a different request; nothing was written.', {
-        idempotency_key: key,
-      })
+      fail(
+        'IDEMPOTENCY_KEY_CONFLICT',
+        'This idempotency key was already used for a different request; nothing was written.',
+        {
+          idempotency_key: key,
+        },
+      )
 
     const local = running.get(inFlightKey)
     if (local) return local.fingerprint === claim.fingerprint ? waitFor(local.done) : keyConflict()
@@ -102,12 +123,20 @@ export function createHumanOperations(deps: {
     let claimed = false
     let outcome: Outcome<Receipt>
     try {
-      outcome = await journal.mutate(context.workspace, { kind: 'human', session_id: context.sessionId ?? null }, () => plan({ workspace: context.workspace, limits: journal.limits }), {
-        onPrepared: (receipt) => {
-          idempotency.insertRunning(claim, receipt.transaction_id, { status: 'ok', result: resultOf(receipt) } satisfies StoredResponse)
-          claimed = true
+      outcome = await journal.mutate(
+        context.workspace,
+        { kind: 'human', session_id: context.sessionId ?? null },
+        () => plan({ workspace: context.workspace, limits: journal.limits }),
+        {
+          onPrepared: (receipt) => {
+            idempotency.insertRunning(claim, receipt.transaction_id, {
+              status: 'ok',
+              result: resultOf(receipt),
+            } satisfies StoredResponse)
+            claimed = true
+          },
         },
-      })
+      )
     } catch (error) {
       if (!claimed && /UNIQUE constraint failed: idempotency_records/.test(String(error))) {
         return fail('IN_PROGRESS', 'This request is being carried out by another Retrace process.')
@@ -128,7 +157,10 @@ export function createHumanOperations(deps: {
   async function waitFor(done: Promise<Outcome<MutationResult>>): Promise<Outcome<MutationResult>> {
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<Outcome<MutationResult>>((resolve) => {
-      timer = setTimeout(() => resolve(fail('IN_PROGRESS', 'This request is still being carried out.')), WAIT_FOR_RUNNING_MS)
+      timer = setTimeout(
+        () => resolve(fail('IN_PROGRESS', 'This request is still being carried out.')),
+        WAIT_FOR_RUNNING_MS,
+      )
     })
     try {
       return await Promise.race([done, timeout])
@@ -144,8 +176,16 @@ export function createHumanOperations(deps: {
       return run(
         context,
         'files.write',
-        { payload: { path: payload.path, content: digestOf(bytes.result) }, precondition: { expected_revision: payload.expected_revision } },
-        (mutator) => planWrite(mutator, { path: payload.path, source: { content: bytes.result }, expected: payload.expected_revision }),
+        {
+          payload: { path: payload.path, content: digestOf(bytes.result) },
+          precondition: { expected_revision: payload.expected_revision },
+        },
+        (mutator) =>
+          planWrite(mutator, {
+            path: payload.path,
+            source: { content: bytes.result },
+            expected: payload.expected_revision,
+          }),
       )
     },
     async create(context, payload) {
@@ -156,7 +196,10 @@ export function createHumanOperations(deps: {
       return run(
         context,
         'files.create',
-        { payload: { path: payload.path, kind: payload.kind, content: content ? digestOf(content) : null }, precondition: { expected_revision: null } },
+        {
+          payload: { path: payload.path, kind: payload.kind, content: content ? digestOf(content) : null },
+          precondition: { expected_revision: null },
+        },
         (mutator) => planCreate(mutator, { path: payload.path, kind: payload.kind, content }),
       )
     },
@@ -164,7 +207,10 @@ export function createHumanOperations(deps: {
       return run(
         context,
         'files.rename',
-        { payload: { from: payload.from, to: payload.to }, precondition: { expected_revision: payload.expected_revision, to: null } },
+        {
+          payload: { from: payload.from, to: payload.to },
+          precondition: { expected_revision: payload.expected_revision, to: null },
+        },
         (mutator) => planRename(mutator, { from: payload.from, to: payload.to, expected: payload.expected_revision }),
       )
     },
@@ -201,6 +247,7 @@ function decodeContent(content: string | undefined, base64: string | undefined):
     return fail('INVALID_REQUEST', 'Give exactly one of content and content_base64.', { reason: 'content-xor-base64' })
   }
   if (content !== undefined) return ok(Buffer.from(content, 'utf8'))
-  if (!BASE64.test(base64 ?? '')) return fail('INVALID_REQUEST', 'content_base64 is not valid base64.', { reason: 'bad-base64' })
+  if (!BASE64.test(base64 ?? ''))
+    return fail('INVALID_REQUEST', 'content_base64 is not valid base64.', { reason: 'bad-base64' })
   return ok(Buffer.from(base64 ?? '', 'base64'))
 }

@@ -9,7 +9,17 @@ export { FAULT_PHASES, faultHookFromEnv, type FaultHook, type FaultPhase } from 
 export { foldByLineage, queryReceipts, type NetChange, type ReceiptQuery } from './receipts'
 export { ensureWorkspace, workspaceRevision } from './records'
 export type { RecoveryReport } from './recover'
-export { planCopy, planCreate, planDelete, planEdit, planRename, planWrite, type Baseline, type MutatorContext, type WriteSource } from './mutators'
+export {
+  planCopy,
+  planCreate,
+  planDelete,
+  planEdit,
+  planRename,
+  planWrite,
+  type Baseline,
+  type MutatorContext,
+  type WriteSource,
+} from './mutators'
 export type { MutateOptions, PlannedChange, TransactionEngine, Workspace } from './transaction'
 export * from './types'
 

@@ -18,7 +18,11 @@ function asText(bytes: Buffer | null): string | null | 'binary' {
  * Exact added/removed line counts, or an explicit `unknown`/`binary` — never an estimate (spec 03:
  * a 5 MiB file modified is "unknown", not "+100 000"). `null` stands for an absent side.
  */
-export function lineStats(before: Buffer | null, after: Buffer | null, budgetBytes: number): { stats: LineStats; diff_state: DiffState } {
+export function lineStats(
+  before: Buffer | null,
+  after: Buffer | null,
+  budgetBytes: number,
+): { stats: LineStats; diff_state: DiffState } {
   if ((before?.length ?? 0) > budgetBytes || (after?.length ?? 0) > budgetBytes) {
     return { stats: { unknown: true, reason: 'over-budget' }, diff_state: 'large' }
   }
@@ -32,7 +36,8 @@ export function lineStats(before: Buffer | null, after: Buffer | null, budgetByt
   }
   // Intern lines to integers so the diff compares numbers, not strings.
   const ids = new Map<string, number>()
-  const intern = (lines: string[]) => Int32Array.from(lines, (line) => ids.get(line) ?? (ids.set(line, ids.size), ids.size - 1))
+  const intern = (lines: string[]) =>
+    Int32Array.from(lines, (line) => ids.get(line) ?? (ids.set(line, ids.size), ids.size - 1))
   let added = 0
   let removed = 0
   for (const [sx, ex, sy, ey] of diff(intern(linesA), intern(linesB))) {

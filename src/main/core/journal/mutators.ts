@@ -18,7 +18,11 @@ export interface MutatorContext {
 }
 
 async function target(context: MutatorContext, path: string): Promise<Outcome<DiskState>> {
-  return readWriteTarget({ root: context.workspace.root, dataDir: context.workspace.dataDir }, path, context.limits.maxFileBytes)
+  return readWriteTarget(
+    { root: context.workspace.root, dataDir: context.workspace.dataDir },
+    path,
+    context.limits.maxFileBytes,
+  )
 }
 
 function conflict(path: string, expected: Baseline, actual: DiskState) {
@@ -35,7 +39,8 @@ function conflict(path: string, expected: Baseline, actual: DiskState) {
 }
 
 function checkBaseline(path: string, state: DiskState, expected: Baseline): Outcome<void> {
-  if (state.kind === 'directory') return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path, reason: 'is-directory' })
+  if (state.kind === 'directory')
+    return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path, reason: 'is-directory' })
   const actual = state.kind === 'regular' ? state.digest : null
   return actual === expected ? ok(undefined) : conflict(path, expected, state)
 }
@@ -54,9 +59,13 @@ export async function planWrite(
   if (state.kind === 'error') return state
   const baseline = checkBaseline(input.path, state.result, input.expected)
   if (baseline.kind === 'error') return baseline
-  const bytes = 'content' in input.source ? ok(input.source.content) : await readSource(context, input.source.source_path, state.result)
+  const bytes =
+    'content' in input.source
+      ? ok(input.source.content)
+      : await readSource(context, input.source.source_path, state.result)
   if (bytes.kind === 'error') return bytes
-  if (bytes.result.length > context.limits.maxFileBytes) return tooLarge(input.path, bytes.result.length, context.limits.maxFileBytes)
+  if (bytes.result.length > context.limits.maxFileBytes)
+    return tooLarge(input.path, bytes.result.length, context.limits.maxFileBytes)
   const before = state.result
   return ok([
     {
@@ -64,12 +73,20 @@ export async function planWrite(
       path: input.path,
       old_path: null,
       before,
-      after: { kind: 'regular', bytes: bytes.result, mode: before.kind === 'regular' ? before.mode : DEFAULT_FILE_MODE },
+      after: {
+        kind: 'regular',
+        bytes: bytes.result,
+        mode: before.kind === 'regular' ? before.mode : DEFAULT_FILE_MODE,
+      },
     },
   ])
 }
 
-async function readSource(context: MutatorContext, sourcePath: string, targetState: DiskState): Promise<Outcome<Buffer>> {
+async function readSource(
+  context: MutatorContext,
+  sourcePath: string,
+  targetState: DiskState,
+): Promise<Outcome<Buffer>> {
   const details = { source_path: sourcePath }
   if (!isAbsolute(sourcePath)) return fail('INVALID_REQUEST', 'source_path must be an absolute path.', details)
   let info
@@ -78,16 +95,28 @@ async function readSource(context: MutatorContext, sourcePath: string, targetSta
   } catch {
     return fail('NOT_FOUND', `The source file "${sourcePath}" does not exist.`, details)
   }
-  if (info.isSymbolicLink()) return fail('PERMISSION_DENIED', `The source "${sourcePath}" is a symbolic link.`, { ...details, reason: 'symlink-leaf' })
-  if (info.isDirectory()) return fail('INVALID_REQUEST', `The source "${sourcePath}" is a folder.`, { ...details, reason: 'is-directory' })
-  if (!info.isFile()) return fail('PERMISSION_DENIED', `The source "${sourcePath}" is not a regular file.`, { ...details, reason: 'not-regular' })
+  if (info.isSymbolicLink())
+    return fail('PERMISSION_DENIED', `The source "${sourcePath}" is a symbolic link.`, {
+      ...details,
+      reason: 'symlink-leaf',
+    })
+  if (info.isDirectory())
+    return fail('INVALID_REQUEST', `The source "${sourcePath}" is a folder.`, { ...details, reason: 'is-directory' })
+  if (!info.isFile())
+    return fail('PERMISSION_DENIED', `The source "${sourcePath}" is not a regular file.`, {
+      ...details,
+      reason: 'not-regular',
+    })
   if (info.size > context.limits.maxFileBytes) return tooLarge(sourcePath, info.size, context.limits.maxFileBytes)
   try {
     await access(sourcePath, constants.R_OK)
   } catch {
     return fail('PERMISSION_DENIED', `Retrace may not read "${sourcePath}".`, { ...details, reason: 'no-access' })
   }
-  if (targetState.kind !== 'absent' && (await realpath(sourcePath)) === (await realpath(targetState.abs).catch(() => ''))) {
+  if (
+    targetState.kind !== 'absent' &&
+    (await realpath(sourcePath)) === (await realpath(targetState.abs).catch(() => ''))
+  ) {
     return fail('INVALID_REQUEST', 'source_path is the target file itself.', { ...details, reason: 'source-is-target' })
   }
   const bytes = await readNoFollow(sourcePath, context.limits.maxFileBytes)
@@ -108,30 +137,53 @@ export async function planEdit(
   if (before.kind === 'absent') return fail('NOT_FOUND', `"${input.path}" does not exist.`, { path: input.path })
   const baseline = checkBaseline(input.path, before, input.expected)
   if (baseline.kind === 'error') return baseline
-  if (before.kind !== 'regular') return fail('INVALID_REQUEST', `"${input.path}" is a folder, not a file.`, { path: input.path })
+  if (before.kind !== 'regular')
+    return fail('INVALID_REQUEST', `"${input.path}" is a folder, not a file.`, { path: input.path })
   if (input.old_string === '') return fail('INVALID_REQUEST', 'old_string must not be empty.', { path: input.path })
   if (input.old_string === input.new_string) {
-    return fail('INVALID_REQUEST', 'old_string and new_string are the same; nothing would change.', { path: input.path })
+    return fail('INVALID_REQUEST', 'old_string and new_string are the same; nothing would change.', {
+      path: input.path,
+    })
   }
   let text: string
   try {
     text = utf8.decode(before.bytes)
   } catch {
-    return fail('UNSUPPORTED', `"${input.path}" is not UTF-8 text; edit replaces text only.`, { path: input.path, reason: 'binary' })
+    return fail('UNSUPPORTED', `"${input.path}" is not UTF-8 text; edit replaces text only.`, {
+      path: input.path,
+      reason: 'binary',
+    })
   }
   const occurrences = text.split(input.old_string).length - 1
   if (occurrences === 0) {
-    return fail('NOT_FOUND', `The text to replace was not found in "${input.path}".`, { path: input.path, reason: 'old-string-not-found' })
-  }
-  if (occurrences > 1 && !input.replace_all) {
-    return fail('INVALID_REQUEST', `The text to replace occurs ${occurrences} times in "${input.path}"; make it unique or use replace_all.`, {
+    return fail('NOT_FOUND', `The text to replace was not found in "${input.path}".`, {
       path: input.path,
-      reason: 'old-string-not-unique',
-      occurrences,
+      reason: 'old-string-not-found',
     })
   }
-  const next = input.replace_all ? text.split(input.old_string).join(input.new_string) : text.replace(input.old_string, () => input.new_string)
-  return ok([{ operation: 'modify', path: input.path, old_path: null, before, after: { kind: 'regular', bytes: Buffer.from(next, 'utf8'), mode: before.mode } }])
+  if (occurrences > 1 && !input.replace_all) {
+    return fail(
+      'INVALID_REQUEST',
+      `The text to replace occurs ${occurrences} times in "${input.path}"; make it unique or use replace_all.`,
+      {
+        path: input.path,
+        reason: 'old-string-not-unique',
+        occurrences,
+      },
+    )
+  }
+  const next = input.replace_all
+    ? text.split(input.old_string).join(input.new_string)
+    : text.replace(input.old_string, () => input.new_string)
+  return ok([
+    {
+      operation: 'modify',
+      path: input.path,
+      old_path: null,
+      before,
+      after: { kind: 'regular', bytes: Buffer.from(next, 'utf8'), mode: before.mode },
+    },
+  ])
 }
 
 /** `create`: a new file (optionally with content) or folder; the path must not exist. */
@@ -143,14 +195,16 @@ export async function planCreate(
   if (state.kind === 'error') return state
   if (state.result.kind !== 'absent') return conflict(input.path, null, state.result)
   const content = input.content ?? Buffer.alloc(0)
-  if (content.length > context.limits.maxFileBytes) return tooLarge(input.path, content.length, context.limits.maxFileBytes)
+  if (content.length > context.limits.maxFileBytes)
+    return tooLarge(input.path, content.length, context.limits.maxFileBytes)
   return ok([
     {
       operation: 'create',
       path: input.path,
       old_path: null,
       before: state.result,
-      after: input.kind === 'dir' ? { kind: 'directory' } : { kind: 'regular', bytes: content, mode: DEFAULT_FILE_MODE },
+      after:
+        input.kind === 'dir' ? { kind: 'directory' } : { kind: 'regular', bytes: content, mode: DEFAULT_FILE_MODE },
     },
   ])
 }
@@ -160,12 +214,16 @@ export async function planRename(
   context: MutatorContext,
   input: { from: string; to: string; expected: Baseline },
 ): Promise<Outcome<PlannedChange[]>> {
-  if (input.from === input.to) return fail('INVALID_REQUEST', 'The new name is the same as the old one.', { path: input.from })
+  if (input.from === input.to)
+    return fail('INVALID_REQUEST', 'The new name is the same as the old one.', { path: input.from })
   const source = await target(context, input.from)
   if (source.kind === 'error') return source
   if (source.result.kind === 'absent') return fail('NOT_FOUND', `"${input.from}" does not exist.`, { path: input.from })
   if (source.result.kind === 'directory') {
-    return fail('UNSUPPORTED', 'Renaming folders is not supported yet; rename the files inside it.', { path: input.from, reason: 'is-directory' })
+    return fail('UNSUPPORTED', 'Renaming folders is not supported yet; rename the files inside it.', {
+      path: input.from,
+      reason: 'is-directory',
+    })
   }
   const baseline = checkBaseline(input.from, source.result, input.expected)
   if (baseline.kind === 'error') return baseline
@@ -186,7 +244,10 @@ export async function planRename(
 }
 
 /** `copy`: a new file with the bytes of an existing one; the copy starts its own lineage. */
-export async function planCopy(context: MutatorContext, input: { from: string; to: string }): Promise<Outcome<PlannedChange[]>> {
+export async function planCopy(
+  context: MutatorContext,
+  input: { from: string; to: string },
+): Promise<Outcome<PlannedChange[]>> {
   const source = await target(context, input.from)
   if (source.kind === 'error') return source
   if (source.result.kind === 'absent') return fail('NOT_FOUND', `"${input.from}" does not exist.`, { path: input.from })
@@ -208,7 +269,10 @@ export async function planCopy(context: MutatorContext, input: { from: string; t
 }
 
 /** `delete`: a file at its expected revision, or an empty folder. */
-export async function planDelete(context: MutatorContext, input: { path: string; expected: Baseline }): Promise<Outcome<PlannedChange[]>> {
+export async function planDelete(
+  context: MutatorContext,
+  input: { path: string; expected: Baseline },
+): Promise<Outcome<PlannedChange[]>> {
   const state = await target(context, input.path)
   if (state.kind === 'error') return state
   const before = state.result
@@ -227,4 +291,3 @@ export async function planDelete(context: MutatorContext, input: { path: string;
   if (baseline.kind === 'error') return baseline
   return ok([{ operation: 'delete', path: input.path, old_path: null, before, after: { kind: 'absent' } }])
 }
-

@@ -9,7 +9,8 @@ import { readNoFollow } from './target'
 /** The state a publish step expects to replace; anything else on disk is someone else's write. */
 export type Expected = { kind: 'absent' } | { kind: 'directory' } | { kind: 'regular'; digest: Digest }
 
-export type Observed = { kind: 'absent' } | { kind: 'directory' } | { kind: 'regular'; digest: Digest } | { kind: 'other' }
+export type Observed =
+  { kind: 'absent' } | { kind: 'directory' } | { kind: 'regular'; digest: Digest } | { kind: 'other' }
 
 /** What is at `abs` now (never following a symlink). */
 export async function observe(abs: string, maxBytes: number): Promise<Observed> {
@@ -32,10 +33,14 @@ export function matches(observed: Observed, expected: Expected): boolean {
 }
 
 function changedUnderUs(path: string) {
-  return fail('CONFLICT', `"${path}" was changed by someone else while Retrace was writing it; nothing was overwritten.`, {
-    path,
-    reason: 'changed-during-publish',
-  })
+  return fail(
+    'CONFLICT',
+    `"${path}" was changed by someone else while Retrace was writing it; nothing was overwritten.`,
+    {
+      path,
+      reason: 'changed-during-publish',
+    },
+  )
 }
 
 async function ensureParents(missingParents: readonly string[]): Promise<void> {
@@ -91,7 +96,12 @@ export async function publishRegular(
   }
 }
 
-export async function publishDelete(context: PublishContext, path: string, abs: string, expected: Expected): Promise<Outcome<void>> {
+export async function publishDelete(
+  context: PublishContext,
+  path: string,
+  abs: string,
+  expected: Expected,
+): Promise<Outcome<void>> {
   if (!matches(await observe(abs, context.maxBytes), expected)) return changedUnderUs(path)
   if (expected.kind === 'directory') {
     try {
@@ -107,7 +117,11 @@ export async function publishDelete(context: PublishContext, path: string, abs: 
   return ok(undefined)
 }
 
-export async function publishDirectory(path: string, abs: string, missingParents: readonly string[]): Promise<Outcome<void>> {
+export async function publishDirectory(
+  path: string,
+  abs: string,
+  missingParents: readonly string[],
+): Promise<Outcome<void>> {
   await ensureParents(missingParents)
   try {
     await mkdir(abs, { mode: 0o755 })

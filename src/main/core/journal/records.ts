@@ -22,17 +22,22 @@ export function inImmediateTransaction<T>(db: Database, work: () => T): T {
 
 /** The one main workspace of a project (git worktrees for forked tasks add more later). */
 export function ensureWorkspace(db: Database, projectId: string, root: string): string {
-  const found = db.prepare('SELECT workspace_id FROM workspaces WHERE project_id = ? AND root = ?').get(projectId, root) as
-    | { workspace_id: string }
-    | undefined
+  const found = db
+    .prepare('SELECT workspace_id FROM workspaces WHERE project_id = ? AND root = ?')
+    .get(projectId, root) as { workspace_id: string } | undefined
   if (found) return found.workspace_id
   const workspaceId = `ws_${randomUUID()}`
-  db.prepare('INSERT INTO workspaces (workspace_id, project_id, root) VALUES (?, ?, ?)').run(workspaceId, projectId, root)
+  db.prepare('INSERT INTO workspaces (workspace_id, project_id, root) VALUES (?, ?, ?)').run(
+    workspaceId,
+    projectId,
+    root,
+  )
   return workspaceId
 }
 
 export function workspaceRevision(db: Database, workspaceId: string): number {
-  const row = db.prepare('SELECT revision FROM workspaces WHERE workspace_id = ?').get(workspaceId) as { revision: number } | undefined
+  const row = db.prepare('SELECT revision FROM workspaces WHERE workspace_id = ?').get(workspaceId) as
+    { revision: number } | undefined
   return row?.revision ?? 0
 }
 
@@ -75,7 +80,9 @@ export function insertPrepared(
       a.kind,
       now,
     )
-    const findLineage = db.prepare('SELECT file_lineage_id FROM file_lineages WHERE workspace_id = ? AND current_path = ?')
+    const findLineage = db.prepare(
+      'SELECT file_lineage_id FROM file_lineages WHERE workspace_id = ? AND current_path = ?',
+    )
     const newLineage = db.prepare(
       'INSERT INTO file_lineages (file_lineage_id, workspace_id, current_path, created_at_ms) VALUES (?, ?, NULL, ?)',
     )
@@ -83,11 +90,16 @@ export function insertPrepared(
       `INSERT INTO transaction_files (transaction_id, ordinal, file_lineage_id, path, old_path, operation, before_state,
          after_state, stats, diff_state, recoverability, unavailable_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    const insertRef = db.prepare("INSERT OR IGNORE INTO blob_refs (digest, owner_kind, owner_id) VALUES (?, 'transaction', ?)")
+    const insertRef = db.prepare(
+      "INSERT OR IGNORE INTO blob_refs (digest, owner_kind, owner_id) VALUES (?, 'transaction', ?)",
+    )
     const files: ReceiptFile[] = []
     for (const [ordinal, { file }] of input.files.entries()) {
       const lookupPath = file.operation === 'create' ? null : (file.old_path ?? file.path)
-      const existing = lookupPath === null ? undefined : (findLineage.get(input.workspace_id, lookupPath) as { file_lineage_id: string } | undefined)
+      const existing =
+        lookupPath === null
+          ? undefined
+          : (findLineage.get(input.workspace_id, lookupPath) as { file_lineage_id: string } | undefined)
       const lineage = existing?.file_lineage_id ?? `file_${randomUUID()}`
       if (!existing) newLineage.run(lineage, input.workspace_id, now)
       const withLineage: ReceiptFile = { ...file, file_lineage_id: lineage }
@@ -134,18 +146,22 @@ export function insertPrepared(
 }
 
 /** Moves a prepared transaction to its terminal status; `committed` also bumps the revision. */
-export function markSettled(db: Database, receipt: Receipt, status: Exclude<TransactionStatus, 'prepared'>, detail: string | null): Receipt {
+export function markSettled(
+  db: Database,
+  receipt: Receipt,
+  status: Exclude<TransactionStatus, 'prepared'>,
+  detail: string | null,
+): Receipt {
   return inImmediateTransaction(db, () => {
     const now = Date.now()
-    db.prepare('UPDATE transactions SET status = ?, settled_at_ms = ?, recovery_detail = ? WHERE transaction_id = ?').run(
-      status,
-      now,
-      detail,
-      receipt.transaction_id,
-    )
+    db.prepare(
+      'UPDATE transactions SET status = ?, settled_at_ms = ?, recovery_detail = ? WHERE transaction_id = ?',
+    ).run(status, now, detail, receipt.transaction_id)
     if (status === 'committed') {
       db.prepare('UPDATE workspaces SET revision = revision + 1 WHERE workspace_id = ?').run(receipt.workspace_id)
-      const release = db.prepare('UPDATE file_lineages SET current_path = NULL WHERE workspace_id = ? AND current_path = ?')
+      const release = db.prepare(
+        'UPDATE file_lineages SET current_path = NULL WHERE workspace_id = ? AND current_path = ?',
+      )
       const place = db.prepare('UPDATE file_lineages SET current_path = ? WHERE file_lineage_id = ?')
       for (const file of receipt.files) {
         if (file.operation === 'delete') {
@@ -196,7 +212,9 @@ export function receiptsFromRows(db: Database, rows: readonly TransactionRow[]):
   if (rows.length === 0) return []
   const ids = rows.map((row) => row.transaction_id)
   const files = db
-    .prepare(`SELECT * FROM transaction_files WHERE transaction_id IN (${ids.map(() => '?').join(',')}) ORDER BY transaction_id, ordinal`)
+    .prepare(
+      `SELECT * FROM transaction_files WHERE transaction_id IN (${ids.map(() => '?').join(',')}) ORDER BY transaction_id, ordinal`,
+    )
     .all(...ids) as unknown as FileRow[]
   const byTransaction = new Map<string, ReceiptFile[]>()
   for (const row of files) {

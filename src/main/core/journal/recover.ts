@@ -32,7 +32,9 @@ export async function recoverPrepared(
   maxBytes: number,
 ): Promise<RecoveryReport> {
   const report: RecoveryReport = { committed: [], aborted: [], rolled_back: [], recovery_required: [] }
-  const rows = db.prepare("SELECT * FROM transactions WHERE status = 'prepared' ORDER BY workspace_id, workspace_sequence").all()
+  const rows = db
+    .prepare("SELECT * FROM transactions WHERE status = 'prepared' ORDER BY workspace_id, workspace_sequence")
+    .all()
   for (const receipt of receiptsFromRows(db, rows as never)) {
     const root = rootOf(receipt.workspace_id)
     if (root === undefined) continue
@@ -69,7 +71,12 @@ export async function recoverPrepared(
     for (const [index, file] of receipt.files.entries()) {
       if (sides[index] !== 'after') continue
       if (!(await putBack(context, file, abs, blobs))) {
-        failed.push({ path: file.path, reason: 'could-not-roll-back', before: describe(file.before), after: describe(file.after) })
+        failed.push({
+          path: file.path,
+          reason: 'could-not-roll-back',
+          before: describe(file.before),
+          after: describe(file.after),
+        })
       }
     }
     settle(receipt, failed.length > 0 ? 'recovery_required' : 'rolled_back', failed.length > 0 ? failed : null)
@@ -81,12 +88,17 @@ export async function recoverPrepared(
     const row = statusOf.get(record.operationId) as { status: string } | undefined
     if (row?.status === 'prepared') continue
     if (row?.status === 'committed') idempotency.completeByOperation(record.operationId)
-    else if (row?.status === 'recovery_required') idempotency.completeByOperation(record.operationId, interruptedResponse(record.operationId))
+    else if (row?.status === 'recovery_required')
+      idempotency.completeByOperation(record.operationId, interruptedResponse(record.operationId))
     else idempotency.forgetByOperation(record.operationId)
   }
   return report
 
-  function settle(receipt: Receipt, status: 'committed' | 'aborted' | 'rolled_back' | 'recovery_required', detail: unknown) {
+  function settle(
+    receipt: Receipt,
+    status: 'committed' | 'aborted' | 'rolled_back' | 'recovery_required',
+    detail: unknown,
+  ) {
     markSettled(db, receipt, status, detail === null ? null : JSON.stringify(detail))
     // Idempotency (spec 02): a committed record replays its stored success; an aborted one is
     // forgotten so a retry with the same key runs again; an unresolved one replays the refusal.
@@ -94,18 +106,34 @@ export async function recoverPrepared(
     else if (status === 'recovery_required') {
       idempotency.completeByOperation(receipt.transaction_id, interruptedResponse(receipt.transaction_id))
     } else idempotency.forgetByOperation(receipt.transaction_id)
-    if (status === 'recovery_required') report.recovery_required.push({ transaction_id: receipt.transaction_id, files: detail as Array<Record<string, unknown>> })
+    if (status === 'recovery_required')
+      report.recovery_required.push({
+        transaction_id: receipt.transaction_id,
+        files: detail as Array<Record<string, unknown>>,
+      })
     else report[status].push(receipt.transaction_id)
   }
 }
 
-async function sideOf(file: ReceiptFile, abs: (path: string) => string, maxBytes: number): Promise<{ side: Side; detail: Record<string, unknown> }> {
+async function sideOf(
+  file: ReceiptFile,
+  abs: (path: string) => string,
+  maxBytes: number,
+): Promise<{ side: Side; detail: Record<string, unknown> }> {
   const here = await observe(abs(file.path), maxBytes)
-  const detail = { path: file.path, before: describe(file.before), after: describe(file.after), actual: describeObserved(here) }
+  const detail = {
+    path: file.path,
+    before: describe(file.before),
+    after: describe(file.after),
+    actual: describeObserved(here),
+  }
   if (file.operation === 'rename' && file.old_path) {
     // Killed between link(old → new) and unlink(old): both names are one inode. Undo the link.
     const { lstat, unlink } = await import('node:fs/promises')
-    const [newInfo, oldInfo] = await Promise.all([lstat(abs(file.path)).catch(() => null), lstat(abs(file.old_path)).catch(() => null)])
+    const [newInfo, oldInfo] = await Promise.all([
+      lstat(abs(file.path)).catch(() => null),
+      lstat(abs(file.old_path)).catch(() => null),
+    ])
     if (newInfo && oldInfo && newInfo.ino === oldInfo.ino && newInfo.dev === oldInfo.dev) {
       await unlink(abs(file.path))
       return { side: 'before', detail }
@@ -122,7 +150,12 @@ async function sideOf(file: ReceiptFile, abs: (path: string) => string, maxBytes
   return { side: 'other', detail }
 }
 
-async function putBack(context: PublishContext, file: ReceiptFile, abs: (path: string) => string, blobs: BlobStore): Promise<boolean> {
+async function putBack(
+  context: PublishContext,
+  file: ReceiptFile,
+  abs: (path: string) => string,
+  blobs: BlobStore,
+): Promise<boolean> {
   try {
     if (file.operation === 'rename' && file.old_path) {
       const { link, unlink } = await import('node:fs/promises')
@@ -131,11 +164,24 @@ async function putBack(context: PublishContext, file: ReceiptFile, abs: (path: s
       return true
     }
     const current = expectedOf(file.after)
-    if (file.before.kind === 'absent') return (await publishDelete(context, file.path, abs(file.path), current)).kind === 'ok'
+    if (file.before.kind === 'absent')
+      return (await publishDelete(context, file.path, abs(file.path), current)).kind === 'ok'
     if (file.before.kind !== 'regular' || !file.before.blob_ref) return false
     const bytes = await blobs.read(file.before.blob_ref)
     if (bytes.kind === 'error') return false
-    return (await publishRegular(context, file.path, abs(file.path), bytes.result, Number.parseInt(file.before.mode, 8), current, [])).kind === 'ok'
+    return (
+      (
+        await publishRegular(
+          context,
+          file.path,
+          abs(file.path),
+          bytes.result,
+          Number.parseInt(file.before.mode, 8),
+          current,
+          [],
+        )
+      ).kind === 'ok'
+    )
   } catch {
     return false
   }

@@ -67,13 +67,21 @@ export async function readWriteTarget(roots: WriteRoots, path: string, maxBytes:
     if (info.isSymbolicLink()) {
       return isLeaf
         ? refusal(path, 'symlink-leaf', `"${path}" is a symbolic link; Retrace does not write through links.`)
-        : refusal(path, 'symlink-parent', `A folder on the way to "${path}" is a symbolic link; Retrace does not write through links.`)
+        : refusal(
+            path,
+            'symlink-parent',
+            `A folder on the way to "${path}" is a symbolic link; Retrace does not write through links.`,
+          )
     }
     if (!isLeaf && !info.isDirectory()) {
-      return fail('INVALID_REQUEST', `A part of "${path}" is a file, not a folder.`, { path, reason: 'parent-not-directory' })
+      return fail('INVALID_REQUEST', `A part of "${path}" is a file, not a folder.`, {
+        path,
+        reason: 'parent-not-directory',
+      })
     }
     if (isLeaf) {
-      if (isInside(roots.dataDir, abs)) return refusal(path, 'data-directory', `"${path}" is inside Retrace's data folder.`)
+      if (isInside(roots.dataDir, abs))
+        return refusal(path, 'data-directory', `"${path}" is inside Retrace's data folder.`)
       if (info.isDirectory()) return { kind: 'ok', result: { kind: 'directory', abs } }
       if (!info.isFile()) {
         return refusal(path, 'not-regular', `"${path}" is a device, socket or pipe, not a regular file.`)

@@ -5,7 +5,16 @@ import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/prot
 import { digestOf, type BlobStore, type Database, type Digest, type WorkspaceLock } from '../store'
 import type { FaultHook } from './faults'
 import { lineStats } from './line-stats'
-import { matches, observe, publishDelete, publishDirectory, publishMove, publishRegular, type Expected, type PublishContext } from './publish'
+import {
+  matches,
+  observe,
+  publishDelete,
+  publishDirectory,
+  publishMove,
+  publishRegular,
+  type Expected,
+  type PublishContext,
+} from './publish'
 import { insertPrepared, markSettled, type StoredFile } from './records'
 import type { DiskState } from './target'
 import type { Attribution, FileState, JournalLimits, Receipt, ReceiptFile } from './types'
@@ -92,7 +101,8 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
         const context: PublishContext = {
           fault,
           maxBytes: limits.maxFileBytes,
-          tempName: (abs) => join(dirname(abs), `${tempPrefix(transactionId)}${randomUUID().slice(0, 8)}-${basename(abs).slice(0, 40)}`),
+          tempName: (abs) =>
+            join(dirname(abs), `${tempPrefix(transactionId)}${randomUUID().slice(0, 8)}-${basename(abs).slice(0, 40)}`),
         }
         const published: PlannedChange[] = []
         let failure: ProtocolError | undefined
@@ -101,7 +111,9 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           try {
             outcome = await publishOne(context, change)
           } catch (error) {
-            outcome = fail('INTERNAL', `Writing "${change.path}" failed: ${(error as Error).message}`, { path: change.path })
+            outcome = fail('INTERNAL', `Writing "${change.path}" failed: ${(error as Error).message}`, {
+              path: change.path,
+            })
           }
           if (outcome.kind === 'error') {
             failure = outcome.error
@@ -113,7 +125,8 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
 
         if (failure) {
           const rollback = await rollBack(context, published, files)
-          const status = rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
+          const status =
+            rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
           markSettled(db, receipt, status, rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null)
           if (status === 'recovery_required') return recoveryRequired(rollback.unresolved)
           return { kind: 'error', error: failure }
@@ -125,7 +138,11 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
         for (const change of changes) {
           const observed = await observe(absOf(change), limits.maxFileBytes)
           if (!matches(observed, expectedAfter(change))) {
-            unconfirmed.push({ path: change.path, expected: describe(expectedAfter(change)), actual: describe(observed) })
+            unconfirmed.push({
+              path: change.path,
+              expected: describe(expectedAfter(change)),
+              actual: describe(observed),
+            })
           }
         }
         if (unconfirmed.length > 0) {
@@ -148,7 +165,10 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       const beforeBytes = change.before.kind === 'regular' ? change.before.bytes : null
       const afterBytes = change.after.kind === 'regular' ? change.after.bytes : null
       const overBudget = (beforeBytes?.length ?? 0) > limits.recoveryBudgetBytes
-      const before: FileState = await stateWithBlob(change.before.kind === 'regular' ? change.before : change.before, !overBudget)
+      const before: FileState = await stateWithBlob(
+        change.before.kind === 'regular' ? change.before : change.before,
+        !overBudget,
+      )
       const after: FileState =
         change.after.kind === 'regular'
           ? {
@@ -156,7 +176,8 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
               digest: digestOf(change.after.bytes),
               size: change.after.bytes.length,
               mode: octal(change.after.mode),
-              blob_ref: change.after.bytes.length <= limits.recoveryBudgetBytes ? await blobs.put(change.after.bytes) : null,
+              blob_ref:
+                change.after.bytes.length <= limits.recoveryBudgetBytes ? await blobs.put(change.after.bytes) : null,
             }
           : change.after.kind === 'directory'
             ? { kind: 'directory' }
@@ -209,7 +230,15 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
         const missing = before.kind === 'absent' ? before.missingParents : []
         if (change.after.kind === 'directory') return publishDirectory(change.path, before.abs, missing)
         if (change.after.kind !== 'regular') throw new Error('create/modify needs content')
-        return publishRegular(context, change.path, before.abs, change.after.bytes, change.after.mode, expectedOf(before), missing)
+        return publishRegular(
+          context,
+          change.path,
+          before.abs,
+          change.after.bytes,
+          change.after.mode,
+          expectedOf(before),
+          missing,
+        )
       }
     }
   }
@@ -261,7 +290,8 @@ export function expectedOf(state: DiskState): Expected {
 }
 
 export function expectedAfter(change: PlannedChange): Expected {
-  if (change.operation === 'rename') return change.before.kind === 'regular' ? { kind: 'regular', digest: change.before.digest } : { kind: 'absent' }
+  if (change.operation === 'rename')
+    return change.before.kind === 'regular' ? { kind: 'regular', digest: change.before.digest } : { kind: 'absent' }
   if (change.after.kind === 'regular') return { kind: 'regular', digest: digestOf(change.after.bytes) }
   return { kind: change.after.kind }
 }
@@ -274,7 +304,10 @@ function octal(mode: number): string {
   return `0${(mode & 0o777).toString(8)}`
 }
 
-function checkApproval(changes: readonly PlannedChange[], approved: ReadonlyMap<string, Digest | null> | undefined): ProtocolError | undefined {
+function checkApproval(
+  changes: readonly PlannedChange[],
+  approved: ReadonlyMap<string, Digest | null> | undefined,
+): ProtocolError | undefined {
   if (!approved) return undefined
   for (const change of changes) {
     const path = change.old_path ?? change.path
@@ -292,15 +325,20 @@ function checkApproval(changes: readonly PlannedChange[], approved: ReadonlyMap<
 }
 
 function recoveryRequired(unresolved: ReadonlyArray<Record<string, unknown>>) {
-  return fail('RECOVERY_REQUIRED', 'A file changed in a way Retrace cannot resolve on its own; nothing was overwritten.', {
-    files: unresolved,
-  })
+  return fail(
+    'RECOVERY_REQUIRED',
+    'A file changed in a way Retrace cannot resolve on its own; nothing was overwritten.',
+    {
+      files: unresolved,
+    },
+  )
 }
 
 export async function removeTempFiles(dirs: Iterable<string>, transactionId: string): Promise<void> {
   const { readdir } = await import('node:fs/promises')
   for (const dir of new Set(dirs)) {
     const names = await readdir(dir).catch(() => [] as string[])
-    for (const name of names) if (name.startsWith(tempPrefix(transactionId))) await unlink(join(dir, name)).catch(() => undefined)
+    for (const name of names)
+      if (name.startsWith(tempPrefix(transactionId))) await unlink(join(dir, name)).catch(() => undefined)
   }
 }

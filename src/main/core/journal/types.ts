@@ -11,7 +11,8 @@ export type TransactionStatus = 'prepared' | 'committed' | 'aborted' | 'rolled_b
 export type FileOperation = 'create' | 'modify' | 'delete' | 'rename'
 export type DiffState = 'available' | 'large' | 'binary' | 'timeout'
 
-export type LineStats = { added: number; removed: number; binary: false } | { binary: true } | { unknown: true; reason: string }
+export type LineStats =
+  { added: number; removed: number; binary: false } | { binary: true } | { unknown: true; reason: string }
 
 /** Who made a change. Conversation fields stay null until history (spec 04) fills them. */
 export interface Attribution {

@@ -58,7 +58,9 @@ export function createIdempotencyStore(db: Database): IdempotencyStore {
   const completeOp = db.prepare(
     `UPDATE idempotency_records SET state = 'done', response = coalesce(?, response), completed_at_ms = ? WHERE operation_id = ?`,
   )
-  const remove = db.prepare('DELETE FROM idempotency_records WHERE owner_key = ? AND action = ? AND idempotency_key = ?')
+  const remove = db.prepare(
+    'DELETE FROM idempotency_records WHERE owner_key = ? AND action = ? AND idempotency_key = ?',
+  )
   const removeOp = db.prepare('DELETE FROM idempotency_records WHERE operation_id = ?')
   const running = db.prepare(
     "SELECT owner_key, action, idempotency_key, fingerprint, operation_id, response FROM idempotency_records WHERE state = 'running'",
@@ -67,8 +69,7 @@ export function createIdempotencyStore(db: Database): IdempotencyStore {
   return {
     lookup(claim) {
       const row = select.get(claim.ownerKey, claim.action, claim.key) as
-        | { fingerprint: string; operation_id: string; state: string; response: string | null }
-        | undefined
+        { fingerprint: string; operation_id: string; state: string; response: string | null } | undefined
       if (!row) return { kind: 'new' }
       if (row.fingerprint !== claim.fingerprint) return { kind: 'conflict' }
       if (row.state === 'running') return { kind: 'running', operationId: row.operation_id }

@@ -48,7 +48,8 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
   const tryClaim = (workspaceId: string, holderId: string): boolean => {
     db.exec('BEGIN IMMEDIATE')
     try {
-      const row = select.get(workspaceId) as { holder_id: string; holder_pid: number; heartbeat_at_ms: number } | undefined
+      const row = select.get(workspaceId) as
+        { holder_id: string; holder_pid: number; heartbeat_at_ms: number } | undefined
       const now = Date.now()
       const dead =
         !row ||

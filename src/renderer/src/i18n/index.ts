@@ -22,7 +22,9 @@ export type Translate = (key: MessageKey, params?: Record<string, string | numbe
 export function translator(locale: Locale): Translate {
   const catalog = CATALOGS[locale]
   return (key, params) =>
-    catalog[key].replace(/\{(\w+)\}/g, (whole, name: string) => (params && name in params ? String(params[name]) : whole))
+    catalog[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+      params && name in params ? String(params[name]) : whole,
+    )
 }
 
 export const I18nContext = createContext<{ locale: Locale; t: Translate; setLocale: (locale: Locale) => void }>({

@@ -3,7 +3,13 @@ import { createIpcChannel } from './ipc-channel'
 import { RequestClient } from './request-client'
 import { createWebSocketChannel } from './websocket-channel'
 
-export { RequestClient, DEFAULT_TIMEOUT_MS, type RequestOutcome, type RequestOptions, type DroppedFrame } from './request-client'
+export {
+  RequestClient,
+  DEFAULT_TIMEOUT_MS,
+  type RequestOutcome,
+  type RequestOptions,
+  type DroppedFrame,
+} from './request-client'
 export type { ChannelStatus, FrameChannel } from './channel'
 export { createWebSocketChannel } from './websocket-channel'
 export { createIpcChannel } from './ipc-channel'

@@ -110,7 +110,11 @@ describe('request client', () => {
   test('cancelling forgets the request; the answer that comes later is dropped', async () => {
     const { client, sent, deliver, dropped } = setup()
     const controller = new AbortController()
-    const pending = client.request('files.list', { path: '' }, { owner: { project_id: 'p1' }, signal: controller.signal })
+    const pending = client.request(
+      'files.list',
+      { path: '' },
+      { owner: { project_id: 'p1' }, signal: controller.signal },
+    )
     controller.abort()
     expect(await pending).toEqual({ kind: 'cancelled' })
     deliver(okList(sent[0]?.request_id ?? ''))

@@ -80,7 +80,8 @@ export class RequestClient {
   ): Promise<RequestOutcome<ResultOf<A>>> {
     const requestId = this.newId()
     const owner = options.owner ?? {}
-    const path = typeof (payload as { path?: unknown }).path === 'string' ? (payload as { path: string }).path : undefined
+    const path =
+      typeof (payload as { path?: unknown }).path === 'string' ? (payload as { path: string }).path : undefined
     return new Promise((resolve) => {
       if (options.signal?.aborted) {
         resolve({ kind: 'cancelled' })

@@ -40,10 +40,13 @@ export function createWebSocketChannel(url: string, options: { reconnect?: boole
       setStatus('closed')
       if (closed || options.reconnect === false) return
       attempts += 1
-      retryTimer = setTimeout(() => {
-        setStatus('connecting')
-        connect()
-      }, Math.min(10_000, 250 * 2 ** attempts))
+      retryTimer = setTimeout(
+        () => {
+          setStatus('connecting')
+          connect()
+        },
+        Math.min(10_000, 250 * 2 ** attempts),
+      )
     })
   }
   connect()

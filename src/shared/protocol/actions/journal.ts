@@ -5,11 +5,21 @@ import { RelPath, Revision } from './files'
 const FileState = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('absent') }),
   z.object({ kind: z.literal('directory') }),
-  z.object({ kind: z.literal('regular'), digest: Revision, size: z.number().int().nonnegative(), mode: z.string(), blob_ref: Revision.nullable() }),
+  z.object({
+    kind: z.literal('regular'),
+    digest: Revision,
+    size: z.number().int().nonnegative(),
+    mode: z.string(),
+    blob_ref: Revision.nullable(),
+  }),
 ])
 
 const LineStats = z.union([
-  z.object({ added: z.number().int().nonnegative(), removed: z.number().int().nonnegative(), binary: z.literal(false) }),
+  z.object({
+    added: z.number().int().nonnegative(),
+    removed: z.number().int().nonnegative(),
+    binary: z.literal(false),
+  }),
   z.object({ binary: z.literal(true) }),
   z.object({ unknown: z.literal(true), reason: z.string() }),
 ])

@@ -6,7 +6,9 @@ export function CannotPreview(props: { mime: string; size: number; reason: strin
   return (
     <div className="cannot-preview" data-testid="cannot-preview">
       <h3>{t('viewer.cannotPreview')}</h3>
-      <p className="cannot-preview-detail">{t('viewer.binaryDetail', { mime: props.mime, size: describeSize(props.size, t) })}</p>
+      <p className="cannot-preview-detail">
+        {t('viewer.binaryDetail', { mime: props.mime, size: describeSize(props.size, t) })}
+      </p>
       <p>{props.reason}</p>
     </div>
   )
@@ -14,5 +16,7 @@ export function CannotPreview(props: { mime: string; size: number; reason: strin
 
 /** Rounded units alone can hide why a file is over a limit ("64 MiB" vs a 64 MiB limit). */
 function describeSize(bytes: number, t: Translate): string {
-  return bytes < 1024 ? formatBytes(bytes) : t('viewer.exactSize', { rounded: formatBytes(bytes), bytes: bytes.toLocaleString('en-US') })
+  return bytes < 1024
+    ? formatBytes(bytes)
+    : t('viewer.exactSize', { rounded: formatBytes(bytes), bytes: bytes.toLocaleString('en-US') })
 }

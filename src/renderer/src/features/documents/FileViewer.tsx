@@ -22,7 +22,11 @@ export function FileViewer(props: { projectId: string; path: string }) {
   useEffect(() => {
     const controller = new AbortController()
     void client
-      .request('files.read', { path: props.path }, { owner: { project_id: props.projectId }, signal: controller.signal })
+      .request(
+        'files.read',
+        { path: props.path },
+        { owner: { project_id: props.projectId }, signal: controller.signal },
+      )
       .then((outcome) => {
         if (controller.signal.aborted || outcome.kind === 'cancelled') return
         setState(outcome.kind === 'ok' ? { kind: 'loaded', file: outcome.result } : { kind: 'failed', outcome })
@@ -33,9 +37,7 @@ export function FileViewer(props: { projectId: string; path: string }) {
   const header = (
     <header className="viewer-header">
       <span className="viewer-path">{props.path}</span>
-      {state.kind === 'loaded' && state.file.kind === 'text' && (
-        <span className="badge">{t('viewer.readOnly')}</span>
-      )}
+      {state.kind === 'loaded' && state.file.kind === 'text' && <span className="badge">{t('viewer.readOnly')}</span>}
     </header>
   )
 

@@ -42,7 +42,12 @@ export function DirectoryItems(props: { projectId: string; path: string; depth: 
             </div>
             {expanded && (
               <ul role="group">
-                <DirectoryItems projectId={props.projectId} path={entry.path} depth={props.depth + 1} selection={props.selection} />
+                <DirectoryItems
+                  projectId={props.projectId}
+                  path={entry.path}
+                  depth={props.depth + 1}
+                  selection={props.selection}
+                />
               </ul>
             )}
           </li>

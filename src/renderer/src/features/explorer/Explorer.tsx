@@ -105,7 +105,8 @@ export function Explorer(props: {
         onCreated={(path, kind) => {
           setSelected({ path, kind })
           setTreeVersion((v) => v + 1)
-          if (kind === 'file') onOpenFile({ name: path.slice(path.lastIndexOf('/') + 1), path, kind, size: 0, mtime_ms: 0 })
+          if (kind === 'file')
+            onOpenFile({ name: path.slice(path.lastIndexOf('/') + 1), path, kind, size: 0, mtime_ms: 0 })
         }}
         onRenamed={(from, to) => {
           setSelected({ path: to, kind: 'file' })
@@ -130,7 +131,13 @@ export function Explorer(props: {
           }
         }}
       >
-        <DirectoryItems key={`${props.projectId}:${treeVersion}`} projectId={props.projectId} path="" depth={0} selection={selection} />
+        <DirectoryItems
+          key={`${props.projectId}:${treeVersion}`}
+          projectId={props.projectId}
+          path=""
+          depth={0}
+          selection={selection}
+        />
       </ul>
     </nav>
   )

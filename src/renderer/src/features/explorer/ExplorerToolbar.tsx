@@ -134,7 +134,9 @@ export function ExplorerToolbar(props: {
             <span className="field-label">
               {mode.kind === 'rename'
                 ? t('explorer.renameLabel', { path: selected?.path ?? '' })
-                : t(mode.entry === 'file' ? 'explorer.newFileIn' : 'explorer.newFolderIn', { folder: targetFolder || '/' })}
+                : t(mode.entry === 'file' ? 'explorer.newFileIn' : 'explorer.newFolderIn', {
+                    folder: targetFolder || '/',
+                  })}
             </span>
             <input
               autoFocus
