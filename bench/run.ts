@@ -1,8 +1,10 @@
 import { benchFiles } from './files.bench'
+import { benchJournal } from './journal.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
 async function main(): Promise<void> {
   process.stdout.write(`Retrace benchmarks — Node ${process.version}, ${new Date().toISOString()}\n`)
+  await benchJournal()
   await benchFiles()
 }
 

@@ -49,6 +49,7 @@ export function createCore(options: CoreOptions): Core {
   const dataDir = realpathSync(options.dataDir)
   const dbFile = join(dataDir, 'retrace.db')
   const db = openDatabase(dbFile)
+  const lockDb = openDatabase(dbFile, { synchronous: 'OFF' })
   // The data directory is private to the user (spec 11), whatever the process umask.
   for (const file of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (existsSync(file)) chmodSync(file, 0o600)
   const host = options.host
@@ -65,7 +66,7 @@ export function createCore(options: CoreOptions): Core {
   const journal = createJournal({
     db,
     blobs,
-    lock: createWorkspaceLock(db),
+    lock: createWorkspaceLock(lockDb),
     idempotency,
     limits: { ...DEFAULT_JOURNAL_LIMITS, ...options.journalLimits },
     fault: options.fault ?? faultHookFromEnv(process.env.RETRACE_FAULT),
@@ -154,6 +155,7 @@ export function createCore(options: CoreOptions): Core {
     dispose() {
       if (disposed) return
       disposed = true
+      lockDb.close()
       db.close()
     },
   }

@@ -135,6 +135,11 @@ export function createHumanOperations(deps: {
             } satisfies StoredResponse)
             claimed = true
           },
+          // Completed in the same SQLite transaction that commits the mutation.
+          onSettled: (receipt) => {
+            if (receipt.status !== 'committed') return
+            idempotency.complete(claim, { status: 'ok', result: resultOf(receipt) } satisfies StoredResponse)
+          },
         },
       )
     } catch (error) {
@@ -145,7 +150,6 @@ export function createHumanOperations(deps: {
     }
     if (outcome.kind === 'ok') {
       const result = resultOf(outcome.result)
-      if (claimed) idempotency.complete(claim, { status: 'ok', result } satisfies StoredResponse)
       deps.onCommitted(context.workspace, outcome.result)
       return ok(result)
     }

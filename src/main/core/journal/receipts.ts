@@ -1,4 +1,4 @@
-import type { Database } from '../store'
+import { statement, type Database } from '../store'
 import { receiptsFromRows } from './records'
 import type { FileState, Receipt } from './types'
 

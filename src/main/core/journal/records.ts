@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Database } from '../store'
+import { inLazyTransaction, statement, type Database } from '../store'
 import type { PlannedChange } from './transaction'
 import type { Attribution, Receipt, ReceiptFile, TransactionStatus } from './types'
 
@@ -27,7 +27,7 @@ export function ensureWorkspace(db: Database, projectId: string, root: string): 
     .get(projectId, root) as { workspace_id: string } | undefined
   if (found) return found.workspace_id
   const workspaceId = `ws_${randomUUID()}`
-  db.prepare('INSERT INTO workspaces (workspace_id, project_id, root) VALUES (?, ?, ?)').run(
+  statement(db, 'INSERT INTO workspaces (workspace_id, project_id, root) VALUES (?, ?, ?)').run(
     workspaceId,
     projectId,
     root,
@@ -36,7 +36,7 @@ export function ensureWorkspace(db: Database, projectId: string, root: string): 
 }
 
 export function workspaceRevision(db: Database, workspaceId: string): number {
-  const row = db.prepare('SELECT revision FROM workspaces WHERE workspace_id = ?').get(workspaceId) as
+  const row = statement(db, 'SELECT revision FROM workspaces WHERE workspace_id = ?').get(workspaceId) as
     { revision: number } | undefined
   return row?.revision ?? 0
 }
@@ -56,13 +56,17 @@ export function insertPrepared(
   },
 ): Receipt {
   return inImmediateTransaction(db, () => {
-    db.prepare('UPDATE workspaces SET last_sequence = last_sequence + 1 WHERE workspace_id = ?').run(input.workspace_id)
-    const { last_sequence: sequence } = db
-      .prepare('SELECT last_sequence FROM workspaces WHERE workspace_id = ?')
-      .get(input.workspace_id) as { last_sequence: number }
+    statement(db, 'UPDATE workspaces SET last_sequence = last_sequence + 1 WHERE workspace_id = ?').run(
+      input.workspace_id,
+    )
+    const { last_sequence: sequence } = statement(
+      db,
+      'SELECT last_sequence FROM workspaces WHERE workspace_id = ?',
+    ).get(input.workspace_id) as { last_sequence: number }
     const now = Date.now()
     const a = input.attribution
-    db.prepare(
+    statement(
+      db,
       `INSERT INTO transactions (transaction_id, workspace_id, workspace_sequence, session_id, branch_id, producer_turn_id,
          origin_turn_id, actor_id, job_id, worktree_id, kind, status, created_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'prepared', ?)`,
@@ -80,17 +84,21 @@ export function insertPrepared(
       a.kind,
       now,
     )
-    const findLineage = db.prepare(
+    const findLineage = statement(
+      db,
       'SELECT file_lineage_id FROM file_lineages WHERE workspace_id = ? AND current_path = ?',
     )
-    const newLineage = db.prepare(
+    const newLineage = statement(
+      db,
       'INSERT INTO file_lineages (file_lineage_id, workspace_id, current_path, created_at_ms) VALUES (?, ?, NULL, ?)',
     )
-    const insertFile = db.prepare(
+    const insertFile = statement(
+      db,
       `INSERT INTO transaction_files (transaction_id, ordinal, file_lineage_id, path, old_path, operation, before_state,
          after_state, stats, diff_state, recoverability, unavailable_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    const insertRef = db.prepare(
+    const insertRef = statement(
+      db,
       "INSERT OR IGNORE INTO blob_refs (digest, owner_kind, owner_id) VALUES (?, 'transaction', ?)",
     )
     const files: ReceiptFile[] = []
@@ -145,24 +153,31 @@ export function insertPrepared(
   })
 }
 
-/** Moves a prepared transaction to its terminal status; `committed` also bumps the revision. */
+/**
+ * Moves a prepared transaction to its terminal status; `committed` also bumps the revision. The
+ * commit is lazy (no fsync of its own): if a crash loses it, start-up recovery settles the still
+ * `prepared` transaction from the bytes on disk to the same status.
+ */
 export function markSettled(
   db: Database,
   receipt: Receipt,
   status: Exclude<TransactionStatus, 'prepared'>,
   detail: string | null,
+  onSettled?: (settled: Receipt) => void,
 ): Receipt {
-  return inImmediateTransaction(db, () => {
+  return inLazyTransaction(db, () => {
     const now = Date.now()
-    db.prepare(
+    statement(
+      db,
       'UPDATE transactions SET status = ?, settled_at_ms = ?, recovery_detail = ? WHERE transaction_id = ?',
     ).run(status, now, detail, receipt.transaction_id)
     if (status === 'committed') {
-      db.prepare('UPDATE workspaces SET revision = revision + 1 WHERE workspace_id = ?').run(receipt.workspace_id)
-      const release = db.prepare(
+      statement(db, 'UPDATE workspaces SET revision = revision + 1 WHERE workspace_id = ?').run(receipt.workspace_id)
+      const release = statement(
+        db,
         'UPDATE file_lineages SET current_path = NULL WHERE workspace_id = ? AND current_path = ?',
       )
-      const place = db.prepare('UPDATE file_lineages SET current_path = ? WHERE file_lineage_id = ?')
+      const place = statement(db, 'UPDATE file_lineages SET current_path = ? WHERE file_lineage_id = ?')
       for (const file of receipt.files) {
         if (file.operation === 'delete') {
           place.run(null, file.file_lineage_id)
@@ -172,7 +187,9 @@ export function markSettled(
         place.run(file.path, file.file_lineage_id)
       }
     }
-    return { ...receipt, status, settled_at_ms: now, recovery_detail: detail }
+    const settled: Receipt = { ...receipt, status, settled_at_ms: now, recovery_detail: detail }
+    onSettled?.(settled)
+    return settled
   })
 }
 

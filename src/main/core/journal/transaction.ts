@@ -44,6 +44,8 @@ export interface MutateOptions {
   readonly approved?: ReadonlyMap<string, Digest | null>
   /** Runs inside the SQLite transaction that prepares the mutation (idempotency claims). */
   readonly onPrepared?: (receipt: Receipt) => void
+  /** Runs inside the SQLite transaction that settles it (completing the idempotency record). */
+  readonly onSettled?: (receipt: Receipt) => void
 }
 
 export interface TransactionEngine {
@@ -127,7 +129,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           const rollback = await rollBack(context, published, files)
           const status =
             rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
-          markSettled(db, receipt, status, rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null)
+          markSettled(db, receipt, status, rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null, options.onSettled)
           if (status === 'recovery_required') return recoveryRequired(rollback.unresolved)
           return { kind: 'error', error: failure }
         }
@@ -146,11 +148,11 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           }
         }
         if (unconfirmed.length > 0) {
-          markSettled(db, receipt, 'recovery_required', JSON.stringify(unconfirmed))
+          markSettled(db, receipt, 'recovery_required', JSON.stringify(unconfirmed), options.onSettled)
           return recoveryRequired(unconfirmed)
         }
         fault('before-commit')
-        const committed = markSettled(db, receipt, 'committed', null)
+        const committed = markSettled(db, receipt, 'committed', null, options.onSettled)
         fault('after-commit')
         return ok(committed)
       } finally {

@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite'
+import { DatabaseSync, type StatementSync } from 'node:sqlite'
 import { MIGRATIONS } from './migrations'
 
 export type Database = DatabaseSync
@@ -7,10 +7,10 @@ export type Database = DatabaseSync
  * Opens (creating if needed) the engine database with the durability settings of spec 01:
  * WAL, synchronous=FULL, foreign keys on, and every pending migration applied in order.
  */
-export function openDatabase(file: string): Database {
+export function openDatabase(file: string, options: { synchronous?: 'FULL' | 'OFF' } = {}): Database {
   const db = new DatabaseSync(file)
   db.exec('PRAGMA journal_mode = WAL')
-  db.exec('PRAGMA synchronous = FULL')
+  db.exec(`PRAGMA synchronous = ${options.synchronous ?? 'FULL'}`)
   db.exec('PRAGMA foreign_keys = ON')
   db.exec('PRAGMA busy_timeout = 5000')
   migrate(db)
@@ -44,4 +44,41 @@ function migrate(db: Database): void {
 export function schemaVersion(db: Database): number {
   const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined
   return row?.version ?? 0
+}
+
+/**
+ * Runs `work` in an IMMEDIATE transaction whose commit is not fsynced. Only for writes that
+ * start-up recovery can re-derive from durable state if they are lost in a crash; the next
+ * FULL commit on the database makes them durable anyway.
+ */
+export function inLazyTransaction<T>(db: Database, work: () => T): T {
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    const result = work()
+    db.exec('COMMIT')
+    return result
+  } catch (error) {
+    db.exec('ROLLBACK')
+    throw error
+  } finally {
+    db.exec('PRAGMA synchronous = FULL')
+  }
+}
+
+const STATEMENTS = new WeakMap<Database, Map<string, StatementSync>>()
+
+/** A prepared statement, compiled once per connection (hot paths must not re-parse SQL). */
+export function statement(db: Database, sql: string): StatementSync {
+  let cache = STATEMENTS.get(db)
+  if (!cache) {
+    cache = new Map()
+    STATEMENTS.set(db, cache)
+  }
+  let prepared = cache.get(sql)
+  if (!prepared) {
+    prepared = db.prepare(sql)
+    cache.set(sql, prepared)
+  }
+  return prepared
 }

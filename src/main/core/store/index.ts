@@ -1,4 +1,4 @@
-export { openDatabase, schemaVersion, type Database } from './database'
+export { inLazyTransaction, openDatabase, schemaVersion, statement, type Database } from './database'
 export { createBlobStore, digestOf, type BlobStore, type Digest } from './blobs'
 export { createWorkspaceLock, type LockLease, type WorkspaceLock } from './workspace-lock'
 export {

@@ -31,6 +31,8 @@ function processAlive(pid: number): boolean {
 /**
  * A lease row claimed inside `BEGIN IMMEDIATE`, so two processes cannot both take it. A holder
  * whose process is gone (or whose heartbeat stopped) is replaced; a live one is waited for.
+ * `db` should be its own connection opened with `synchronous = OFF`: a lease needs atomicity, not
+ * durability — after a crash its holder is dead by definition — so taking it costs no fsync.
  */
 export function createWorkspaceLock(db: Database): WorkspaceLock {
   const select = db.prepare('SELECT holder_id, holder_pid, heartbeat_at_ms FROM workspace_locks WHERE workspace_id = ?')
