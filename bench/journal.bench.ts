@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -41,38 +41,58 @@ async function trustedWrites(work: string): Promise<void> {
   mkdirSync(project)
   mkdirSync(bare)
   const core = createCore({ dataDir: join(work, 'data'), host })
-  const opened = await core.handle({ request_id: randomUUID(), action: 'project.open', owner: {}, payload: { path: project } })
+  const opened = await core.handle({
+    request_id: randomUUID(),
+    action: 'project.open',
+    owner: {},
+    payload: { path: project },
+  })
   const owner = { project_id: (opened as { result: { project_id: string } }).result.project_id }
   for (const [label, size] of [
     ['4 KiB', 4 * 1024],
     ['1 MiB', 1024 * 1024],
   ] as const) {
     // An agent edits the same file again and again: alternate two versions so each write is a real change.
-    const versions = [randomBytes(size).toString('base64').slice(0, size), randomBytes(size).toString('base64').slice(0, size)]
+    const versions = [
+      randomBytes(size).toString('base64').slice(0, size),
+      randomBytes(size).toString('base64').slice(0, size),
+    ]
     let revision: string | null = null
     let turn = 0
     const name = `file-${size}.txt`
-    const subject = await medianMs(async () => {
-      const content = versions[turn++ % 2] ?? ''
-      const response = await core.handle({
-        request_id: randomUUID(),
-        action: 'files.write',
-        owner,
-        idempotency_key: randomUUID(),
-        payload: { path: name, content, expected_revision: revision },
-      })
-      if (response.status !== 'ok') throw new Error(JSON.stringify(response.error))
-      revision = (response.result as { revision: string }).revision
-    }, 25, 4)
+    const subject = await medianMs(
+      async () => {
+        const content = versions[turn++ % 2] ?? ''
+        const response = await core.handle({
+          request_id: randomUUID(),
+          action: 'files.write',
+          owner,
+          idempotency_key: randomUUID(),
+          payload: { path: name, content, expected_revision: revision },
+        })
+        if (response.status !== 'ok') throw new Error(JSON.stringify(response.error))
+        revision = (response.result as { revision: string }).revision
+      },
+      25,
+      4,
+    )
     let bareTurn = 0
-    const baseline = await medianMs(() => bareDurableWrite(bare, name, Buffer.from(versions[bareTurn++ % 2] ?? '')), 25, 4)
-    report(`trusted write (files.write) of a ${label} file vs bare durable write`, subject, baseline, size === 4096 ? 3 : undefined)
+    const baseline = await medianMs(
+      () => bareDurableWrite(bare, name, Buffer.from(versions[bareTurn++ % 2] ?? '')),
+      25,
+      4,
+    )
+    report(
+      `trusted write (files.write) of a ${label} file vs bare durable write`,
+      subject,
+      baseline,
+      size === 4096 ? 3 : undefined,
+    )
   }
   core.dispose()
 }
 
 function journalPieces(dataDir: string): { db: Database; journal: ReturnType<typeof createJournal> } {
-  const { mkdirSync } = require('node:fs') as typeof import('node:fs')
   mkdirSync(dataDir, { recursive: true })
   const db = openDatabase(join(dataDir, 'retrace.db'))
   const journal = createJournal({
@@ -94,31 +114,47 @@ async function hundredFileTransaction(work: string): Promise<void> {
   mkdirSync(bare)
   const { db, journal } = journalPieces(join(work, 'patch-data'))
   db.prepare("INSERT INTO projects VALUES ('prj_bench', ?, 'bench', 0, 0)").run(root)
-  const workspace: Workspace = { workspace_id: ensureWorkspace(db, 'prj_bench', root), root, dataDir: join(work, 'patch-data') }
+  const workspace: Workspace = {
+    workspace_id: ensureWorkspace(db, 'prj_bench', root),
+    root,
+    dataDir: join(work, 'patch-data'),
+  }
   const contents = Array.from({ length: 100 }, (_, i) => `export const value${i} = ${i}\n`.repeat(40))
   let round = 0
-  const subject = await medianMs(async () => {
-    round += 1
-    const outcome = await journal.mutate(workspace, { kind: 'edit' }, async () => {
-      const changes: PlannedChange[] = []
-      for (const [i, text] of contents.entries()) {
-        const path = `src/m${i}.ts`
-        const { readFileSync, existsSync } = await import('node:fs')
-        const abs = join(root, 'src', `m${i}.ts`)
-        const expected = existsSync(abs) ? digestOf(readFileSync(abs)) : null
-        const planned = await planWrite({ workspace, limits: journal.limits }, { path, source: { content: Buffer.from(`${text}// ${round}\n`) }, expected })
-        if (planned.kind === 'error') return planned
-        changes.push(...planned.result)
-      }
-      return { kind: 'ok', result: changes }
-    })
-    if (outcome.kind === 'error') throw new Error(JSON.stringify(outcome.error))
-  }, 7, 2)
+  const subject = await medianMs(
+    async () => {
+      round += 1
+      const outcome = await journal.mutate(workspace, { kind: 'edit' }, async () => {
+        const changes: PlannedChange[] = []
+        for (const [i, text] of contents.entries()) {
+          const path = `src/m${i}.ts`
+          const { readFileSync, existsSync } = await import('node:fs')
+          const abs = join(root, 'src', `m${i}.ts`)
+          const expected = existsSync(abs) ? digestOf(readFileSync(abs)) : null
+          const planned = await planWrite(
+            { workspace, limits: journal.limits },
+            { path, source: { content: Buffer.from(`${text}// ${round}\n`) }, expected },
+          )
+          if (planned.kind === 'error') return planned
+          changes.push(...planned.result)
+        }
+        return { kind: 'ok', result: changes }
+      })
+      if (outcome.kind === 'error') throw new Error(JSON.stringify(outcome.error))
+    },
+    7,
+    2,
+  )
   let bareRound = 0
-  const baseline = await medianMs(async () => {
-    bareRound += 1
-    for (const [i, text] of contents.entries()) await bareDurableWrite(bare, `m${i}.ts`, Buffer.from(`${text}// ${bareRound}\n`))
-  }, 7, 2)
+  const baseline = await medianMs(
+    async () => {
+      bareRound += 1
+      for (const [i, text] of contents.entries())
+        await bareDurableWrite(bare, `m${i}.ts`, Buffer.from(`${text}// ${bareRound}\n`))
+    },
+    7,
+    2,
+  )
   report('one 100-file transaction (apply_patch path) vs 100 bare durable writes', subject, baseline)
   db.close()
 }
@@ -130,7 +166,9 @@ function seedJournal(db: Database, workspaceId: string, count: number): void {
     `INSERT INTO transactions (transaction_id, workspace_id, workspace_sequence, origin_turn_id, kind, status, created_at_ms)
      VALUES (?, ?, ?, ?, 'edit', 'committed', 0)`,
   )
-  const insertLineage = db.prepare('INSERT INTO file_lineages (file_lineage_id, workspace_id, current_path, created_at_ms) VALUES (?, ?, NULL, 0)')
+  const insertLineage = db.prepare(
+    'INSERT INTO file_lineages (file_lineage_id, workspace_id, current_path, created_at_ms) VALUES (?, ?, NULL, 0)',
+  )
   const insertFile = db.prepare(
     `INSERT INTO transaction_files (transaction_id, ordinal, file_lineage_id, path, old_path, operation, before_state, after_state,
        stats, diff_state, recoverability, unavailable_reason)
@@ -155,7 +193,9 @@ async function receiptQuery(work: string): Promise<void> {
     const workspaceId = ensureWorkspace(db, 'prj_q', '/q')
     seedJournal(db, workspaceId, count)
     // The same turn (5 transactions) is asked for in both journals.
-    timings.push(await medianMs(() => queryReceipts(db, { workspace_id: workspaceId, origin_turn_id: 'turn_2' }), 401, 50))
+    timings.push(
+      await medianMs(() => queryReceipts(db, { workspace_id: workspaceId, origin_turn_id: 'turn_2' }), 401, 50),
+    )
     db.close()
   }
   report('receipts of one turn: journal of 100 000 vs 10 transactions', timings[1] ?? 0, timings[0] ?? 1, 1.2)

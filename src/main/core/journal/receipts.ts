@@ -32,9 +32,10 @@ export function queryReceipts(db: Database, query: ReceiptQuery): Receipt[] {
     where.push('t.transaction_id IN (SELECT transaction_id FROM transaction_files WHERE file_lineage_id = ?)')
     params.push(query.file_lineage_id)
   }
-  const rows = db
-    .prepare(`SELECT t.* FROM transactions t WHERE ${where.join(' AND ')} ORDER BY t.workspace_sequence LIMIT ?`)
-    .all(...params, limit)
+  const rows = statement(
+    db,
+    `SELECT t.* FROM transactions t WHERE ${where.join(' AND ')} ORDER BY t.workspace_sequence LIMIT ?`,
+  ).all(...params, limit)
   return receiptsFromRows(db, rows as never)
 }
 
