@@ -5,6 +5,8 @@ import { recoverPrepared, type RecoveryReport } from './recover'
 import { createTransactionEngine, type TransactionEngine } from './transaction'
 import type { JournalLimits, Receipt } from './types'
 
+export { planApplyPatch } from './apply-patch'
+export { parsePatch, applyChunks, type PatchChunk, type PatchOperation } from './apply-patch-parse'
 export { FAULT_PHASES, faultHookFromEnv, type FaultHook, type FaultPhase } from './faults'
 export { foldByLineage, queryReceipts, type NetChange, type ReceiptQuery } from './receipts'
 export { ensureWorkspace, workspaceRevision } from './records'

@@ -143,6 +143,12 @@ async function sideOf(
     const stayed = matches(there, expectedOf(file.before)) && here.kind === 'absent'
     if (moved) return { side: 'after', detail }
     if (stayed) return { side: 'before', detail }
+    // A content-changing move killed between creating the new name and removing the old one: the
+    // new name was absent at prepare, so it is ours to remove.
+    if (matches(here, expectedOf(file.after)) && matches(there, expectedOf(file.before))) {
+      await unlink(abs(file.path))
+      return { side: 'before', detail }
+    }
     return { side: 'other', detail: { ...detail, old_path: file.old_path, actual_old: describeObserved(there) } }
   }
   if (matches(here, expectedOf(file.after))) return { side: 'after', detail }

@@ -129,7 +129,13 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           const rollback = await rollBack(context, published, files)
           const status =
             rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
-          markSettled(db, receipt, status, rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null, options.onSettled)
+          markSettled(
+            db,
+            receipt,
+            status,
+            rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null,
+            options.onSettled,
+          )
           if (status === 'recovery_required') return recoveryRequired(rollback.unresolved)
           return { kind: 'error', error: failure }
         }
@@ -219,6 +225,25 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     switch (change.operation) {
       case 'rename': {
         if (before.kind !== 'regular' || !change.destination) throw new Error('rename needs a regular source')
+        if (change.after.kind === 'regular' && digestOf(change.after.bytes) !== before.digest) {
+          // A move that also changes the content (apply_patch "Move to"): create the new name
+          // (never clobbering), then remove the old one at its verified revision.
+          const created = await publishRegular(
+            context,
+            change.path,
+            change.destination.abs,
+            change.after.bytes,
+            change.after.mode,
+            { kind: 'absent' },
+            change.destination.missingParents,
+          )
+          if (created.kind === 'error') return created
+          const removed = await publishDelete(context, change.old_path ?? change.path, before.abs, expectedOf(before))
+          if (removed.kind === 'error') {
+            await publishDelete(context, change.path, change.destination.abs, expectedAfter(change))
+          }
+          return removed
+        }
         return publishMove(
           context,
           { path: change.old_path ?? change.path, abs: before.abs, digest: before.digest },
@@ -261,6 +286,21 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       if (change.operation === 'rename') {
         const source = change.before
         if (source.kind !== 'regular' || !change.destination) return false
+        if (change.after.kind === 'regular' && digestOf(change.after.bytes) !== source.digest) {
+          const restored = await publishRegular(
+            context,
+            change.old_path ?? change.path,
+            source.abs,
+            source.bytes,
+            source.mode,
+            { kind: 'absent' },
+            [],
+          )
+          if (restored.kind === 'error') return false
+          return (
+            (await publishDelete(context, change.path, change.destination.abs, expectedAfter(change))).kind === 'ok'
+          )
+        }
         const back = await publishMove(
           context,
           { path: change.path, abs: change.destination.abs, digest: source.digest },
@@ -292,6 +332,8 @@ export function expectedOf(state: DiskState): Expected {
 }
 
 export function expectedAfter(change: PlannedChange): Expected {
+  if (change.operation === 'rename' && change.after.kind === 'regular')
+    return { kind: 'regular', digest: digestOf(change.after.bytes) }
   if (change.operation === 'rename')
     return change.before.kind === 'regular' ? { kind: 'regular', digest: change.before.digest } : { kind: 'absent' }
   if (change.after.kind === 'regular') return { kind: 'regular', digest: digestOf(change.after.bytes) }

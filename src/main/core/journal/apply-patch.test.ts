@@ -1,0 +1,173 @@
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { journalFixture } from '../../../../test/support/journal'
+import { treeFingerprint } from '../../../../test/support/tree'
+import { planApplyPatch } from './apply-patch'
+import { parsePatch } from './apply-patch-parse'
+import { foldByLineage } from './receipts'
+
+function write(root: string, files: Record<string, string>) {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true })
+    writeFileSync(join(root, path), content)
+  }
+}
+
+describe('apply_patch grammar', () => {
+  test('parses add, delete, update with move, @@ anchors and end-of-file chunks', () => {
+    const parsed = parsePatch(
+      [
+        '*** Begin Patch',
+        '*** Add File: new.txt',
+        '+hello',
+        '*** Delete File: old.txt',
+        '*** Update File: src/a.ts',
+        '*** Move to: src/b.ts',
+        '@@ function main() {',
+        ' const x = 1',
+        '-const y = 2',
+        '+const y = 3',
+        '*** End of File',
+        '*** End Patch',
+      ].join('\n'),
+    )
+    expect(parsed).toEqual({
+      kind: 'ok',
+      operations: [
+        { kind: 'add', path: 'new.txt', lines: ['hello'] },
+        { kind: 'delete', path: 'old.txt' },
+        {
+          kind: 'update',
+          path: 'src/a.ts',
+          moveTo: 'src/b.ts',
+          chunks: [
+            {
+              anchor: 'function main() {',
+              oldLines: ['const x = 1', 'const y = 2'],
+              newLines: ['const x = 1', 'const y = 3'],
+              atEndOfFile: true,
+            },
+          ],
+        },
+      ],
+    })
+  })
+
+  test.each([
+    ['no begin', '*** Add File: a\n+x\n*** End Patch', 1],
+    ['no end', '*** Begin Patch\n*** Add File: a\n+x', 3],
+    ['add line without +', '*** Begin Patch\n*** Add File: a\nx\n*** End Patch', 3],
+    ['bad chunk marker', '*** Begin Patch\n*** Update File: a\n@@\n?x\n*** End Patch', 4],
+    ['same path twice', '*** Begin Patch\n*** Delete File: a\n*** Delete File: a\n*** End Patch', 3],
+  ])('%s is a syntax error at line %#', (_name, text, line) => {
+    expect(parsePatch(text)).toMatchObject({ kind: 'error', line })
+  })
+})
+
+describe('apply_patch', () => {
+  test('all files of one patch land in one transaction, line endings kept, lineage follows the move', async () => {
+    const f = journalFixture()
+    write(f.root, { 'src/a.ts': 'function main() {\r\n  const x = 1\r\n  const y = 2\r\n}\r\n', 'old.txt': 'bye\n' })
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: docs/new.md',
+      '+# New',
+      '*** Delete File: old.txt',
+      '*** Update File: src/a.ts',
+      '*** Move to: src/b.ts',
+      '@@ function main() {',
+      '   const x = 1',
+      '-  const y = 2',
+      '+  const y = 3',
+      '*** End Patch',
+    ].join('\n')
+    const outcome = await f.journal.mutate(f.workspace, { kind: 'edit', origin_turn_id: 'turn_1' }, () =>
+      planApplyPatch(f.context, patch),
+    )
+    expect(outcome).toMatchObject({ kind: 'ok', result: { status: 'committed' } })
+    expect(readFileSync(join(f.root, 'docs', 'new.md'), 'utf8')).toBe('# New\n')
+    expect(existsSync(join(f.root, 'old.txt'))).toBe(false)
+    expect(existsSync(join(f.root, 'src', 'a.ts'))).toBe(false)
+    expect(readFileSync(join(f.root, 'src', 'b.ts'), 'utf8')).toBe(
+      'function main() {\r\n  const x = 1\r\n  const y = 3\r\n}\r\n',
+    )
+    const receipts = f.journal.receipts({ workspace_id: f.workspace.workspace_id, origin_turn_id: 'turn_1' })
+    expect(receipts).toHaveLength(1)
+    expect(receipts[0]?.files.map((file) => [file.operation, file.old_path, file.path])).toEqual([
+      ['create', null, 'docs/new.md'],
+      ['delete', null, 'old.txt'],
+      ['rename', 'src/a.ts', 'src/b.ts'],
+    ])
+    expect(receipts[0]?.files[2]?.stats).toEqual({ added: 1, removed: 1, binary: false })
+  })
+
+  test('whitespace-tolerant matching finds a chunk whose indentation differs', async () => {
+    const f = journalFixture()
+    write(f.root, { 'a.py': 'def f():\n    return 1   \n' })
+    const patch = '*** Begin Patch\n*** Update File: a.py\n@@\n-  return 1\n+    return 2\n*** End Patch'
+    expect(await f.journal.mutate(f.workspace, { kind: 'edit' }, () => planApplyPatch(f.context, patch))).toMatchObject(
+      { kind: 'ok' },
+    )
+    expect(readFileSync(join(f.root, 'a.py'), 'utf8')).toBe('def f():\n    return 2\n')
+  })
+
+  test('one failing chunk fails the whole patch and nothing is written', async () => {
+    const f = journalFixture()
+    write(f.root, { 'a.txt': 'one\ntwo\n', 'b.txt': 'three\n' })
+    const before = treeFingerprint(f.root)
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: a.txt',
+      '-one',
+      '+ONE',
+      '*** Update File: b.txt',
+      '-not there',
+      '+x',
+      '*** Add File: c.txt',
+      '+c',
+      '*** End Patch',
+    ].join('\n')
+    const outcome = await f.journal.mutate(f.workspace, { kind: 'edit' }, () => planApplyPatch(f.context, patch))
+    expect(outcome).toMatchObject({
+      kind: 'error',
+      error: { code: 'CONFLICT', details: { path: 'b.txt', reason: 'hunk-mismatch' } },
+    })
+    expect(treeFingerprint(f.root)).toEqual(before)
+    expect(f.journal.receipts({ workspace_id: f.workspace.workspace_id })).toEqual([])
+  })
+
+  test('a later file failing at publish rolls back the files already published', async () => {
+    const f = journalFixture()
+    write(f.root, { 'a.txt': 'a\n', 'b.txt': 'b\n' })
+    const patch = '*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch'
+    // An external writer changes b.txt between planning and its publish.
+    const outcome = await f.journal.mutate(f.workspace, { kind: 'edit' }, async () => {
+      const planned = await planApplyPatch(f.context, patch)
+      writeFileSync(join(f.root, 'b.txt'), 'external\n')
+      return planned
+    })
+    expect(outcome).toMatchObject({ kind: 'error', error: { code: 'CONFLICT', details: { path: 'b.txt' } } })
+    expect(readFileSync(join(f.root, 'a.txt'), 'utf8')).toBe('a\n')
+    expect(readFileSync(join(f.root, 'b.txt'), 'utf8')).toBe('external\n')
+    expect(f.journal.receipts({ workspace_id: f.workspace.workspace_id }).map((r) => r.status)).toEqual(['rolled_back'])
+  })
+
+  test('several mutations of one lineage fold into first-before → last-after', async () => {
+    const f = journalFixture()
+    write(f.root, { 'a.txt': 'v1\n' })
+    for (const [from, to] of [
+      ['v1', 'v2'],
+      ['v2', 'v3'],
+    ]) {
+      const patch = `*** Begin Patch\n*** Update File: a.txt\n-${from}\n+${to}\n*** End Patch`
+      await f.journal.mutate(f.workspace, { kind: 'edit', origin_turn_id: 't' }, () => planApplyPatch(f.context, patch))
+    }
+    const moved = '*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n*** End Patch'
+    await f.journal.mutate(f.workspace, { kind: 'edit', origin_turn_id: 't' }, () => planApplyPatch(f.context, moved))
+    const folded = foldByLineage(f.journal.receipts({ workspace_id: f.workspace.workspace_id, origin_turn_id: 't' }))
+    expect(folded).toHaveLength(1)
+    expect(folded[0]).toMatchObject({ first_path: 'a.txt', last_path: 'b.txt', transactions: expect.any(Array) })
+    expect(folded[0]?.transactions).toHaveLength(3)
+  })
+})

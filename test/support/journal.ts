@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach } from 'vitest'
+import {
+  createJournal,
+  DEFAULT_JOURNAL_LIMITS,
+  ensureWorkspace,
+  type FaultHook,
+  type Workspace,
+} from '../../src/main/core/journal'
+import {
+  createBlobStore,
+  createIdempotencyStore,
+  createWorkspaceLock,
+  openDatabase,
+  type Database,
+} from '../../src/main/core/store'
+import { tempDir } from './temp'
+
+const open: Database[] = []
+afterEach(() => {
+  for (const db of open.splice(0)) db.close()
+})
+
+/** The journal wired as the core wires it, over a real temp project and data directory. */
+export function journalFixture(options: { fault?: FaultHook } = {}) {
+  const root = tempDir()
+  const dataDir = tempDir()
+  mkdirSync(dataDir, { recursive: true })
+  const dbFile = join(dataDir, 'retrace.db')
+  const db = openDatabase(dbFile)
+  const lockDb = openDatabase(dbFile, { synchronous: 'OFF' })
+  open.push(lockDb, db)
+  const blobs = createBlobStore(dataDir, db)
+  const journal = createJournal({
+    db,
+    blobs,
+    lock: createWorkspaceLock(lockDb),
+    idempotency: createIdempotencyStore(db),
+    limits: DEFAULT_JOURNAL_LIMITS,
+    fault: options.fault ?? (() => {}),
+  })
+  db.prepare("INSERT INTO projects VALUES ('prj_t', ?, 't', 0, 0)").run(root)
+  const workspace: Workspace = { workspace_id: ensureWorkspace(db, 'prj_t', root), root, dataDir }
+  return { root, dataDir, db, blobs, journal, workspace, context: { workspace, limits: journal.limits } }
+}
