@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { inLazyTransaction, statement, type Database } from '../store'
+import { inImmediateTransaction, inLazyTransaction, statement, type Database } from '../store'
 import type { PlannedChange } from './transaction'
 import type { Attribution, Receipt, ReceiptFile, TransactionStatus } from './types'
 
@@ -8,17 +8,6 @@ export interface StoredFile {
   readonly change: PlannedChange
 }
 
-export function inImmediateTransaction<T>(db: Database, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE')
-  try {
-    const result = work()
-    db.exec('COMMIT')
-    return result
-  } catch (error) {
-    db.exec('ROLLBACK')
-    throw error
-  }
-}
 
 /** The one main workspace of a project (git worktrees for forked tasks add more later). */
 export function ensureWorkspace(db: Database, projectId: string, root: string): string {

@@ -46,13 +46,8 @@ export function schemaVersion(db: Database): number {
   return row?.version ?? 0
 }
 
-/**
- * Runs `work` in an IMMEDIATE transaction whose commit is not fsynced. Only for writes that
- * start-up recovery can re-derive from durable state if they are lost in a crash; the next
- * FULL commit on the database makes them durable anyway.
- */
-export function inLazyTransaction<T>(db: Database, work: () => T): T {
-  db.exec('PRAGMA synchronous = NORMAL')
+/** Runs `work` in an IMMEDIATE (write-locking) transaction, committed durably. */
+export function inImmediateTransaction<T>(db: Database, work: () => T): T {
   db.exec('BEGIN IMMEDIATE')
   try {
     const result = work()
@@ -61,6 +56,18 @@ export function inLazyTransaction<T>(db: Database, work: () => T): T {
   } catch (error) {
     db.exec('ROLLBACK')
     throw error
+  }
+}
+
+/**
+ * Runs `work` in an IMMEDIATE transaction whose commit is not fsynced. Only for writes that
+ * start-up recovery can re-derive from durable state if they are lost in a crash; the next
+ * FULL commit on the database makes them durable anyway.
+ */
+export function inLazyTransaction<T>(db: Database, work: () => T): T {
+  db.exec('PRAGMA synchronous = NORMAL')
+  try {
+    return inImmediateTransaction(db, work)
   } finally {
     db.exec('PRAGMA synchronous = FULL')
   }
