@@ -6,6 +6,7 @@ import {
   DEFAULT_JOURNAL_LIMITS,
   ensureWorkspace,
   type FaultHook,
+  type JournalLimits,
   type Workspace,
 } from '../../src/main/core/journal'
 import {
@@ -23,7 +24,7 @@ afterEach(() => {
 })
 
 /** The journal wired as the core wires it, over a real temp project and data directory. */
-export function journalFixture(options: { fault?: FaultHook } = {}) {
+export function journalFixture(options: { fault?: FaultHook; limits?: Partial<JournalLimits> } = {}) {
   const root = tempDir()
   const dataDir = tempDir()
   mkdirSync(dataDir, { recursive: true })
@@ -37,7 +38,7 @@ export function journalFixture(options: { fault?: FaultHook } = {}) {
     blobs,
     lock: createWorkspaceLock(lockDb),
     idempotency: createIdempotencyStore(db),
-    limits: DEFAULT_JOURNAL_LIMITS,
+    limits: { ...DEFAULT_JOURNAL_LIMITS, ...options.limits },
     fault: options.fault ?? (() => {}),
   })
   db.prepare("INSERT INTO projects VALUES ('prj_t', ?, 't', 0, 0)").run(root)
