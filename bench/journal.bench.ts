@@ -22,7 +22,7 @@ import {
   openDatabase,
   type Database,
 } from '../src/main/core/store'
-import { medianMs, report } from './measure'
+import { medianMs, medianPairMs, report } from './measure'
 
 const host = { shell: 'browser' as const, appVersion: 'bench', log: () => {} }
 
@@ -52,17 +52,19 @@ async function trustedWrites(work: string): Promise<void> {
     ['4 KiB', 4 * 1024],
     ['1 MiB', 1024 * 1024],
   ] as const) {
-    // An agent edits the same file again and again: alternate two versions so each write is a real change.
-    const versions = [
-      randomBytes(size).toString('base64').slice(0, size),
-      randomBytes(size).toString('base64').slice(0, size),
-    ]
+    // An agent edits the same file again and again; every version is new, so each write stores a
+    // new after-blob (its before-blob is the previous after-blob, already stored).
+    const base = randomBytes(size)
+      .toString('base64')
+      .slice(0, size - 16)
+    const version = (n: number) => `${base}${String(n).padStart(16, '0')}`
     let revision: string | null = null
     let turn = 0
     const name = `file-${size}.txt`
-    const subject = await medianMs(
+    let bareTurn = 0
+    const [subject, baseline] = await medianPairMs(
       async () => {
-        const content = versions[turn++ % 2] ?? ''
+        const content = version(turn++)
         const response = await core.handle({
           request_id: randomUUID(),
           action: 'files.write',
@@ -73,13 +75,8 @@ async function trustedWrites(work: string): Promise<void> {
         if (response.status !== 'ok') throw new Error(JSON.stringify(response.error))
         revision = (response.result as { revision: string }).revision
       },
-      25,
-      4,
-    )
-    let bareTurn = 0
-    const baseline = await medianMs(
-      () => bareDurableWrite(bare, name, Buffer.from(versions[bareTurn++ % 2] ?? '')),
-      25,
+      () => bareDurableWrite(bare, name, Buffer.from(version(bareTurn++))),
+      41,
       4,
     )
     report(

@@ -62,11 +62,12 @@ export function createCore(options: CoreOptions): Core {
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
   const blobs = createBlobStore(dataDir, db)
+  const lock = createWorkspaceLock(lockDb)
   const idempotency = createIdempotencyStore(db)
   const journal = createJournal({
     db,
     blobs,
-    lock: createWorkspaceLock(lockDb),
+    lock,
     idempotency,
     limits: { ...DEFAULT_JOURNAL_LIMITS, ...options.journalLimits },
     fault: options.fault ?? faultHookFromEnv(process.env.RETRACE_FAULT),
@@ -155,6 +156,7 @@ export function createCore(options: CoreOptions): Core {
     dispose() {
       if (disposed) return
       disposed = true
+      lock.dispose()
       lockDb.close()
       db.close()
     },

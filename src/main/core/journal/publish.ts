@@ -1,4 +1,5 @@
-import { link, lstat, mkdir, rename, rmdir, unlink } from 'node:fs/promises'
+import { lstatSync } from 'node:fs'
+import { link, mkdir, rename, rmdir, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { fsyncDirectory, writeNewFileSynced } from '../platform'
@@ -16,7 +17,7 @@ export type Observed =
 export async function observe(abs: string, maxBytes: number): Promise<Observed> {
   let info
   try {
-    info = await lstat(abs)
+    info = lstatSync(abs)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' }
     throw error

@@ -8,7 +8,6 @@ export interface StoredFile {
   readonly change: PlannedChange
 }
 
-
 /** The one main workspace of a project (git worktrees for forked tasks add more later). */
 export function ensureWorkspace(db: Database, projectId: string, root: string): string {
   const found = db

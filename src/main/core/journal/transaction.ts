@@ -167,45 +167,41 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     },
   }
 
+  /** Stores every before/after blob of the transaction concurrently: their fsyncs overlap. */
   async function storeBlobs(changes: readonly PlannedChange[]): Promise<StoredFile[]> {
-    const stored: StoredFile[] = []
-    for (const change of changes) {
-      const beforeBytes = change.before.kind === 'regular' ? change.before.bytes : null
-      const afterBytes = change.after.kind === 'regular' ? change.after.bytes : null
-      const overBudget = (beforeBytes?.length ?? 0) > limits.recoveryBudgetBytes
-      const before: FileState = await stateWithBlob(
-        change.before.kind === 'regular' ? change.before : change.before,
-        !overBudget,
-      )
-      const after: FileState =
-        change.after.kind === 'regular'
-          ? {
-              kind: 'regular',
-              digest: digestOf(change.after.bytes),
-              size: change.after.bytes.length,
-              mode: octal(change.after.mode),
-              blob_ref:
-                change.after.bytes.length <= limits.recoveryBudgetBytes ? await blobs.put(change.after.bytes) : null,
-            }
-          : change.after.kind === 'directory'
-            ? { kind: 'directory' }
-            : { kind: 'absent' }
-      const { stats, diff_state } = lineStats(beforeBytes, afterBytes, limits.statsBudgetBytes)
-      const file: ReceiptFile = {
-        file_lineage_id: '',
-        path: change.path,
-        operation: change.operation,
-        old_path: change.old_path,
-        before,
-        after,
-        stats,
-        diff_state,
-        recoverability: overBudget ? 'unavailable' : 'exact',
-        unavailable_reason: overBudget ? 'over-recovery-budget' : null,
-      }
-      stored.push({ file, change })
+    return Promise.all(
+      changes.map(async (change): Promise<StoredFile> => {
+        const beforeBytes = change.before.kind === 'regular' ? change.before.bytes : null
+        const afterBytes = change.after.kind === 'regular' ? change.after.bytes : null
+        const overBudget = (beforeBytes?.length ?? 0) > limits.recoveryBudgetBytes
+        const [before, after] = await Promise.all([stateWithBlob(change.before, !overBudget), afterState(change.after)])
+        const { stats, diff_state } = lineStats(beforeBytes, afterBytes, limits.statsBudgetBytes)
+        const file: ReceiptFile = {
+          file_lineage_id: '',
+          path: change.path,
+          operation: change.operation,
+          old_path: change.old_path,
+          before,
+          after,
+          stats,
+          diff_state,
+          recoverability: overBudget ? 'unavailable' : 'exact',
+          unavailable_reason: overBudget ? 'over-recovery-budget' : null,
+        }
+        return { file, change }
+      }),
+    )
+  }
+
+  async function afterState(after: PlannedAfter): Promise<FileState> {
+    if (after.kind !== 'regular') return { kind: after.kind }
+    return {
+      kind: 'regular',
+      digest: digestOf(after.bytes),
+      size: after.bytes.length,
+      mode: octal(after.mode),
+      blob_ref: after.bytes.length <= limits.recoveryBudgetBytes ? await blobs.put(after.bytes) : null,
     }
-    return stored
   }
 
   async function stateWithBlob(state: DiskState, keepBlob: boolean): Promise<FileState> {

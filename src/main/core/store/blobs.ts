@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
-import { readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises'
+import { mkdirSync, statSync, utimesSync } from 'node:fs'
+import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { fsyncDirectory, writeNewFileSynced } from '../platform'
@@ -46,13 +46,13 @@ export function createBlobStore(dataDir: string, db: Database): BlobStore {
     async put(bytes) {
       const digest = digestOf(bytes)
       const target = pathOf(digest)
-      const existing = await stat(target).catch(() => undefined)
+      const existing = statSync(target, { throwIfNoEntry: false })
       // Dedup: an existing blob of the right size is verified on every read, so trusting it here
       // never returns corrupt bytes later.
       if (existing?.isFile() && existing.size === bytes.length) {
         // Refresh its age so a concurrent sweep's grace period covers the reference about to be written.
         const now = new Date()
-        await utimes(target, now, now)
+        utimesSync(target, now, now)
         return digest
       }
       const dir = join(target, '..')

@@ -1,4 +1,11 @@
-export { inImmediateTransaction, inLazyTransaction, openDatabase, schemaVersion, statement, type Database } from './database'
+export {
+  inImmediateTransaction,
+  inLazyTransaction,
+  openDatabase,
+  schemaVersion,
+  statement,
+  type Database,
+} from './database'
 export { createBlobStore, digestOf, type BlobStore, type Digest } from './blobs'
 export { createWorkspaceLock, type LockLease, type WorkspaceLock } from './workspace-lock'
 export {

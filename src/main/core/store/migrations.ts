@@ -103,4 +103,13 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       ) STRICT;
     `,
   },
+  {
+    name: '003-receipts-by-turn',
+    sql: `
+      -- Equality on (workspace, turn) and order by sequence from one index: a turn's receipts
+      -- cost the same on a journal of any length (the sequence index alone would scan).
+      DROP INDEX transactions_by_origin_turn;
+      CREATE INDEX transactions_by_turn ON transactions (workspace_id, origin_turn_id, workspace_sequence);
+    `,
+  },
 ]

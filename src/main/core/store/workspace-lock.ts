@@ -10,12 +10,22 @@ export interface LockLease {
 export interface WorkspaceLock {
   /** Waits for the workspace's mutation lock (in this process and across processes sharing the DB). */
   acquire(workspaceId: string, options?: { timeoutMs?: number }): Promise<Outcome<LockLease>>
+  /** Gives up every lease row this process holds (on shutdown). */
+  dispose(): void
 }
 
 /** Holder ids alive in this process: a row naming our pid but none of these is a dead holder. */
 const LIVE_HOLDERS = new Set<string>()
 
 const HEARTBEAT_MS = 1_000
+/** How long an idle process keeps its lease row before letting another process have it. */
+const LEASE_LINGER_MS = 150
+
+interface ProcessLease {
+  readonly holderId: string
+  readonly heartbeat: ReturnType<typeof setInterval>
+  idle: ReturnType<typeof setTimeout> | undefined
+}
 /** A lease not renewed for this long is dead even if its pid was reused by another process. */
 const STALE_AFTER_MS = 30_000
 
@@ -46,6 +56,16 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
   const remove = db.prepare('DELETE FROM workspace_locks WHERE workspace_id = ? AND holder_id = ?')
   // In-process waiters queue behind each other instead of polling the database.
   const tails = new Map<string, Promise<void>>()
+  const leases = new Map<string, ProcessLease>()
+
+  const dropLease = (workspaceId: string, lease: ProcessLease) => {
+    if (leases.get(workspaceId) !== lease) return
+    clearTimeout(lease.idle)
+    clearInterval(lease.heartbeat)
+    leases.delete(workspaceId)
+    remove.run(workspaceId, lease.holderId)
+    LIVE_HOLDERS.delete(lease.holderId)
+  }
 
   const tryClaim = (workspaceId: string, holderId: string): boolean => {
     db.exec('BEGIN IMMEDIATE')
@@ -89,31 +109,42 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
         void previous.then(settleLocal)
         return busy(workspaceId)
       }
-      const holderId = `lock_${randomUUID()}`
-      LIVE_HOLDERS.add(holderId)
-      for (;;) {
-        if (tryClaim(workspaceId, holderId)) break
-        if (Date.now() >= deadline) {
-          LIVE_HOLDERS.delete(holderId)
-          settleLocal()
-          return busy(workspaceId)
+      let lease = leases.get(workspaceId)
+      if (lease) {
+        clearTimeout(lease.idle)
+      } else {
+        const holderId = `lock_${randomUUID()}`
+        LIVE_HOLDERS.add(holderId)
+        while (!tryClaim(workspaceId, holderId)) {
+          if (Date.now() >= deadline) {
+            LIVE_HOLDERS.delete(holderId)
+            settleLocal()
+            return busy(workspaceId)
+          }
+          await new Promise((resolve) => setTimeout(resolve, 25))
         }
-        await new Promise((resolve) => setTimeout(resolve, 25))
+        const heartbeat = setInterval(() => beat.run(Date.now(), workspaceId, holderId), HEARTBEAT_MS)
+        heartbeat.unref()
+        lease = { holderId, heartbeat, idle: undefined }
+        leases.set(workspaceId, lease)
       }
-      const heartbeat = setInterval(() => beat.run(Date.now(), workspaceId, holderId), HEARTBEAT_MS)
-      heartbeat.unref()
+      const held = lease
       let released = false
       return ok({
-        holderId,
+        holderId: held.holderId,
         release() {
           if (released) return
           released = true
-          clearInterval(heartbeat)
-          remove.run(workspaceId, holderId)
-          LIVE_HOLDERS.delete(holderId)
+          // Keep the lease row briefly: a burst of mutations (an agent's edits, autosave) then pays
+          // for it once. Another process waits at most this long beyond our last mutation.
+          held.idle = setTimeout(() => dropLease(workspaceId, held), LEASE_LINGER_MS)
+          held.idle.unref()
           settleLocal()
         },
       })
+    },
+    dispose() {
+      for (const [workspaceId, lease] of leases) dropLease(workspaceId, lease)
     },
   }
 }
