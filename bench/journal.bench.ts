@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { rename } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,9 +8,8 @@ import {
   createJournal,
   DEFAULT_JOURNAL_LIMITS,
   ensureWorkspace,
-  planWrite,
+  planApplyPatch,
   queryReceipts,
-  type PlannedChange,
   type Workspace,
 } from '../src/main/core/journal'
 import { fsyncDirectory, writeNewFileSynced } from '../src/main/core/platform'
@@ -18,7 +17,6 @@ import {
   createBlobStore,
   createIdempotencyStore,
   createWorkspaceLock,
-  digestOf,
   openDatabase,
   type Database,
 } from '../src/main/core/store'
@@ -103,11 +101,10 @@ function journalPieces(dataDir: string): { db: Database; journal: ReturnType<typ
   return { db, journal }
 }
 
-async function hundredFileTransaction(work: string): Promise<void> {
-  const { mkdirSync } = await import('node:fs')
+async function hundredFileApplyPatch(work: string): Promise<void> {
   const root = join(work, 'patch-project')
   const bare = join(work, 'patch-bare')
-  mkdirSync(root)
+  mkdirSync(join(root, 'src'), { recursive: true })
   mkdirSync(bare)
   const { db, journal } = journalPieces(join(work, 'patch-data'))
   db.prepare("INSERT INTO projects VALUES ('prj_bench', ?, 'bench', 0, 0)").run(root)
@@ -116,43 +113,38 @@ async function hundredFileTransaction(work: string): Promise<void> {
     root,
     dataDir: join(work, 'patch-data'),
   }
-  const contents = Array.from({ length: 100 }, (_, i) => `export const value${i} = ${i}\n`.repeat(40))
+  const body = (i: number) => `export const value${i} = ${i}\n`.repeat(40)
+  for (let i = 0; i < 100; i++) writeFileSync(join(root, 'src', `m${i}.ts`), `${body(i)}// round 0\n`)
+  // Each round, one patch updates the last line of all 100 files: one transaction.
+  const patchFor = (round: number) =>
+    [
+      '*** Begin Patch',
+      ...Array.from({ length: 100 }, (_, i) => [
+        `*** Update File: src/m${i}.ts`,
+        `-// round ${round - 1}`,
+        `+// round ${round}`,
+      ]).flat(),
+      '*** End Patch',
+    ].join('\n')
   let round = 0
-  const subject = await medianMs(
+  let bareRound = 0
+  const [subject, baseline] = await medianPairMs(
     async () => {
       round += 1
-      const outcome = await journal.mutate(workspace, { kind: 'edit' }, async () => {
-        const changes: PlannedChange[] = []
-        for (const [i, text] of contents.entries()) {
-          const path = `src/m${i}.ts`
-          const { readFileSync, existsSync } = await import('node:fs')
-          const abs = join(root, 'src', `m${i}.ts`)
-          const expected = existsSync(abs) ? digestOf(readFileSync(abs)) : null
-          const planned = await planWrite(
-            { workspace, limits: journal.limits },
-            { path, source: { content: Buffer.from(`${text}// ${round}\n`) }, expected },
-          )
-          if (planned.kind === 'error') return planned
-          changes.push(...planned.result)
-        }
-        return { kind: 'ok', result: changes }
-      })
+      const outcome = await journal.mutate(workspace, { kind: 'edit' }, () =>
+        planApplyPatch({ workspace, limits: journal.limits }, patchFor(round)),
+      )
       if (outcome.kind === 'error') throw new Error(JSON.stringify(outcome.error))
     },
-    7,
-    2,
-  )
-  let bareRound = 0
-  const baseline = await medianMs(
     async () => {
       bareRound += 1
-      for (const [i, text] of contents.entries())
-        await bareDurableWrite(bare, `m${i}.ts`, Buffer.from(`${text}// ${bareRound}\n`))
+      for (let i = 0; i < 100; i++)
+        await bareDurableWrite(bare, `m${i}.ts`, Buffer.from(`${body(i)}// round ${bareRound}\n`))
     },
     7,
     2,
   )
-  report('one 100-file transaction (apply_patch path) vs 100 bare durable writes', subject, baseline)
+  report('apply_patch of 100 files (one transaction) vs 100 bare durable writes', subject, baseline)
   db.close()
 }
 
@@ -202,7 +194,7 @@ export async function benchJournal(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'retrace-bench-journal-'))
   try {
     await trustedWrites(work)
-    await hundredFileTransaction(work)
+    await hundredFileApplyPatch(work)
     await receiptQuery(work)
   } finally {
     rmSync(work, { recursive: true, force: true })

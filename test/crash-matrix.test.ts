@@ -67,9 +67,9 @@ const OPS: Op[] = [
 ]
 
 /** Which terminal state spec 03 requires after a crash at each phase of a one-file transaction. */
-const EXPECTED: Record<(typeof FAULT_PHASES)[number], 'none' | 'aborted' | 'committed'> = {
-  'after-blobs': 'none',
+const EXPECTED: Record<(typeof FAULT_PHASES)[number], 'aborted' | 'committed'> = {
   'after-prepare': 'aborted',
+  'after-blobs': 'aborted',
   'after-temp-write': 'aborted',
   'after-publish-file': 'committed',
   'before-commit': 'committed',
@@ -102,8 +102,7 @@ describe('crash at every phase of a trusted write (a real child process, SIGKILL
         const transactions =
           listed.status === 'ok' ? (listed.result as { transactions: Array<{ status: string }> }).transactions : []
         const expected = EXPECTED[phase]
-        if (expected === 'none') expect(transactions).toEqual([])
-        else expect(transactions.map((t) => t.status)).toEqual([expected])
+        expect(transactions.map((t) => t.status)).toEqual([expected])
         expect(contents(root, paths)).toEqual(expected === 'committed' ? { ...original, ...op.after } : original)
         expect(readdirSync(root).filter((name) => name.startsWith('.retrace-tmp-'))).toEqual([])
 
@@ -129,4 +128,87 @@ describe('crash at every phase of a trusted write (a real child process, SIGKILL
       })
     }
   }
+})
+
+describe('crash inside a two-file patch (one transaction)', () => {
+  const PATCH = [
+    '*** Begin Patch',
+    '*** Update File: a.txt',
+    '-a',
+    '+A',
+    '*** Update File: b.txt',
+    '-b',
+    '+B',
+    '*** End Patch',
+  ].join('\n')
+  const CASES: Array<[string, 'aborted' | 'rolled_back' | 'committed']> = [
+    ['after-prepare', 'aborted'],
+    ['after-temp-write@1', 'aborted'],
+    ['after-publish-file@1', 'rolled_back'],
+    ['after-temp-write@2', 'rolled_back'],
+    ['after-publish-file@2', 'committed'],
+    ['before-commit', 'committed'],
+  ]
+  test.each(CASES)('killed %s: restart settles it %s — both files old, or both new', async (fault, expected) => {
+    const root = tempDir()
+    const dataDir = tempDir()
+    writeFileSync(join(root, 'a.txt'), 'a\n')
+    writeFileSync(join(root, 'b.txt'), 'b\n')
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, 'support', 'crash-patch-child.mts'), dataDir, root, PATCH],
+      { env: { ...process.env, RETRACE_FAULT: fault }, encoding: 'utf8', timeout: 60_000 },
+    )
+    expect(child.signal, child.stderr).toBe('SIGKILL')
+    const core = startCore({ dataDir })
+    await core.ready
+    const listed = await core.handle({
+      request_id: randomUUID(),
+      action: 'journal.transactions',
+      owner: { project_id: 'prj_patch' },
+      payload: {},
+    })
+    const statuses =
+      listed.status === 'ok'
+        ? (listed.result as { transactions: Array<{ status: string }> }).transactions.map((t) => t.status)
+        : []
+    expect(statuses).toEqual([expected])
+    const both = contents(root, ['a.txt', 'b.txt'])
+    expect(both).toEqual(
+      expected === 'committed' ? { 'a.txt': 'A\n', 'b.txt': 'B\n' } : { 'a.txt': 'a\n', 'b.txt': 'b\n' },
+    )
+    expect(readdirSync(root).filter((name) => name.startsWith('.retrace-tmp-'))).toEqual([])
+  })
+})
+
+describe('recovery repairs what a crash can leave behind', () => {
+  test('an after-blob lost with a kill during publish is re-stored from the published bytes', async () => {
+    const root = tempDir()
+    const dataDir = tempDir()
+    writeFileSync(join(root, 'a.txt'), 'v1')
+    const first = startCore({ dataDir })
+    const project = await openProject(first, root)
+    const written = await first.handle({
+      request_id: randomUUID(),
+      action: 'files.write',
+      owner: { project_id: project.projectId },
+      idempotency_key: randomUUID(),
+      payload: { path: 'a.txt', content: 'v2', expected_revision: rev('v1') },
+    })
+    expect(written.status).toBe('ok')
+    first.dispose()
+    // The state a kill between publish and the after-blob's rename leaves: prepared, no after blob.
+    const { DatabaseSync } = await import('node:sqlite')
+    const raw = new DatabaseSync(join(dataDir, 'retrace.db'))
+    raw.exec("UPDATE transactions SET status = 'prepared', settled_at_ms = NULL")
+    raw.close()
+    const blobPath = join(dataDir, 'blobs', 'sha256', rev('v2').slice(7, 9), rev('v2').slice(9))
+    const { rmSync } = await import('node:fs')
+    rmSync(blobPath)
+
+    const second = startCore({ dataDir })
+    const report = await second.ready
+    expect(report.committed).toHaveLength(1)
+    expect(readFileSync(blobPath, 'utf8')).toBe('v2')
+  })
 })

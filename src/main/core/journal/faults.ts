@@ -3,8 +3,8 @@
  * is reached) SIGKILLs this process at that phase boundary, so tests can prove recovery from it.
  */
 export const FAULT_PHASES = [
-  'after-blobs',
   'after-prepare',
+  'after-blobs',
   'after-temp-write',
   'after-publish-file',
   'before-commit',

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path'
-import type { BlobStore, Database, IdempotencyStore } from '../store'
+import { digestOf, type BlobStore, type Database, type IdempotencyStore } from '../store'
+import { readNoFollow } from './target'
 import { matches, observe, publishDelete, publishRegular, type Expected, type PublishContext } from './publish'
 import { markSettled, receiptsFromRows } from './records'
 import { removeTempFiles } from './transaction'
@@ -55,6 +56,7 @@ export async function recoverPrepared(
       continue
     }
     if (sides.every((s) => s === 'after')) {
+      await repairAfterBlobs(receipt, abs, blobs, maxBytes)
       settle(receipt, 'committed', null)
       continue
     }
@@ -112,6 +114,25 @@ export async function recoverPrepared(
         files: detail as Array<Record<string, unknown>>,
       })
     else report[status].push(receipt.transaction_id)
+  }
+}
+
+/**
+ * A process killed after publishing but before its after-blob write finished leaves the blob
+ * missing; the published file holds exactly those bytes (its digest was just checked), so store
+ * them again.
+ */
+async function repairAfterBlobs(
+  receipt: Receipt,
+  abs: (path: string) => string,
+  blobs: BlobStore,
+  maxBytes: number,
+): Promise<void> {
+  for (const file of receipt.files) {
+    if (file.after.kind !== 'regular' || !file.after.blob_ref) continue
+    if ((await blobs.read(file.after.blob_ref)).kind === 'ok') continue
+    const bytes = await readNoFollow(abs(file.path), maxBytes)
+    if (bytes !== 'too-large' && digestOf(bytes) === file.after.digest) await blobs.put(bytes, file.after.digest)
   }
 }
 

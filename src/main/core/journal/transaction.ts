@@ -89,8 +89,15 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
         if (approvalProblem) return { kind: 'error', error: approvalProblem }
 
         const transactionId = `mtx_${randomUUID()}`
-        const files = await storeBlobs(changes)
-        fault('after-blobs')
+        const { files, beforeStored, afterStored } = describeAndStore(changes)
+        // Always settle the blob writes, even if the prepare below throws.
+        const settled = (p: Promise<unknown>) =>
+          p.then(
+            () => undefined,
+            (error: unknown) => error,
+          )
+        const beforeDurable = settled(beforeStored)
+        const afterDurable = settled(afterStored)
         const receipt = insertPrepared(db, {
           transaction_id: transactionId,
           workspace_id: workspace.workspace_id,
@@ -99,6 +106,18 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           onPrepared: options.onPrepared,
         })
         fault('after-prepare')
+        // Rollback needs the before blobs, so they are durable before anything is published. The
+        // after blobs (needed only for a later redo) finish while we publish; a crash that loses
+        // one is repaired by recovery from the published bytes, which it verifies by digest.
+        const blobFailure = (await beforeDurable) ?? undefined
+        if (blobFailure !== undefined) {
+          await afterDurable
+          markSettled(db, receipt, 'aborted', JSON.stringify({ reason: 'blob-store-failed' }), options.onSettled)
+          return fail('UNAVAILABLE', 'Retrace could not store the versions it keeps for undo; nothing was written.', {
+            reason: 'blob-store-failed',
+          })
+        }
+        fault('after-blobs')
 
         const context: PublishContext = {
           fault,
@@ -157,6 +176,16 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           markSettled(db, receipt, 'recovery_required', JSON.stringify(unconfirmed), options.onSettled)
           return recoveryRequired(unconfirmed)
         }
+        if ((await afterDurable) !== undefined) {
+          markSettled(
+            db,
+            receipt,
+            'recovery_required',
+            JSON.stringify([{ reason: 'after-blob-store-failed' }]),
+            options.onSettled,
+          )
+          return recoveryRequired([{ reason: 'after-blob-store-failed' }])
+        }
         fault('before-commit')
         const committed = markSettled(db, receipt, 'committed', null, options.onSettled)
         fault('after-commit')
@@ -167,53 +196,64 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     },
   }
 
-  /** Stores every before/after blob of the transaction concurrently: their fsyncs overlap. */
-  async function storeBlobs(changes: readonly PlannedChange[]): Promise<StoredFile[]> {
-    return Promise.all(
-      changes.map(async (change): Promise<StoredFile> => {
-        const beforeBytes = change.before.kind === 'regular' ? change.before.bytes : null
-        const afterBytes = change.after.kind === 'regular' ? change.after.bytes : null
-        const overBudget = (beforeBytes?.length ?? 0) > limits.recoveryBudgetBytes
-        const [before, after] = await Promise.all([stateWithBlob(change.before, !overBudget), afterState(change.after)])
-        const { stats, diff_state } = lineStats(beforeBytes, afterBytes, limits.statsBudgetBytes)
-        const file: ReceiptFile = {
-          file_lineage_id: '',
-          path: change.path,
-          operation: change.operation,
-          old_path: change.old_path,
-          before,
-          after,
-          stats,
-          diff_state,
-          recoverability: overBudget ? 'unavailable' : 'exact',
-          unavailable_reason: overBudget ? 'over-recovery-budget' : null,
+  /**
+   * Describes every file of the transaction (digests, stats) and starts storing its before/after
+   * blobs. The writes run in the thread pool while the caller commits `prepared`, so the blob
+   * fsyncs overlap the database fsync; nothing is published until both are durable.
+   */
+  function describeAndStore(changes: readonly PlannedChange[]): {
+    files: StoredFile[]
+    beforeStored: Promise<unknown>
+    afterStored: Promise<unknown>
+  } {
+    const beforePuts: Array<Promise<unknown>> = []
+    const afterPuts: Array<Promise<unknown>> = []
+    const keep = (bytes: Buffer, digest: Digest, into: Array<Promise<unknown>>): Digest | null => {
+      if (bytes.length > limits.recoveryBudgetBytes) return null
+      into.push(blobs.put(bytes, digest))
+      return digest
+    }
+    const files = changes.map((change): StoredFile => {
+      const beforeBytes = change.before.kind === 'regular' ? change.before.bytes : null
+      const afterBytes = change.after.kind === 'regular' ? change.after.bytes : null
+      const overBudget = (beforeBytes?.length ?? 0) > limits.recoveryBudgetBytes
+      const before: FileState =
+        change.before.kind === 'regular'
+          ? {
+              kind: 'regular',
+              digest: change.before.digest,
+              size: change.before.bytes.length,
+              mode: octal(change.before.mode),
+              blob_ref: keep(change.before.bytes, change.before.digest, beforePuts),
+            }
+          : { kind: change.before.kind }
+      let after: FileState
+      if (change.after.kind === 'regular') {
+        const digest = digestOf(change.after.bytes)
+        after = {
+          kind: 'regular',
+          digest,
+          size: change.after.bytes.length,
+          mode: octal(change.after.mode),
+          blob_ref: keep(change.after.bytes, digest, afterPuts),
         }
-        return { file, change }
-      }),
-    )
-  }
-
-  async function afterState(after: PlannedAfter): Promise<FileState> {
-    if (after.kind !== 'regular') return { kind: after.kind }
-    return {
-      kind: 'regular',
-      digest: digestOf(after.bytes),
-      size: after.bytes.length,
-      mode: octal(after.mode),
-      blob_ref: after.bytes.length <= limits.recoveryBudgetBytes ? await blobs.put(after.bytes) : null,
-    }
-  }
-
-  async function stateWithBlob(state: DiskState, keepBlob: boolean): Promise<FileState> {
-    if (state.kind === 'absent') return { kind: 'absent' }
-    if (state.kind === 'directory') return { kind: 'directory' }
-    return {
-      kind: 'regular',
-      digest: state.digest,
-      size: state.bytes.length,
-      mode: octal(state.mode),
-      blob_ref: keepBlob ? await blobs.put(state.bytes) : null,
-    }
+      } else after = { kind: change.after.kind }
+      const { stats, diff_state } = lineStats(beforeBytes, afterBytes, limits.statsBudgetBytes)
+      const file: ReceiptFile = {
+        file_lineage_id: '',
+        path: change.path,
+        operation: change.operation,
+        old_path: change.old_path,
+        before,
+        after,
+        stats,
+        diff_state,
+        recoverability: overBudget ? 'unavailable' : 'exact',
+        unavailable_reason: overBudget ? 'over-recovery-budget' : null,
+      }
+      return { file, change }
+    })
+    return { files, beforeStored: Promise.all(beforePuts), afterStored: Promise.all(afterPuts) }
   }
 
   async function publishOne(context: PublishContext, change: PlannedChange): Promise<Outcome<void>> {

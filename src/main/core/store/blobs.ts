@@ -15,7 +15,7 @@ export function digestOf(bytes: Uint8Array): Digest {
 
 export interface BlobStore {
   /** Stores bytes durably (temp → fsync → rename → dir fsync) and returns their digest. */
-  put(bytes: Uint8Array): Promise<Digest>
+  put(bytes: Uint8Array, knownDigest?: Digest): Promise<Digest>
   /** The bytes of a blob, verified against its digest; a mismatch is never returned as content. */
   read(digest: Digest): Promise<Outcome<Buffer>>
   pathOf(digest: Digest): string
@@ -43,8 +43,8 @@ export function createBlobStore(dataDir: string, db: Database): BlobStore {
 
   return {
     pathOf,
-    async put(bytes) {
-      const digest = digestOf(bytes)
+    async put(bytes, knownDigest) {
+      const digest = knownDigest ?? digestOf(bytes)
       const target = pathOf(digest)
       const existing = statSync(target, { throwIfNoEntry: false })
       // Dedup: an existing blob of the right size is verified on every read, so trusting it here
