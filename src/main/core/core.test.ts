@@ -210,6 +210,14 @@ describe('files.list', () => {
     }
   })
 
+  test("the journal's in-flight temp files are not listed", async () => {
+    const root = tempDir()
+    writeFileSync(join(root, 'a.txt'), 'a')
+    writeFileSync(join(root, '.retrace-tmp-mtx_1-abcd-a.txt'), 'partial')
+    const project = await openProject(startCore(), root)
+    expect(await project.call('files.list', { path: '' })).toMatchObject({ result: { total: 1, entries: [{ name: 'a.txt' }] } })
+  })
+
   test('names that are not UTF-8 are left out rather than shown under a lossy name', async () => {
     const root = tempDir()
     writeFileSync(join(root, 'ok.txt'), 'a')

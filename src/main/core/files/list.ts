@@ -4,6 +4,7 @@ import { joinRelPath } from '../../../shared/paths'
 import { DIRECTORY_PAGE_SIZE, fail, ok, type DirEntry, type Outcome, type ResultOf } from '../../../shared/protocol'
 import type { CursorSigner, SnapshotStore } from '../paging'
 import { isInside } from '../platform/fs-paths'
+import { JOURNAL_TEMP_PREFIX } from '../journal'
 import { isForbiddenName, resolveForRead, type ProjectRoots } from './containment'
 
 export interface DirectoryListing {
@@ -108,6 +109,8 @@ async function scanDirectory(real: string, relDir: string, roots: ProjectRoots):
         return
       }
       if (isForbiddenName(name)) return
+      // The journal's in-flight temp files (renamed into place or removed within milliseconds).
+      if (name.startsWith(JOURNAL_TEMP_PREFIX)) return
       const abs = join(real, name)
       if (isInside(roots.dataDir, abs)) return
       let info

@@ -22,6 +22,7 @@ export {
   type MutatorContext,
   type WriteSource,
 } from './mutators'
+export { JOURNAL_TEMP_PREFIX } from './transaction'
 export type { MutateOptions, PlannedChange, TransactionEngine, Workspace } from './transaction'
 export * from './types'
 

@@ -1,9 +1,9 @@
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { digestOf, type BlobStore, type Database, type IdempotencyStore } from '../store'
 import { readNoFollow } from './target'
 import { matches, observe, publishDelete, publishRegular, type Expected, type PublishContext } from './publish'
 import { markSettled, receiptsFromRows } from './records'
-import { removeTempFiles } from './transaction'
+import { removeTempFiles, tempPrefix } from './transaction'
 import type { FileState, Receipt, ReceiptFile } from './types'
 
 export interface RecoveryReport {
@@ -67,7 +67,8 @@ export async function recoverPrepared(
     const context: PublishContext = {
       fault: () => {},
       maxBytes,
-      tempName: (target) => `${target}.retrace-tmp-${receipt.transaction_id}-recover`,
+      tempName: (target) =>
+        join(dirname(target), `${tempPrefix(receipt.transaction_id)}recover-${basename(target).slice(0, 40)}`),
     }
     const failed: Array<Record<string, unknown>> = []
     for (const [index, file] of receipt.files.entries()) {

@@ -65,7 +65,9 @@ export interface EngineDependencies {
   readonly fault: FaultHook
 }
 
-export const tempPrefix = (transactionId: string) => `.retrace-tmp-${transactionId}-`
+/** Every temp file the journal creates in a project starts with this; listings hide them. */
+export const JOURNAL_TEMP_PREFIX = '.retrace-tmp-'
+export const tempPrefix = (transactionId: string) => `${JOURNAL_TEMP_PREFIX}${transactionId}-`
 
 /**
  * Spec 03's sequence, for any set of files as one all-or-nothing transaction: plan under the lock →
