@@ -215,7 +215,9 @@ describe('files.list', () => {
     writeFileSync(join(root, 'a.txt'), 'a')
     writeFileSync(join(root, '.retrace-tmp-mtx_1-abcd-a.txt'), 'partial')
     const project = await openProject(startCore(), root)
-    expect(await project.call('files.list', { path: '' })).toMatchObject({ result: { total: 1, entries: [{ name: 'a.txt' }] } })
+    expect(await project.call('files.list', { path: '' })).toMatchObject({
+      result: { total: 1, entries: [{ name: 'a.txt' }] },
+    })
   })
 
   test('names that are not UTF-8 are left out rather than shown under a lossy name', async () => {

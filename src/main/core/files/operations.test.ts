@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { openProject, startCore } from '../../../../test/support/core'
 import { tempDir } from '../../../../test/support/temp'
 import { treeFingerprint } from '../../../../test/support/tree'
-import { digestOf } from '../store'
+import { digestOf, fingerprintOf } from '../store'
 
 async function project(files: Record<string, string> = {}) {
   const root = tempDir()
@@ -194,6 +194,33 @@ describe('idempotency', () => {
       payload,
     })
     expect(again).toMatchObject({ status: 'ok', result: first.status === 'ok' ? first.result : {} })
+  })
+
+  test('a key another process is still running answers IN_PROGRESS with its operation id, and writes nothing', async () => {
+    const p = await project({ 'a.txt': 'v1' })
+    const key = randomUUID()
+    const payload = { path: 'a.txt', content: 'v2', expected_revision: rev('v1') }
+    // What another Retrace process sharing the data directory leaves while it works on this key.
+    const { DatabaseSync } = await import('node:sqlite')
+    const raw = new DatabaseSync(join(p.dataDir, 'retrace.db'))
+    const fingerprint = fingerprintOf(
+      'files.write',
+      { project_id: p.projectId, session_id: null },
+      { path: 'a.txt', content: rev('v2') },
+      { expected_revision: rev('v1') },
+    )
+    raw
+      .prepare(
+        "INSERT INTO idempotency_records VALUES (?, 'files.write', ?, ?, 'mtx_elsewhere', 'running', NULL, 0, NULL)",
+      )
+      .run(`${p.projectId}/`, key, fingerprint)
+    raw.close()
+    const before = treeFingerprint(p.root)
+    expect(await p.mutate('files.write', payload, key)).toMatchObject({
+      status: 'error',
+      error: { code: 'IN_PROGRESS', details: { operation_id: 'mtx_elsewhere' } },
+    })
+    expect(treeFingerprint(p.root)).toEqual(before)
   })
 
   test('a mutating action without an idempotency key is refused', async () => {

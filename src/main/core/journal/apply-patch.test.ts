@@ -153,6 +153,23 @@ describe('apply_patch', () => {
     expect(f.journal.receipts({ workspace_id: f.workspace.workspace_id }).map((r) => r.status)).toEqual(['rolled_back'])
   })
 
+  test('receipts can be read by sequence range and by lineage', async () => {
+    const f = journalFixture()
+    write(f.root, { 'a.txt': '0\n', 'b.txt': 'b\n' })
+    for (let i = 1; i <= 4; i++) {
+      const patch = `*** Begin Patch\n*** Update File: a.txt\n-${i - 1}\n+${i}\n*** End Patch`
+      await f.journal.mutate(f.workspace, { kind: 'edit' }, () => planApplyPatch(f.context, patch))
+    }
+    await f.journal.mutate(f.workspace, { kind: 'edit' }, () =>
+      planApplyPatch(f.context, '*** Begin Patch\n*** Update File: b.txt\n-b\n+B\n*** End Patch'),
+    )
+    const range = f.journal.receipts({ workspace_id: f.workspace.workspace_id, since_sequence: 1, until_sequence: 3 })
+    expect(range.map((r) => r.workspace_sequence)).toEqual([2, 3])
+    const lineage = range[0]?.files[0]?.file_lineage_id ?? ''
+    const byLineage = f.journal.receipts({ workspace_id: f.workspace.workspace_id, file_lineage_id: lineage })
+    expect(byLineage.map((r) => r.workspace_sequence)).toEqual([1, 2, 3, 4])
+  })
+
   test('several mutations of one lineage fold into first-before → last-after', async () => {
     const f = journalFixture()
     write(f.root, { 'a.txt': 'v1\n' })

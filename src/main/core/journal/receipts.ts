@@ -5,6 +5,8 @@ import type { FileState, Receipt } from './types'
 export interface ReceiptQuery {
   readonly workspace_id: string
   readonly since_sequence?: number
+  /** Inclusive upper bound, for a range (since, until]. */
+  readonly until_sequence?: number
   readonly origin_turn_id?: string
   readonly file_lineage_id?: string
   readonly limit?: number
@@ -23,6 +25,10 @@ export function queryReceipts(db: Database, query: ReceiptQuery): Receipt[] {
   if (query.since_sequence !== undefined) {
     where.push('t.workspace_sequence > ?')
     params.push(query.since_sequence)
+  }
+  if (query.until_sequence !== undefined) {
+    where.push('t.workspace_sequence <= ?')
+    params.push(query.until_sequence)
   }
   if (query.origin_turn_id !== undefined) {
     where.push('t.origin_turn_id = ?')
