@@ -15,11 +15,14 @@ import {
   createWorkspaceLock,
   openDatabase,
   type Database,
+  type WorkspaceLock,
 } from '../../src/main/core/store'
 import { tempDir } from './temp'
 
 const open: Database[] = []
+const locks: WorkspaceLock[] = []
 afterEach(() => {
+  for (const lock of locks.splice(0)) lock.dispose()
   for (const db of open.splice(0)) db.close()
 })
 
@@ -33,10 +36,12 @@ export function journalFixture(options: { fault?: FaultHook; limits?: Partial<Jo
   const lockDb = openDatabase(dbFile, { synchronous: 'OFF' })
   open.push(lockDb, db)
   const blobs = createBlobStore(dataDir, db)
+  const lock = createWorkspaceLock(lockDb)
+  locks.push(lock)
   const journal = createJournal({
     db,
     blobs,
-    lock: createWorkspaceLock(lockDb),
+    lock,
     idempotency: createIdempotencyStore(db),
     limits: { ...DEFAULT_JOURNAL_LIMITS, ...options.limits },
     fault: options.fault ?? (() => {}),

@@ -63,8 +63,10 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
     clearTimeout(lease.idle)
     clearInterval(lease.heartbeat)
     leases.delete(workspaceId)
-    remove.run(workspaceId, lease.holderId)
     LIVE_HOLDERS.delete(lease.holderId)
+    // On a closed connection the row stays; its holder id is no longer live, so the next claimant
+    // treats it as dead.
+    ignoreClosed(() => remove.run(workspaceId, lease.holderId))
   }
 
   const tryClaim = (workspaceId: string, holderId: string): boolean => {
@@ -123,7 +125,7 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
           }
           await new Promise((resolve) => setTimeout(resolve, 25))
         }
-        const heartbeat = setInterval(() => beat.run(Date.now(), workspaceId, holderId), HEARTBEAT_MS)
+        const heartbeat = setInterval(() => ignoreClosed(() => beat.run(Date.now(), workspaceId, holderId)), HEARTBEAT_MS)
         heartbeat.unref()
         lease = { holderId, heartbeat, idle: undefined }
         leases.set(workspaceId, lease)
@@ -146,6 +148,14 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
     dispose() {
       for (const [workspaceId, lease] of leases) dropLease(workspaceId, lease)
     },
+  }
+}
+
+function ignoreClosed(work: () => void): void {
+  try {
+    work()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_INVALID_STATE') throw error
   }
 }
 
