@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
-import { fail, ok, type DirEntry, type EventFrame, type ResponseEnvelope } from '../../shared/protocol'
+import { fail, ok, type DirEntry, type EventFrame, type Outcome, type ResponseEnvelope } from '../../shared/protocol'
 import type { Disposable } from '../../shared/disposable'
 import { createDispatcher, type ActionHandlers } from './dispatcher'
 import { createEventBus } from './events'
@@ -15,10 +15,25 @@ import {
   workspaceRevision,
   type FaultHook,
   type JournalLimits,
+  type MutatorContext,
+  type PlannedChange,
+  type Receipt,
   type RecoveryReport,
   type Workspace,
 } from './journal'
 import { createProjectRegistry, type Project } from './projects'
+import {
+  beginTurn,
+  createSession,
+  finalizeTurn,
+  getSession,
+  listSessions,
+  transcript,
+  type Part,
+  type SessionRecord,
+  type Turn,
+  type TurnSummary,
+} from './history'
 import { createBlobStore, createIdempotencyStore, createWorkspaceLock, openDatabase } from './store'
 import type { Host } from './host'
 import type { ProjectRequestContext } from './dispatcher'
@@ -42,6 +57,23 @@ export interface Core extends Disposable {
   onEvent(listener: (frame: EventFrame) => void): Disposable
   /** Start-up recovery of interrupted transactions; requests wait for it. */
   readonly ready: Promise<RecoveryReport>
+  /** In-process engine API for the agent runtime (and test drivers): turns and their mutations. */
+  readonly turns: TurnApi
+}
+
+export interface TurnApi {
+  begin(projectId: string, sessionId: string, text: string): Promise<Outcome<Turn>>
+  /** A trusted mutation attributed to the turn (its main actor). */
+  mutate(
+    projectId: string,
+    turn: Turn,
+    plan: (context: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
+  ): Promise<Outcome<Receipt>>
+  finalize(
+    projectId: string,
+    turn: Turn,
+    result: { parts: readonly Part[]; status: 'complete' | 'aborted' | 'error' },
+  ): Promise<Outcome<{ summary: TurnSummary }>>
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -133,11 +165,51 @@ export function createCore(options: CoreOptions): Core {
     'files.rename': async (payload, context) => operations.rename(operationContext(context), payload),
     'files.copy': async (payload, context) => operations.copy(operationContext(context), payload),
     'files.delete': async (payload, context) => operations.delete(operationContext(context), payload),
+    'session.create': async ({ title }, context) =>
+      ok(
+        publicSession(
+          createSession(db, {
+            project_id: context.project.project_id,
+            workspace_id: workspaceOf(context.project).workspace_id,
+            title: title ?? 'New session',
+          }),
+        ),
+      ),
+    'session.list': async (_payload, context) =>
+      ok({ sessions: listSessions(db, context.project.project_id).map(publicSession) }),
+    'session.transcript': async ({ session_id }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      return ok({ session: publicSession(session.result), ...transcript(db, session.result) })
+    },
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)
       return ok({
         transactions: journal.receipts({ workspace_id: workspace.workspace_id, ...payload }),
         revision: workspaceRevision(db, workspace.workspace_id),
+      })
+    },
+  }
+
+  const projectOf = (projectId: string) => projects.get(projectId)
+  const turns: TurnApi = {
+    async begin(projectId, sessionId, text) {
+      const session = getSession(db, projectId, sessionId)
+      return session.kind === 'error' ? session : beginTurn(db, session.result, text)
+    },
+    async mutate(projectId, turn, plan) {
+      const project = projectOf(projectId)
+      if (!project) return fail('NOT_FOUND', `No project with id "${projectId}" is open.`)
+      const workspace = workspaceOf(project)
+      return journal.mutate(workspace, turn.attribution, () => plan({ workspace, limits: journal.limits }))
+    },
+    async finalize(projectId, turn, result) {
+      const session = getSession(db, projectId, turn.session_id)
+      if (session.kind === 'error') return session
+      return finalizeTurn(db, blobs, session.result, {
+        turn_id: turn.turn_id,
+        ...result,
+        statsBudgetBytes: journal.limits.statsBudgetBytes,
       })
     },
   }
@@ -148,6 +220,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     dataDir,
     ready,
+    turns,
     handle: async (raw) => {
       await ready.catch(() => undefined)
       return dispatcher.handle(raw)
@@ -160,5 +233,18 @@ export function createCore(options: CoreOptions): Core {
       lockDb.close()
       db.close()
     },
+  }
+}
+
+function publicSession(session: SessionRecord) {
+  return {
+    session_id: session.session_id,
+    project_id: session.project_id,
+    title: session.title,
+    root_node_id: session.root_node_id,
+    active_branch_id: session.active_branch_id,
+    state: session.state,
+    created_at_ms: session.created_at_ms,
+    updated_at_ms: session.updated_at_ms,
   }
 }

@@ -3,6 +3,7 @@ import type { ActionDefinition } from './define-action'
 import { appInfo, projectList, projectOpen, projectPick } from './actions/project'
 import { filesCopy, filesCreate, filesDelete, filesList, filesRead, filesRename, filesWrite } from './actions/files'
 import { journalTransactions } from './actions/journal'
+import { sessionCreate, sessionList, sessionTranscript } from './actions/session'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -18,6 +19,9 @@ export const ACTIONS = {
   [filesCopy.name]: filesCopy,
   [filesDelete.name]: filesDelete,
   [journalTransactions.name]: journalTransactions,
+  [sessionCreate.name]: sessionCreate,
+  [sessionList.name]: sessionList,
+  [sessionTranscript.name]: sessionTranscript,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

@@ -112,4 +112,74 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE INDEX transactions_by_turn ON transactions (workspace_id, origin_turn_id, workspace_sequence);
     `,
   },
+  {
+    name: '004-history',
+    sql: `
+      CREATE TABLE sessions (
+        session_id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(project_id),
+        workspace_id TEXT NOT NULL REFERENCES workspaces(workspace_id),
+        title TEXT NOT NULL,
+        root_node_id TEXT NOT NULL,
+        active_branch_id TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'active',
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX sessions_by_project ON sessions (project_id, updated_at_ms);
+
+      -- The conversation DAG. kind: root | user | assistant. parts: JSON array.
+      CREATE TABLE nodes (
+        node_id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(session_id),
+        parent_node_id TEXT REFERENCES nodes(node_id),
+        kind TEXT NOT NULL,
+        parts TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX nodes_by_parent ON nodes (parent_node_id);
+      CREATE INDEX nodes_by_session ON nodes (session_id, created_at_ms);
+
+      CREATE TABLE branches (
+        branch_id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(session_id),
+        parent_branch_id TEXT REFERENCES branches(branch_id),
+        fork_checkpoint_id TEXT,
+        head_node_id TEXT NOT NULL REFERENCES nodes(node_id),
+        head_version INTEGER NOT NULL,
+        writer_epoch INTEGER NOT NULL,
+        archived INTEGER NOT NULL DEFAULT 0,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE checkpoints (
+        checkpoint_id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(session_id),
+        branch_id TEXT NOT NULL REFERENCES branches(branch_id),
+        boundary TEXT NOT NULL,
+        user_node_id TEXT NOT NULL REFERENCES nodes(node_id),
+        assistant_node_id TEXT REFERENCES nodes(node_id),
+        journal_sequence INTEGER NOT NULL,
+        workspace_revision INTEGER NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX checkpoints_by_node ON checkpoints (user_node_id, boundary);
+
+      -- One row per finished turn (and per actor): what its turn card and Review group by. The
+      -- summary is stored so a transcript never queries receipts per message.
+      CREATE TABLE change_sets (
+        change_set_id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(session_id),
+        branch_id TEXT NOT NULL REFERENCES branches(branch_id),
+        producer_turn_id TEXT NOT NULL,
+        origin_turn_id TEXT NOT NULL,
+        actor_id TEXT NOT NULL,
+        transaction_ids TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX change_sets_by_origin ON change_sets (origin_turn_id);
+    `,
+  },
 ]

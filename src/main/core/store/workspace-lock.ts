@@ -125,7 +125,10 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
           }
           await new Promise((resolve) => setTimeout(resolve, 25))
         }
-        const heartbeat = setInterval(() => ignoreClosed(() => beat.run(Date.now(), workspaceId, holderId)), HEARTBEAT_MS)
+        const heartbeat = setInterval(
+          () => ignoreClosed(() => beat.run(Date.now(), workspaceId, holderId)),
+          HEARTBEAT_MS,
+        )
         heartbeat.unref()
         lease = { holderId, heartbeat, idle: undefined }
         leases.set(workspaceId, lease)

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto'
+import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { inImmediateTransaction, statement, type Database } from '../store'
+import type { BranchRecord, NodeRecord, Part, SessionRecord, TurnSummary } from './types'
+
+/**
+ * A session starts with its persistent synthetic ROOT node and a main branch whose head is that
+ * ROOT (spec 04: a rewind before the first turn lands on ROOT, never on a null head).
+ */
+export function createSession(
+  db: Database,
+  input: { project_id: string; workspace_id: string; title: string },
+): SessionRecord {
+  return inImmediateTransaction(db, () => {
+    const now = Date.now()
+    const sessionId = `ses_${randomUUID()}`
+    const rootId = `node_${randomUUID()}`
+    const branchId = `br_${randomUUID()}`
+    // The session row first (nodes and branches reference it), pointing at ids created just below.
+    statement(
+      db,
+      `INSERT INTO sessions (session_id, project_id, workspace_id, title, root_node_id, active_branch_id, created_at_ms, updated_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(sessionId, input.project_id, input.workspace_id, input.title, rootId, branchId, now, now)
+    statement(db, "INSERT INTO nodes VALUES (?, ?, NULL, 'root', '[]', 'complete', ?)").run(rootId, sessionId, now)
+    statement(
+      db,
+      'INSERT INTO branches (branch_id, session_id, parent_branch_id, fork_checkpoint_id, head_node_id, head_version, writer_epoch, created_at_ms) VALUES (?, ?, NULL, NULL, ?, 0, 0, ?)',
+    ).run(branchId, sessionId, rootId, now)
+    return getSessionRow(db, sessionId) as SessionRecord
+  })
+}
+
+function getSessionRow(db: Database, sessionId: string): SessionRecord | undefined {
+  return statement(db, 'SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as SessionRecord | undefined
+}
+
+export function getSession(db: Database, projectId: string, sessionId: string): Outcome<SessionRecord> {
+  const session = getSessionRow(db, sessionId)
+  if (!session || session.project_id !== projectId) {
+    return fail('NOT_FOUND', `There is no session "${sessionId}" in this project.`, { session_id: sessionId })
+  }
+  return ok(session)
+}
+
+export function listSessions(db: Database, projectId: string): SessionRecord[] {
+  return statement(db, 'SELECT * FROM sessions WHERE project_id = ? ORDER BY updated_at_ms DESC, session_id').all(
+    projectId,
+  ) as unknown as SessionRecord[]
+}
+
+export function getBranch(db: Database, branchId: string): BranchRecord | undefined {
+  const row = statement(db, 'SELECT * FROM branches WHERE branch_id = ?').get(branchId) as
+    (Omit<BranchRecord, 'archived'> & { archived: number }) | undefined
+  return row ? { ...row, archived: row.archived !== 0 } : undefined
+}
+
+interface NodeRow {
+  node_id: string
+  session_id: string
+  parent_node_id: string | null
+  kind: NodeRecord['kind']
+  parts: string
+  status: NodeRecord['status']
+  created_at_ms: number
+}
+
+/** Every node of the session with its parts, and each finished turn's stored summary. */
+export function transcript(db: Database, session: SessionRecord): { branches: BranchRecord[]; nodes: NodeRecord[] } {
+  const rows = statement(db, 'SELECT * FROM nodes WHERE session_id = ? ORDER BY created_at_ms, rowid').all(
+    session.session_id,
+  ) as unknown as NodeRow[]
+  const summaries = new Map<string, TurnSummary>()
+  for (const row of statement(db, 'SELECT producer_turn_id, summary FROM change_sets WHERE session_id = ?').all(
+    session.session_id,
+  ) as Array<{ producer_turn_id: string; summary: string }>) {
+    summaries.set(row.producer_turn_id, JSON.parse(row.summary) as TurnSummary)
+  }
+  const nodes = rows.map((row): NodeRecord => {
+    const summary = summaries.get(row.node_id)
+    return { ...row, parts: JSON.parse(row.parts) as Part[], ...(summary ? { summary } : {}) }
+  })
+  const branches = (
+    statement(db, 'SELECT branch_id FROM branches WHERE session_id = ? ORDER BY created_at_ms, rowid').all(
+      session.session_id,
+    ) as Array<{
+      branch_id: string
+    }>
+  ).flatMap((row) => getBranch(db, row.branch_id) ?? [])
+  return { branches, nodes }
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto'
+import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { foldByLineage, queryReceipts, type Attribution, type Receipt } from '../journal'
+import { lineStats } from '../journal/line-stats'
+import { inImmediateTransaction, statement, type BlobStore, type Database } from '../store'
+import { getBranch } from './sessions'
+import type { Part, SessionRecord, TurnSummary } from './types'
+
+export interface Turn {
+  /** The assistant node that answers the prompt: the id receipts carry as origin/producer turn. */
+  readonly turn_id: string
+  readonly user_node_id: string
+  readonly session_id: string
+  readonly branch_id: string
+  readonly before_checkpoint_id: string
+  /** What every trusted mutation of this turn's main actor is recorded with. */
+  readonly attribution: Attribution
+}
+
+function workspaceCounters(db: Database, workspaceId: string): { sequence: number; revision: number } {
+  const row = statement(db, 'SELECT last_sequence, revision FROM workspaces WHERE workspace_id = ?').get(
+    workspaceId,
+  ) as { last_sequence: number; revision: number } | undefined
+  return { sequence: row?.last_sequence ?? 0, revision: row?.revision ?? 0 }
+}
+
+/**
+ * Begins a turn on the session's active branch: the user node, its `before_turn` checkpoint (bound
+ * to the journal sequence and workspace revision right now), and the running assistant node, with
+ * the branch head moved forward by compare-and-set on head_version.
+ */
+export function beginTurn(db: Database, session: SessionRecord, text: string): Outcome<Turn> {
+  return inImmediateTransaction(db, () => {
+    const running = statement(db, "SELECT node_id FROM nodes WHERE session_id = ? AND status = 'running' LIMIT 1").get(
+      session.session_id,
+    ) as { node_id: string } | undefined
+    if (running) {
+      return fail('BUSY', 'This session is still answering; wait for the turn to finish or stop it.', {
+        session_id: session.session_id,
+        turn_id: running.node_id,
+      })
+    }
+    const branch = getBranch(db, session.active_branch_id)
+    if (!branch) throw new Error(`session ${session.session_id} has no active branch`)
+    const now = Date.now()
+    const userNodeId = `node_${randomUUID()}`
+    const turnId = `turn_${randomUUID()}`
+    const checkpointId = `cp_${randomUUID()}`
+    const parts: Part[] = [{ type: 'text', text }]
+    const insertNode = statement(db, 'INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)')
+    insertNode.run(userNodeId, session.session_id, branch.head_node_id, 'user', JSON.stringify(parts), 'complete', now)
+    const { sequence, revision } = workspaceCounters(db, session.workspace_id)
+    statement(db, "INSERT INTO checkpoints VALUES (?, ?, ?, 'before_turn', ?, NULL, ?, ?, ?)").run(
+      checkpointId,
+      session.session_id,
+      branch.branch_id,
+      userNodeId,
+      sequence,
+      revision,
+      now,
+    )
+    insertNode.run(turnId, session.session_id, userNodeId, 'assistant', '[]', 'running', now)
+    const moved = statement(
+      db,
+      'UPDATE branches SET head_node_id = ?, head_version = head_version + 1 WHERE branch_id = ? AND head_version = ?',
+    ).run(turnId, branch.branch_id, branch.head_version)
+    if (Number(moved.changes) !== 1) throw new Error('branch head moved concurrently')
+    statement(db, 'UPDATE sessions SET updated_at_ms = ? WHERE session_id = ?').run(now, session.session_id)
+    return ok({
+      turn_id: turnId,
+      user_node_id: userNodeId,
+      session_id: session.session_id,
+      branch_id: branch.branch_id,
+      before_checkpoint_id: checkpointId,
+      attribution: {
+        kind: 'edit',
+        session_id: session.session_id,
+        branch_id: branch.branch_id,
+        producer_turn_id: turnId,
+        origin_turn_id: turnId,
+        actor_id: 'main',
+      },
+    })
+  })
+}
+
+/**
+ * Finishes a turn: its parts and status, the `after_turn` checkpoint, and one change set per actor
+ * with the stored summary. Cost grows with the files the turn changed, never with the workspace.
+ */
+export async function finalizeTurn(
+  db: Database,
+  blobs: BlobStore,
+  session: SessionRecord,
+  input: {
+    turn_id: string
+    parts: readonly Part[]
+    status: 'complete' | 'aborted' | 'error'
+    statsBudgetBytes: number
+  },
+): Promise<Outcome<{ summary: TurnSummary }>> {
+  const node = statement(
+    db,
+    "SELECT status, parent_node_id FROM nodes WHERE node_id = ? AND kind = 'assistant' AND session_id = ?",
+  ).get(input.turn_id, session.session_id) as { status: string; parent_node_id: string } | undefined
+  if (!node)
+    return fail('NOT_FOUND', `There is no turn "${input.turn_id}" in this session.`, { turn_id: input.turn_id })
+  if (node.status !== 'running') return fail('CONFLICT', 'This turn has already finished.', { turn_id: input.turn_id })
+  const receipts = queryReceipts(db, { workspace_id: session.workspace_id, origin_turn_id: input.turn_id, limit: 1000 })
+  const committed = receipts.filter((r) => r.status === 'committed')
+  const byActor = new Map<string, Receipt[]>()
+  for (const receipt of committed) {
+    const actor = receipt.actor_id ?? 'main'
+    byActor.set(actor, [...(byActor.get(actor) ?? []), receipt])
+  }
+  const summaries = new Map<string, TurnSummary>()
+  for (const [actor, list] of byActor) summaries.set(actor, await summarise(list, blobs, input.statsBudgetBytes))
+  const total = await summarise(committed, blobs, input.statsBudgetBytes)
+
+  inImmediateTransaction(db, () => {
+    const now = Date.now()
+    statement(db, 'UPDATE nodes SET parts = ?, status = ? WHERE node_id = ?').run(
+      JSON.stringify(input.parts),
+      input.status,
+      input.turn_id,
+    )
+    const { sequence, revision } = workspaceCounters(db, session.workspace_id)
+    const branch = statement(db, 'SELECT branch_id FROM checkpoints WHERE user_node_id = ? AND boundary = ?').get(
+      node.parent_node_id,
+      'before_turn',
+    ) as { branch_id: string }
+    statement(db, "INSERT INTO checkpoints VALUES (?, ?, ?, 'after_turn', ?, ?, ?, ?, ?)").run(
+      `cp_${randomUUID()}`,
+      session.session_id,
+      branch.branch_id,
+      node.parent_node_id,
+      input.turn_id,
+      sequence,
+      revision,
+      now,
+    )
+    for (const [actor, list] of byActor) {
+      statement(db, 'INSERT INTO change_sets VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        `chg_${randomUUID()}`,
+        session.session_id,
+        branch.branch_id,
+        list[0]?.producer_turn_id ?? input.turn_id,
+        input.turn_id,
+        actor,
+        JSON.stringify(list.map((r) => r.transaction_id)),
+        JSON.stringify(summaries.get(actor)),
+        now,
+      )
+    }
+    statement(db, 'UPDATE sessions SET updated_at_ms = ? WHERE session_id = ?').run(now, session.session_id)
+  })
+  return ok({ summary: total })
+}
+
+/**
+ * Net change per lineage (first before → last after). A lineage touched once reuses its receipt's
+ * exact stats; one touched several times is diffed from its two blobs, within the stats budget.
+ */
+async function summarise(receipts: readonly Receipt[], blobs: BlobStore, budget: number): Promise<TurnSummary> {
+  const net = foldByLineage(receipts).filter(
+    (change) =>
+      JSON.stringify(change.before) !== JSON.stringify(change.after) || change.first_path !== change.last_path,
+  )
+  let added: number | null = 0
+  let removed: number | null = 0
+  for (const change of net) {
+    let stats =
+      change.transactions.length === 1
+        ? receipts
+            .find((r) => r.transaction_id === change.transactions[0])
+            ?.files.find((f) => f.file_lineage_id === change.file_lineage_id)?.stats
+        : undefined
+    if (!stats) {
+      const read = async (state: typeof change.before) => {
+        if (state.kind !== 'regular') return null
+        if (!state.blob_ref) return 'missing' as const
+        const bytes = await blobs.read(state.blob_ref)
+        return bytes.kind === 'ok' ? bytes.result : ('missing' as const)
+      }
+      const [before, after] = await Promise.all([read(change.before), read(change.after)])
+      stats =
+        before === 'missing' || after === 'missing'
+          ? { unknown: true, reason: 'blob-unavailable' }
+          : lineStats(before, after, budget).stats
+    }
+    if ('added' in stats && added !== null && removed !== null) {
+      added += stats.added
+      removed += stats.removed
+    } else {
+      added = null
+      removed = null
+    }
+  }
+  return {
+    files: net.length,
+    added,
+    removed,
+    first_files: net.slice(0, 3).map((change) => change.last_path),
+    transactions: receipts.length,
+  }
+}

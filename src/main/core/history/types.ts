@@ -1,0 +1,64 @@
+export type NodeKind = 'root' | 'user' | 'assistant'
+export type NodeStatus = 'complete' | 'running' | 'aborted' | 'error'
+
+export interface TextPart {
+  readonly type: 'text'
+  readonly text: string
+}
+export type Part = TextPart
+
+export interface SessionRecord {
+  readonly session_id: string
+  readonly project_id: string
+  readonly workspace_id: string
+  readonly title: string
+  readonly root_node_id: string
+  readonly active_branch_id: string
+  readonly state: 'active' | 'archived'
+  readonly created_at_ms: number
+  readonly updated_at_ms: number
+}
+
+export interface BranchRecord {
+  readonly branch_id: string
+  readonly session_id: string
+  readonly parent_branch_id: string | null
+  readonly fork_checkpoint_id: string | null
+  readonly head_node_id: string
+  readonly head_version: number
+  readonly writer_epoch: number
+  readonly archived: boolean
+}
+
+/** What a turn card shows, stored when the turn finishes so transcripts never query receipts. */
+export interface TurnSummary {
+  /** Lineages whose first-before differs from their last-after. */
+  readonly files: number
+  /** Net line counts over the turn, or null when any file's count is not exact (binary, too big). */
+  readonly added: number | null
+  readonly removed: number | null
+  readonly first_files: string[]
+  readonly transactions: number
+}
+
+export interface NodeRecord {
+  readonly node_id: string
+  readonly session_id: string
+  readonly parent_node_id: string | null
+  readonly kind: NodeKind
+  readonly parts: Part[]
+  readonly status: NodeStatus
+  readonly created_at_ms: number
+  /** On finished assistant nodes that changed files. */
+  readonly summary?: TurnSummary
+}
+
+export interface CheckpointRecord {
+  readonly checkpoint_id: string
+  readonly boundary: 'before_turn' | 'after_turn'
+  readonly user_node_id: string
+  readonly assistant_node_id: string | null
+  readonly branch_id: string
+  readonly journal_sequence: number
+  readonly workspace_revision: number
+}
