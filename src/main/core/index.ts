@@ -24,6 +24,7 @@ import {
 import { createProjectRegistry, type Project } from './projects'
 import {
   beginTurn,
+  createRestoreService,
   createSession,
   finalizeTurn,
   getSession,
@@ -133,7 +134,19 @@ export function createCore(options: CoreOptions): Core {
     workspace_id: string
     root: string
   }>
-  const ready = journal.recover((workspaceId) => roots.find((r) => r.workspace_id === workspaceId)?.root)
+  const restore = createRestoreService({ db, blobs, journal, idempotency })
+  const ready = journal
+    .recover((workspaceId) => roots.find((r) => r.workspace_id === workspaceId)?.root)
+    .then((report) => {
+      restore.recover()
+      return report
+    })
+  ready.catch((error: unknown) => host.log('error', 'Start-up recovery failed', { error: String(error) }))
+  const sessionOf = (context: ProjectRequestContext) => {
+    const sessionId = context.owner.session_id
+    if (sessionId === undefined) return fail('INVALID_REQUEST', 'History actions need owner.session_id.')
+    return getSession(db, context.project.project_id, sessionId)
+  }
 
   async function openProject(path: string) {
     const opened = await projects.open(path)
@@ -181,6 +194,38 @@ export function createCore(options: CoreOptions): Core {
       const session = getSession(db, context.project.project_id, session_id)
       if (session.kind === 'error') return session
       return ok({ session: publicSession(session.result), ...transcript(db, session.result) })
+    },
+    'history.plan': async (payload, context) => {
+      const session = sessionOf(context)
+      if (session.kind === 'error') return session
+      if (payload.operation === 'rewind') {
+        return fail('UNSUPPORTED', 'Multi-turn rewind is not available yet; undo or revert single turns.')
+      }
+      const planned = await restore.plan(workspaceOf(context.project), session.result, {
+        operation: payload.operation,
+        turn_id: payload.turn_id,
+      })
+      if (planned.kind === 'error') return planned
+      const { session_id: _session, workspace_revision: _revision, head_version: _head, ...plan } = planned.result
+      return ok(plan)
+    },
+    'history.apply': async ({ plan_hash }, context) => {
+      const session = sessionOf(context)
+      if (session.kind === 'error') return session
+      const applied = await restore.apply(workspaceOf(context.project), session.result, {
+        plan_hash,
+        idempotency_key: context.idempotencyKey,
+        owner_key: `${context.project.project_id}/${session.result.session_id}`,
+      })
+      if (applied.kind === 'ok' && applied.result.transaction_id) {
+        const workspace = workspaceOf(context.project)
+        events.emit(
+          'workspace.changed',
+          {},
+          { workspace_id: workspace.workspace_id, revision: workspaceRevision(db, workspace.workspace_id), paths: [] },
+        )
+      }
+      return applied
     },
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)

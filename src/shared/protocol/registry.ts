@@ -4,6 +4,7 @@ import { appInfo, projectList, projectOpen, projectPick } from './actions/projec
 import { filesCopy, filesCreate, filesDelete, filesList, filesRead, filesRename, filesWrite } from './actions/files'
 import { journalTransactions } from './actions/journal'
 import { sessionCreate, sessionList, sessionTranscript } from './actions/session'
+import { historyApply, historyPlan } from './actions/history'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -22,6 +23,8 @@ export const ACTIONS = {
   [sessionCreate.name]: sessionCreate,
   [sessionList.name]: sessionList,
   [sessionTranscript.name]: sessionTranscript,
+  [historyPlan.name]: historyPlan,
+  [historyApply.name]: historyApply,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

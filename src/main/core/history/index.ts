@@ -1,3 +1,5 @@
 export { createSession, getSession, listSessions, transcript, getBranch } from './sessions'
 export { beginTurn, finalizeTurn, type Turn } from './turns'
 export * from './types'
+export { createRestoreService, type IntentStatus, type RestoreService } from './apply-restore'
+export { planRestore, type Conflict, type RestoreAction, type RestoreOperation, type RestorePlan } from './plan-restore'

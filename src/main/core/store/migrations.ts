@@ -182,4 +182,24 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE INDEX change_sets_by_origin ON change_sets (origin_turn_id);
     `,
   },
+  {
+    name: '005-restore-intents',
+    sql: `
+      -- A confirmed restore (undo, redo, revert, reapply): what was asked, the plan it was checked
+      -- against, and the journal transaction that carries its per-file expected/target states.
+      CREATE TABLE restore_intents (
+        intent_id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(session_id),
+        turn_id TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        plan_hash TEXT NOT NULL,
+        transaction_id TEXT,
+        status TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        settled_at_ms INTEGER
+      ) STRICT;
+      CREATE INDEX restore_intents_by_session ON restore_intents (session_id, created_at_ms);
+      CREATE INDEX restore_intents_by_turn ON restore_intents (turn_id, created_at_ms);
+    `,
+  },
 ]

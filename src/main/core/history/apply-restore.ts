@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
+import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
+import type { Journal, PlannedChange, Receipt, Workspace } from '../journal'
+import { readWriteTarget } from '../journal/target'
+import {
+  fingerprintOf,
+  inImmediateTransaction,
+  statement,
+  type BlobStore,
+  type Database,
+  type IdempotencyClaim,
+  type IdempotencyStore,
+} from '../store'
+import { planRestore, type RestoreOperation, type RestorePlan } from './plan-restore'
+import type { SessionRecord } from './types'
+
+export type IntentStatus = 'applying' | 'committed' | 'rolled_back' | 'recovery_required'
+
+export interface RestoreService {
+  plan(
+    workspace: Workspace,
+    session: SessionRecord,
+    request: { operation: RestoreOperation; turn_id?: string | undefined },
+  ): Promise<Outcome<RestorePlan>>
+  apply(
+    workspace: Workspace,
+    session: SessionRecord,
+    request: { plan_hash: string; idempotency_key: string | undefined; owner_key: string },
+  ): Promise<Outcome<{ intent_id: string; status: IntentStatus; transaction_id: string | null }>>
+  /** Settles intents a stopped process left `applying`, from their journal transactions. */
+  recover(): void
+}
+
+type StoredApply =
+  | { status: 'ok'; result: { intent_id: string; status: IntentStatus; transaction_id: string | null } }
+  | { status: 'error'; error: ProtocolError }
+
+/**
+ * Spec 04 steps 2–6. A confirmed plan is re-planned under nothing but the same inputs: a different
+ * hash means something moved (`STALE_PLAN`). The intent is persisted before any file is touched,
+ * and the files change as one journal transaction (kind revert/reapply) whose per-file expected
+ * and target digests are re-verified at publish, rolled back only where our bytes still are, and
+ * settled from those digests after a crash.
+ */
+export function createRestoreService(deps: {
+  db: Database
+  blobs: BlobStore
+  journal: Journal
+  idempotency: IdempotencyStore
+}): RestoreService {
+  const { db, blobs, journal, idempotency } = deps
+  // Plans shown to the user, by hash, so apply knows what was confirmed.
+  const plans = new LRUCache<string, { operation: RestoreOperation; turn_id: string }>({
+    max: 500,
+    ttl: 30 * 60 * 1000,
+  })
+
+  const planFor = (
+    workspace: Workspace,
+    session: SessionRecord,
+    request: { operation: RestoreOperation; turn_id?: string | undefined },
+  ) => planRestore({ db, blobs, workspace, maxFileBytes: journal.limits.maxFileBytes }, session, request)
+
+  function settleIntent(intentId: string, status: IntentStatus, transactionId: string | null): void {
+    statement(
+      db,
+      'UPDATE restore_intents SET status = ?, transaction_id = coalesce(?, transaction_id), settled_at_ms = ? WHERE intent_id = ?',
+    ).run(status, transactionId, Date.now(), intentId)
+  }
+
+  return {
+    async plan(workspace, session, request) {
+      const planned = await planFor(workspace, session, request)
+      if (planned.kind === 'ok')
+        plans.set(planned.result.plan_hash, { operation: planned.result.operation, turn_id: planned.result.turn_id })
+      return planned
+    },
+
+    async apply(workspace, session, request) {
+      if (request.idempotency_key === undefined)
+        return fail('INVALID_REQUEST', 'history.apply needs an idempotency_key.')
+      const claim: IdempotencyClaim = {
+        ownerKey: request.owner_key,
+        action: 'history.apply',
+        key: request.idempotency_key,
+        fingerprint: fingerprintOf('history.apply', request.owner_key, { plan_hash: request.plan_hash }, null),
+      }
+      const existing = idempotency.lookup(claim)
+      if (existing.kind === 'conflict') {
+        return fail(
+          'IDEMPOTENCY_KEY_CONFLICT',
+          'This idempotency key was already used for a different plan; nothing was written.',
+        )
+      }
+      if (existing.kind === 'running')
+        return fail('IN_PROGRESS', 'This restore is still being applied.', { operation_id: existing.operationId })
+      if (existing.kind === 'replay') {
+        const stored = existing.response as StoredApply
+        return stored.status === 'ok' ? ok(stored.result) : { kind: 'error', error: stored.error }
+      }
+
+      const confirmed = plans.get(request.plan_hash)
+      if (!confirmed)
+        return fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
+          plan_hash: request.plan_hash,
+        })
+      const fresh = await planFor(workspace, session, confirmed)
+      if (fresh.kind === 'error') return fresh
+      if (fresh.result.plan_hash !== request.plan_hash) {
+        return fail('STALE_PLAN', 'Something changed since this restore was previewed; preview it again.', {
+          plan_hash: request.plan_hash,
+        })
+      }
+      const plan = fresh.result
+      if (plan.status === 'unavailable') {
+        return fail('UNAVAILABLE', 'Some files of this turn cannot be restored exactly.', {
+          unavailable: plan.unavailable,
+        })
+      }
+      if (plan.status === 'blocked')
+        return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
+
+      const intentId = `int_${randomUUID()}`
+      // Durable before any file is touched (spec 04 step 2).
+      inImmediateTransaction(db, () => {
+        statement(db, "INSERT INTO restore_intents VALUES (?, ?, ?, ?, ?, NULL, 'applying', ?, NULL)").run(
+          intentId,
+          session.session_id,
+          plan.turn_id,
+          plan.operation,
+          plan.plan_hash,
+          Date.now(),
+        )
+      })
+      const backwards = plan.operation === 'undo' || plan.operation === 'revert'
+      let transactionId: string | null = null
+      const outcome = await journal.mutate(
+        workspace,
+        { kind: backwards ? 'revert' : 'reapply', session_id: session.session_id, branch_id: session.active_branch_id },
+        async () => {
+          const changes: PlannedChange[] = []
+          for (const action of plan.actions) {
+            const disk = await readWriteTarget(
+              { root: workspace.root, dataDir: workspace.dataDir },
+              action.path,
+              journal.limits.maxFileBytes,
+            )
+            if (disk.kind === 'error') return disk
+            const matches =
+              action.expected.kind === 'absent'
+                ? disk.result.kind === 'absent'
+                : disk.result.kind === 'regular' && disk.result.digest === action.expected.digest
+            if (!matches) {
+              return fail('STALE_PLAN', `"${action.path}" changed after the restore was previewed; preview it again.`, {
+                path: action.path,
+              })
+            }
+            if (action.target.kind === 'absent') {
+              changes.push({
+                operation: 'delete',
+                path: action.path,
+                old_path: null,
+                before: disk.result,
+                after: { kind: 'absent' },
+              })
+              continue
+            }
+            if (!action.target.blob_ref)
+              return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
+            const bytes = await blobs.read(action.target.blob_ref)
+            if (bytes.kind === 'error') return bytes
+            changes.push({
+              operation: disk.result.kind === 'absent' ? 'create' : 'modify',
+              path: action.path,
+              old_path: null,
+              before: disk.result,
+              after: { kind: 'regular', bytes: bytes.result, mode: Number.parseInt(action.target.mode, 8) },
+            })
+          }
+          return ok(changes)
+        },
+        {
+          onPrepared: (receipt: Receipt) => {
+            transactionId = receipt.transaction_id
+            statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(
+              receipt.transaction_id,
+              intentId,
+            )
+            idempotency.insertRunning(claim, receipt.transaction_id, {
+              status: 'ok',
+              result: { intent_id: intentId, status: 'committed', transaction_id: receipt.transaction_id },
+            } satisfies StoredApply)
+          },
+          onSettled: (receipt: Receipt) => {
+            if (receipt.status !== 'committed') return
+            settleIntent(intentId, 'committed', receipt.transaction_id)
+            // Stale asynchronous work on this branch must not write after a restore (spec 04 step 4).
+            statement(db, 'UPDATE branches SET writer_epoch = writer_epoch + 1 WHERE branch_id = ?').run(
+              session.active_branch_id,
+            )
+            idempotency.complete(claim, {
+              status: 'ok',
+              result: { intent_id: intentId, status: 'committed', transaction_id: receipt.transaction_id },
+            } satisfies StoredApply)
+          },
+        },
+      )
+      if (outcome.kind === 'ok')
+        return ok({ intent_id: intentId, status: 'committed', transaction_id: outcome.result.transaction_id })
+      const status: IntentStatus = outcome.error.code === 'RECOVERY_REQUIRED' ? 'recovery_required' : 'rolled_back'
+      settleIntent(intentId, status, transactionId)
+      if (transactionId !== null) {
+        idempotency.complete(claim, { status: 'error', error: outcome.error } satisfies StoredApply)
+      }
+      return outcome
+    },
+
+    recover() {
+      const open = statement(
+        db,
+        "SELECT intent_id, transaction_id FROM restore_intents WHERE status = 'applying'",
+      ).all() as Array<{
+        intent_id: string
+        transaction_id: string | null
+      }>
+      for (const intent of open) {
+        if (intent.transaction_id === null) {
+          settleIntent(intent.intent_id, 'rolled_back', null)
+          continue
+        }
+        const row = statement(db, 'SELECT status FROM transactions WHERE transaction_id = ?').get(
+          intent.transaction_id,
+        ) as { status: string } | undefined
+        if (!row || row.status === 'prepared') continue
+        const status: IntentStatus =
+          row.status === 'committed'
+            ? 'committed'
+            : row.status === 'recovery_required'
+              ? 'recovery_required'
+              : 'rolled_back'
+        settleIntent(intent.intent_id, status, intent.transaction_id)
+      }
+    },
+  }
+}

@@ -1,0 +1,318 @@
+import { createHash } from 'node:crypto'
+import { constants } from 'node:fs'
+import { access, statfs } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { foldByLineage, queryReceipts, type FileState, type Receipt, type Workspace } from '../journal'
+import { readWriteTarget } from '../journal/target'
+import { canonicalJson, statement, type BlobStore, type Database, type Digest } from '../store'
+import { getBranch } from './sessions'
+import type { SessionRecord } from './types'
+
+export type RestoreOperation = 'undo' | 'redo' | 'revert' | 'reapply'
+
+/** The state a path must be in now, and the state the restore puts it in. */
+export type PathState = { kind: 'absent' } | { kind: 'regular'; digest: Digest; mode: string; blob_ref: Digest | null }
+
+export interface RestoreAction {
+  readonly path: string
+  readonly file_lineage_id: string
+  readonly expected: PathState
+  readonly target: PathState
+}
+
+export interface Conflict {
+  readonly path: string
+  readonly reason: 'changed-since' | 'later-mutation' | 'unsafe-path' | 'turn-running' | 'no-space' | 'no-permission'
+  readonly message: string
+  readonly expected?: string
+  readonly actual?: string
+}
+
+export interface RestorePlan {
+  readonly status: 'ready' | 'blocked' | 'unavailable'
+  readonly plan_hash: string
+  readonly operation: RestoreOperation
+  readonly session_id: string
+  readonly turn_id: string
+  readonly workspace_revision: number
+  readonly head_version: number
+  readonly actions: RestoreAction[]
+  readonly conflicts: Conflict[]
+  readonly unavailable: Array<{ path: string; reason: string }>
+  readonly impact: { files: number; turns: number }
+}
+
+export interface PlanDependencies {
+  readonly db: Database
+  readonly blobs: BlobStore
+  readonly workspace: Workspace
+  readonly maxFileBytes: number
+}
+
+type IntentRow = { turn_id: string; operation: RestoreOperation }
+
+function latestIntent(db: Database, sessionId: string): IntentRow | undefined {
+  return statement(
+    db,
+    "SELECT turn_id, operation FROM restore_intents WHERE session_id = ? AND status = 'committed' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
+  ).get(sessionId) as IntentRow | undefined
+}
+
+function latestIntentForTurn(db: Database, turnId: string): IntentRow | undefined {
+  return statement(
+    db,
+    "SELECT turn_id, operation FROM restore_intents WHERE turn_id = ? AND status = 'committed' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
+  ).get(turnId) as IntentRow | undefined
+}
+
+const isUndone = (intent: IntentRow | undefined) => intent?.operation === 'undo' || intent?.operation === 'revert'
+
+/** Turns on the branch's predecessor chain, newest first (assistant node ids). */
+function turnsOnBranch(db: Database, session: SessionRecord): string[] {
+  const branch = getBranch(db, session.active_branch_id)
+  const turns: string[] = []
+  let node: string | null = branch?.head_node_id ?? null
+  const parentOf = statement(db, 'SELECT parent_node_id, kind FROM nodes WHERE node_id = ?')
+  while (node !== null) {
+    const row = parentOf.get(node) as { parent_node_id: string | null; kind: string } | undefined
+    if (!row) break
+    if (row.kind === 'assistant') turns.push(node)
+    node = row.parent_node_id
+  }
+  return turns
+}
+
+function committedReceipts(db: Database, workspaceId: string, turnId: string): Receipt[] {
+  return queryReceipts(db, { workspace_id: workspaceId, origin_turn_id: turnId, limit: 1000 }).filter(
+    (r) => r.status === 'committed',
+  )
+}
+
+/** Which turn an operation acts on, per spec 04's "when offered" column. */
+function resolveTurn(
+  db: Database,
+  session: SessionRecord,
+  operation: RestoreOperation,
+  turnId: string | undefined,
+): Outcome<string> {
+  const onBranch = turnsOnBranch(db, session)
+  const unavailable = (message: string) => fail('UNAVAILABLE', message, { operation, reason: 'not-offered' })
+  switch (operation) {
+    case 'undo': {
+      const latest = onBranch.find(
+        (turn) =>
+          committedReceipts(db, session.workspace_id, turn).length > 0 && !isUndone(latestIntentForTurn(db, turn)),
+      )
+      if (latest === undefined) return unavailable('There is no turn with file changes to undo on this branch.')
+      if (turnId !== undefined && turnId !== latest)
+        return unavailable('Undo applies to the latest turn that changed files; use Revert for an older one.')
+      return ok(latest)
+    }
+    case 'redo': {
+      const last = latestIntent(db, session.session_id)
+      if (last?.operation !== 'undo') return unavailable('Redo is offered right after an Undo.')
+      if (turnId !== undefined && turnId !== last.turn_id)
+        return unavailable('Redo applies to the turn that was just undone.')
+      return ok(last.turn_id)
+    }
+    case 'revert':
+    case 'reapply': {
+      if (turnId === undefined) return fail('INVALID_REQUEST', `${operation} needs a turn_id.`)
+      if (!onBranch.includes(turnId))
+        return fail('NOT_FOUND', 'That turn is not on the active branch of this session.', { turn_id: turnId })
+      const undone = isUndone(latestIntentForTurn(db, turnId))
+      if (operation === 'revert' && undone) return unavailable('That turn is already reverted.')
+      if (operation === 'reapply' && !undone) return unavailable('Reapply is offered after a Revert.')
+      return ok(turnId)
+    }
+  }
+}
+
+function toPathState(state: FileState): PathState | 'unsupported' {
+  if (state.kind === 'absent') return { kind: 'absent' }
+  if (state.kind === 'directory') return 'unsupported'
+  return { kind: 'regular', digest: state.digest, mode: state.mode, blob_ref: state.blob_ref }
+}
+
+/**
+ * Spec 04 step 1, read-only: one action per path however many times the turn touched it, each
+ * preflighted against the disk now. Any failure is listed (every path, every reason) and the plan
+ * is `blocked`; a receipt that cannot be restored exactly makes it `unavailable`.
+ */
+export async function planRestore(
+  deps: PlanDependencies,
+  session: SessionRecord,
+  request: { operation: RestoreOperation; turn_id?: string | undefined },
+): Promise<Outcome<RestorePlan>> {
+  const { db, blobs, workspace } = deps
+  const turn = resolveTurn(db, session, request.operation, request.turn_id)
+  if (turn.kind === 'error') return turn
+  const turnId = turn.result
+  const receipts = committedReceipts(db, workspace.workspace_id, turnId)
+  const backwards = request.operation === 'undo' || request.operation === 'revert'
+  const actions: RestoreAction[] = []
+  const unavailable: Array<{ path: string; reason: string }> = []
+
+  for (const change of foldByLineage(receipts)) {
+    const receiptFiles = receipts.flatMap((r) => r.files.filter((f) => f.file_lineage_id === change.file_lineage_id))
+    const inexact = receiptFiles.find((f) => f.recoverability !== 'exact')
+    if (inexact) {
+      unavailable.push({ path: change.last_path, reason: inexact.unavailable_reason ?? 'not-exact' })
+      continue
+    }
+    const before = toPathState(change.before)
+    const after = toPathState(change.after)
+    if (before === 'unsupported' || after === 'unsupported') {
+      unavailable.push({ path: change.last_path, reason: 'directory' })
+      continue
+    }
+    // A rename restores both paths: the new name goes, the old name comes back (and vice versa).
+    const pairs: Array<[string, PathState, PathState]> =
+      change.first_path === change.last_path
+        ? [[change.last_path, backwards ? after : before, backwards ? before : after]]
+        : backwards
+          ? [
+              [change.last_path, after, { kind: 'absent' }],
+              [change.first_path, { kind: 'absent' }, before],
+            ]
+          : [
+              [change.first_path, before, { kind: 'absent' }],
+              [change.last_path, { kind: 'absent' }, after],
+            ]
+    for (const [path, expected, target] of pairs) {
+      if (sameState(expected, target)) continue
+      actions.push({ path, file_lineage_id: change.file_lineage_id, expected, target })
+    }
+  }
+
+  const conflicts: Conflict[] = []
+  const running = statement(db, "SELECT 1 FROM nodes WHERE session_id = ? AND status = 'running' LIMIT 1").get(
+    session.session_id,
+  )
+  if (running) {
+    conflicts.push({
+      path: '',
+      reason: 'turn-running',
+      message: 'A turn is still running in this session; stop it or wait.',
+    })
+  }
+  const lastSequence = Math.max(0, ...receipts.map((r) => r.workspace_sequence))
+  let bytesNeeded = 0
+  for (const action of actions) {
+    if (action.target.kind === 'regular') {
+      if (!action.target.blob_ref) {
+        unavailable.push({ path: action.path, reason: 'no-recovery-blob' })
+        continue
+      }
+      const bytes = await blobs.read(action.target.blob_ref)
+      if (bytes.kind === 'error') {
+        unavailable.push({ path: action.path, reason: String(bytes.error.details?.reason ?? 'missing') })
+        continue
+      }
+      bytesNeeded += bytes.result.length
+    }
+    const disk = await readWriteTarget(
+      { root: workspace.root, dataDir: workspace.dataDir },
+      action.path,
+      deps.maxFileBytes,
+    )
+    if (disk.kind === 'error') {
+      conflicts.push({ path: action.path, reason: 'unsafe-path', message: disk.error.message })
+      continue
+    }
+    const actual: PathState | 'directory' =
+      disk.result.kind === 'regular'
+        ? { kind: 'regular', digest: disk.result.digest, mode: '', blob_ref: null }
+        : disk.result.kind === 'absent'
+          ? { kind: 'absent' }
+          : 'directory'
+    if (actual === 'directory' || !sameContent(actual, action.expected)) {
+      conflicts.push({
+        path: action.path,
+        reason: 'changed-since',
+        message: `"${action.path}" changed after this turn; its current content is not what the turn left.`,
+        expected: describe(action.expected),
+        actual: actual === 'directory' ? 'directory' : describe(actual),
+      })
+      continue
+    }
+    if (backwards) {
+      const later = statement(
+        db,
+        `SELECT 1 FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
+         WHERE f.file_lineage_id = ? AND t.workspace_id = ? AND t.status = 'committed' AND t.workspace_sequence > ? LIMIT 1`,
+      ).get(action.file_lineage_id, workspace.workspace_id, lastSequence)
+      if (later) {
+        conflicts.push({
+          path: action.path,
+          reason: 'later-mutation',
+          message: `A later change to "${action.path}" depends on this turn.`,
+        })
+        continue
+      }
+    }
+    try {
+      await access(dirname(disk.result.abs), constants.W_OK)
+    } catch {
+      if (disk.result.kind !== 'absent' || disk.result.missingParents.length === 0) {
+        conflicts.push({
+          path: action.path,
+          reason: 'no-permission',
+          message: `Retrace may not write "${action.path}".`,
+        })
+      }
+    }
+  }
+  if (bytesNeeded > 0) {
+    const fs = await statfs(workspace.root)
+    if (fs.bavail * fs.bsize < bytesNeeded * 2) {
+      conflicts.push({ path: '', reason: 'no-space', message: 'There is not enough free disk space for this restore.' })
+    }
+  }
+
+  const revision = (
+    statement(db, 'SELECT revision FROM workspaces WHERE workspace_id = ?').get(workspace.workspace_id) as {
+      revision: number
+    }
+  ).revision
+  const headVersion = getBranch(db, session.active_branch_id)?.head_version ?? 0
+  const status = unavailable.length > 0 ? 'unavailable' : conflicts.length > 0 ? 'blocked' : 'ready'
+  const plan_hash = createHash('sha256')
+    .update(
+      canonicalJson({
+        operation: request.operation,
+        turn_id: turnId,
+        session: session.session_id,
+        revision,
+        headVersion,
+        actions,
+      }),
+    )
+    .digest('hex')
+  return ok({
+    status,
+    plan_hash,
+    operation: request.operation,
+    session_id: session.session_id,
+    turn_id: turnId,
+    workspace_revision: revision,
+    head_version: headVersion,
+    actions,
+    conflicts,
+    unavailable,
+    impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1 },
+  })
+}
+
+function sameContent(a: PathState, b: PathState): boolean {
+  return a.kind === b.kind && (a.kind === 'absent' || (b.kind === 'regular' && a.digest === b.digest))
+}
+
+function sameState(a: PathState, b: PathState): boolean {
+  return sameContent(a, b) && (a.kind === 'absent' || (b.kind === 'regular' && a.mode === b.mode))
+}
+
+function describe(state: PathState): string {
+  return state.kind === 'regular' ? state.digest : 'absent'
+}
