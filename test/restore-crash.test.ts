@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { startCore } from './support/core'
+import { tempDir } from './support/temp'
+
+const CHILD = join(__dirname, 'support', 'restore-child.mts')
+
+function runChild(dataDir: string, root: string, fault: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', CHILD, dataDir, root], {
+    env: { ...process.env, RETRACE_FAULT: fault },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+}
+
+async function afterRestart(dataDir: string) {
+  const core = startCore({ dataDir })
+  await core.ready
+  const projects = await core.handle({ request_id: randomUUID(), action: 'project.list', owner: {}, payload: {} })
+  const projectId =
+    (projects as { result: { projects: Array<{ project_id: string }> } }).result.projects[0]?.project_id ?? ''
+  const listed = await core.handle({
+    request_id: randomUUID(),
+    action: 'journal.transactions',
+    owner: { project_id: projectId },
+    payload: {},
+  })
+  const transactions = (listed as { result: { transactions: Array<{ kind: string; status: string }> } }).result
+    .transactions
+  const { DatabaseSync } = await import('node:sqlite')
+  const raw = new DatabaseSync(join(dataDir, 'retrace.db'))
+  const intents = raw.prepare('SELECT status FROM restore_intents').all() as Array<{ status: string }>
+  raw.close()
+  return { transactions, intents: intents.map((i) => i.status) }
+}
+
+function tree(root: string) {
+  return Object.fromEntries(['a.txt', 'b.txt'].map((name) => [name, readFileSync(join(root, name), 'utf8')]))
+}
+
+/** Phase occurrences are counted in the undoing process only: @1 is a.txt, @2 is b.txt. */
+const CASES: Array<[string, 'committed' | 'rolled_back', Record<string, string>]> = [
+  ['after-prepare', 'rolled_back', { 'a.txt': 'A\n', 'b.txt': 'B\n' }],
+  ['after-publish-file@1', 'rolled_back', { 'a.txt': 'A\n', 'b.txt': 'B\n' }],
+  ['after-temp-write@2', 'rolled_back', { 'a.txt': 'A\n', 'b.txt': 'B\n' }],
+  ['after-publish-file@2', 'committed', { 'a.txt': 'a\n', 'b.txt': 'b\n' }],
+  ['before-commit', 'committed', { 'a.txt': 'a\n', 'b.txt': 'b\n' }],
+  ['after-commit', 'committed', { 'a.txt': 'a\n', 'b.txt': 'b\n' }],
+]
+
+describe('crash during an undo (restore intent), SIGKILLed child, then recovery', () => {
+  test.each(CASES)(
+    'killed %s: the intent ends %s and both files are exactly one proven state',
+    async (fault, intent, files) => {
+      const root = tempDir()
+      const dataDir = tempDir()
+      writeFileSync(join(root, 'a.txt'), 'a\n')
+      writeFileSync(join(root, 'b.txt'), 'b\n')
+      const child = runChild(dataDir, root, fault)
+      expect(child.signal, `${child.stdout}\n${child.stderr}`).toBe('SIGKILL')
+      expect(child.stdout).toContain('applying')
+      const state = await afterRestart(dataDir)
+      expect(state.intents).toEqual([intent])
+      expect(tree(root)).toEqual(files)
+      expect(readdirSync(root).filter((n) => n.startsWith('.retrace-tmp-'))).toEqual([])
+    },
+  )
+
+  test('an external write in the crash window is never overwritten: the intent is recovery_required', async () => {
+    const root = tempDir()
+    const dataDir = tempDir()
+    writeFileSync(join(root, 'a.txt'), 'a\n')
+    writeFileSync(join(root, 'b.txt'), 'b\n')
+    const child = runChild(dataDir, root, 'after-publish-file@1')
+    expect(child.signal).toBe('SIGKILL')
+    // a.txt was already restored to "a" by the killed undo; the user edits it before Retrace restarts.
+    writeFileSync(join(root, 'a.txt'), 'typed while Retrace was down\n')
+    const state = await afterRestart(dataDir)
+    expect(state.intents).toEqual(['recovery_required'])
+    expect(tree(root)).toEqual({ 'a.txt': 'typed while Retrace was down\n', 'b.txt': 'B\n' })
+    expect(state.transactions.map((t) => [t.kind, t.status])).toEqual([
+      ['edit', 'committed'],
+      ['revert', 'recovery_required'],
+    ])
+  })
+})
