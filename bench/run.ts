@@ -1,10 +1,12 @@
 import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
+import { benchRestore } from './restore.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
 async function main(): Promise<void> {
   process.stdout.write(`Retrace benchmarks — Node ${process.version}, ${new Date().toISOString()}\n`)
   await benchJournal()
+  await benchRestore()
   await benchFiles()
 }
 

@@ -206,7 +206,13 @@ export function createCore(options: CoreOptions): Core {
         turn_id: payload.turn_id,
       })
       if (planned.kind === 'error') return planned
-      const { session_id: _session, workspace_revision: _revision, head_version: _head, ...plan } = planned.result
+      const {
+        session_id: _session,
+        workspace_revision: _revision,
+        head_version: _head,
+        evidence: _evidence,
+        ...plan
+      } = planned.result
       return ok(plan)
     },
     'history.apply': async ({ plan_hash }, context) => {
@@ -216,6 +222,8 @@ export function createCore(options: CoreOptions): Core {
         plan_hash,
         idempotency_key: context.idempotencyKey,
         owner_key: `${context.project.project_id}/${session.result.session_id}`,
+        onProgress: (phase, done, total) =>
+          events.emit('intent.progress', context.owner, { session_id: session.result.session_id, phase, done, total }),
       })
       if (applied.kind === 'ok' && applied.result.transaction_id) {
         const workspace = workspaceOf(context.project)

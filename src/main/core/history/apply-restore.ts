@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
 import type { Journal, PlannedChange, Receipt, Workspace } from '../journal'
-import { readWriteTarget } from '../journal/target'
 import {
   fingerprintOf,
   inImmediateTransaction,
@@ -12,7 +11,7 @@ import {
   type IdempotencyClaim,
   type IdempotencyStore,
 } from '../store'
-import { planRestore, type RestoreOperation, type RestorePlan } from './plan-restore'
+import { planRestore, type PlanEvidence, type RestoreOperation, type RestorePlan } from './plan-restore'
 import type { SessionRecord } from './types'
 
 export type IntentStatus = 'applying' | 'committed' | 'rolled_back' | 'recovery_required'
@@ -22,11 +21,16 @@ export interface RestoreService {
     workspace: Workspace,
     session: SessionRecord,
     request: { operation: RestoreOperation; turn_id?: string | undefined },
-  ): Promise<Outcome<RestorePlan>>
+  ): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>>
   apply(
     workspace: Workspace,
     session: SessionRecord,
-    request: { plan_hash: string; idempotency_key: string | undefined; owner_key: string },
+    request: {
+      plan_hash: string
+      idempotency_key: string | undefined
+      owner_key: string
+      onProgress?: (phase: 'preflight' | 'apply', done: number, total: number) => void
+    },
   ): Promise<Outcome<{ intent_id: string; status: IntentStatus; transaction_id: string | null }>>
   /** Settles intents a stopped process left `applying`, from their journal transactions. */
   recover(): void
@@ -60,7 +64,8 @@ export function createRestoreService(deps: {
     workspace: Workspace,
     session: SessionRecord,
     request: { operation: RestoreOperation; turn_id?: string | undefined },
-  ) => planRestore({ db, blobs, workspace, maxFileBytes: journal.limits.maxFileBytes }, session, request)
+    onProgress?: (done: number, total: number) => void,
+  ) => planRestore({ db, blobs, workspace, maxFileBytes: journal.limits.maxFileBytes }, session, request, onProgress)
 
   function settleIntent(intentId: string, status: IntentStatus, transactionId: string | null): void {
     statement(
@@ -105,21 +110,7 @@ export function createRestoreService(deps: {
         return fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
           plan_hash: request.plan_hash,
         })
-      const fresh = await planFor(workspace, session, confirmed)
-      if (fresh.kind === 'error') return fresh
-      if (fresh.result.plan_hash !== request.plan_hash) {
-        return fail('STALE_PLAN', 'Something changed since this restore was previewed; preview it again.', {
-          plan_hash: request.plan_hash,
-        })
-      }
-      const plan = fresh.result
-      if (plan.status === 'unavailable') {
-        return fail('UNAVAILABLE', 'Some files of this turn cannot be restored exactly.', {
-          unavailable: plan.unavailable,
-        })
-      }
-      if (plan.status === 'blocked')
-        return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
+      const backwards = confirmed.operation === 'undo' || confirmed.operation === 'revert'
 
       const intentId = `int_${randomUUID()}`
       // Durable before any file is touched (spec 04 step 2).
@@ -127,60 +118,67 @@ export function createRestoreService(deps: {
         statement(db, "INSERT INTO restore_intents VALUES (?, ?, ?, ?, ?, NULL, 'applying', ?, NULL)").run(
           intentId,
           session.session_id,
-          plan.turn_id,
-          plan.operation,
-          plan.plan_hash,
+          confirmed.turn_id,
+          confirmed.operation,
+          request.plan_hash,
           Date.now(),
         )
       })
-      const backwards = plan.operation === 'undo' || plan.operation === 'revert'
       let transactionId: string | null = null
       const outcome = await journal.mutate(
         workspace,
         { kind: backwards ? 'revert' : 'reapply', session_id: session.session_id, branch_id: session.active_branch_id },
+        // Re-planned under the workspace lock: the preflight that authorises the writes is the one
+        // nothing can change before they happen, and its reads feed the writes directly.
         async () => {
+          const fresh = await planFor(workspace, session, confirmed, (done, total) =>
+            request.onProgress?.('preflight', done, total),
+          )
+          if (fresh.kind === 'error') return fresh
+          if (fresh.result.plan_hash !== request.plan_hash) {
+            return fail('STALE_PLAN', 'Something changed since this restore was previewed; preview it again.', {
+              plan_hash: request.plan_hash,
+            })
+          }
+          const plan = fresh.result
+          if (plan.status === 'unavailable') {
+            return fail('UNAVAILABLE', 'Some files of this turn cannot be restored exactly.', {
+              unavailable: plan.unavailable,
+            })
+          }
+          if (plan.status === 'blocked')
+            return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
           const changes: PlannedChange[] = []
           for (const action of plan.actions) {
-            const disk = await readWriteTarget(
-              { root: workspace.root, dataDir: workspace.dataDir },
-              action.path,
-              journal.limits.maxFileBytes,
-            )
-            if (disk.kind === 'error') return disk
-            const matches =
-              action.expected.kind === 'absent'
-                ? disk.result.kind === 'absent'
-                : disk.result.kind === 'regular' && disk.result.digest === action.expected.digest
-            if (!matches) {
-              return fail('STALE_PLAN', `"${action.path}" changed after the restore was previewed; preview it again.`, {
+            const disk = plan.evidence.disks.get(action.path)
+            if (!disk)
+              return fail('STALE_PLAN', `"${action.path}" was not checked; preview the restore again.`, {
                 path: action.path,
               })
-            }
             if (action.target.kind === 'absent') {
               changes.push({
                 operation: 'delete',
                 path: action.path,
                 old_path: null,
-                before: disk.result,
+                before: disk,
                 after: { kind: 'absent' },
               })
               continue
             }
-            if (!action.target.blob_ref)
-              return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
-            const bytes = await blobs.read(action.target.blob_ref)
-            if (bytes.kind === 'error') return bytes
+            const bytes = plan.evidence.targets.get(action.path)
+            if (!bytes) return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
             changes.push({
-              operation: disk.result.kind === 'absent' ? 'create' : 'modify',
+              operation: disk.kind === 'absent' ? 'create' : 'modify',
               path: action.path,
               old_path: null,
-              before: disk.result,
-              after: { kind: 'regular', bytes: bytes.result, mode: Number.parseInt(action.target.mode, 8) },
+              before: disk,
+              after: { kind: 'regular', bytes, mode: Number.parseInt(action.target.mode, 8) },
             })
           }
           return ok(changes)
         },
         {
+          onPublished: (done, total) => request.onProgress?.('apply', done, total),
           onPrepared: (receipt: Receipt) => {
             transactionId = receipt.transaction_id
             statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(

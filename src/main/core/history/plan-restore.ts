@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
-import { constants } from 'node:fs'
-import { access, statfs } from 'node:fs/promises'
+import { accessSync, constants } from 'node:fs'
+import { statfs } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { foldByLineage, queryReceipts, type FileState, type Receipt, type Workspace } from '../journal'
-import { readWriteTarget } from '../journal/target'
+import { readWriteTarget, type DiskState } from '../journal/target'
 import { canonicalJson, statement, type BlobStore, type Database, type Digest } from '../store'
 import { getBranch } from './sessions'
 import type { SessionRecord } from './types'
@@ -41,6 +41,12 @@ export interface RestorePlan {
   readonly conflicts: Conflict[]
   readonly unavailable: Array<{ path: string; reason: string }>
   readonly impact: { files: number; turns: number }
+}
+
+/** What the preflight read, so an apply planned under the lock needs no second pass. */
+export interface PlanEvidence {
+  readonly disks: ReadonlyMap<string, DiskState>
+  readonly targets: ReadonlyMap<string, Buffer>
 }
 
 export interface PlanDependencies {
@@ -144,7 +150,8 @@ export async function planRestore(
   deps: PlanDependencies,
   session: SessionRecord,
   request: { operation: RestoreOperation; turn_id?: string | undefined },
-): Promise<Outcome<RestorePlan>> {
+  onProgress?: (done: number, total: number) => void,
+): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>> {
   const { db, blobs, workspace } = deps
   const turn = resolveTurn(db, session, request.operation, request.turn_id)
   if (turn.kind === 'error') return turn
@@ -154,9 +161,13 @@ export async function planRestore(
   const actions: RestoreAction[] = []
   const unavailable: Array<{ path: string; reason: string }> = []
 
+  const filesByLineage = new Map<string, Receipt['files']>()
+  for (const receipt of receipts) {
+    for (const file of receipt.files)
+      filesByLineage.set(file.file_lineage_id, [...(filesByLineage.get(file.file_lineage_id) ?? []), file])
+  }
   for (const change of foldByLineage(receipts)) {
-    const receiptFiles = receipts.flatMap((r) => r.files.filter((f) => f.file_lineage_id === change.file_lineage_id))
-    const inexact = receiptFiles.find((f) => f.recoverability !== 'exact')
+    const inexact = filesByLineage.get(change.file_lineage_id)?.find((f) => f.recoverability !== 'exact')
     if (inexact) {
       unavailable.push({ path: change.last_path, reason: inexact.unavailable_reason ?? 'not-exact' })
       continue
@@ -199,7 +210,15 @@ export async function planRestore(
   }
   const lastSequence = Math.max(0, ...receipts.map((r) => r.workspace_sequence))
   let bytesNeeded = 0
-  for (const action of actions) {
+  const disks = new Map<string, DiskState>()
+  const targets = new Map<string, Buffer>()
+  const laterMutation = statement(
+    db,
+    `SELECT 1 FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
+     WHERE f.file_lineage_id = ? AND t.workspace_id = ? AND t.status = 'committed' AND t.workspace_sequence > ? LIMIT 1`,
+  )
+  for (const [index, action] of actions.entries()) {
+    if (onProgress && index % 100 === 0) onProgress(index, actions.length)
     if (action.target.kind === 'regular') {
       if (!action.target.blob_ref) {
         unavailable.push({ path: action.path, reason: 'no-recovery-blob' })
@@ -211,6 +230,7 @@ export async function planRestore(
         continue
       }
       bytesNeeded += bytes.result.length
+      targets.set(action.path, bytes.result)
     }
     const disk = await readWriteTarget(
       { root: workspace.root, dataDir: workspace.dataDir },
@@ -221,6 +241,7 @@ export async function planRestore(
       conflicts.push({ path: action.path, reason: 'unsafe-path', message: disk.error.message })
       continue
     }
+    disks.set(action.path, disk.result)
     const actual: PathState | 'directory' =
       disk.result.kind === 'regular'
         ? { kind: 'regular', digest: disk.result.digest, mode: '', blob_ref: null }
@@ -238,11 +259,7 @@ export async function planRestore(
       continue
     }
     if (backwards) {
-      const later = statement(
-        db,
-        `SELECT 1 FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
-         WHERE f.file_lineage_id = ? AND t.workspace_id = ? AND t.status = 'committed' AND t.workspace_sequence > ? LIMIT 1`,
-      ).get(action.file_lineage_id, workspace.workspace_id, lastSequence)
+      const later = laterMutation.get(action.file_lineage_id, workspace.workspace_id, lastSequence)
       if (later) {
         conflicts.push({
           path: action.path,
@@ -253,7 +270,7 @@ export async function planRestore(
       }
     }
     try {
-      await access(dirname(disk.result.abs), constants.W_OK)
+      accessSync(dirname(disk.result.abs), constants.W_OK)
     } catch {
       if (disk.result.kind !== 'absent' || disk.result.missingParents.length === 0) {
         conflicts.push({
@@ -302,6 +319,7 @@ export async function planRestore(
     conflicts,
     unavailable,
     impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1 },
+    evidence: { disks, targets },
   })
 }
 

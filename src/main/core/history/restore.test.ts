@@ -228,3 +228,29 @@ describe('revert and reapply', () => {
     }
   })
 })
+
+describe('progress of a large restore', () => {
+  test('apply streams intent.progress for preflight and apply, ending at done = total', async () => {
+    const files = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`f${i}.txt`, `${i}\n`]))
+    const h = await setup(files)
+    const patch = [
+      '*** Begin Patch',
+      ...Array.from({ length: 250 }, (_, i) => [`*** Update File: f${i}.txt`, `-${i}`, `+${i}!`]).flat(),
+      '*** End Patch',
+    ].join('\n')
+    await h.turn(patch)
+    const progress: Array<{ phase: string; done: number; total: number }> = []
+    const subscription = h.core.onEvent((frame) => {
+      if (frame.event === 'intent.progress') progress.push(frame.data as { phase: string; done: number; total: number })
+    })
+    expect(await h.planAndApply('undo')).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    subscription.dispose()
+    expect(progress.filter((p) => p.phase === 'preflight').map((p) => p.done)).toEqual([0, 100, 200])
+    expect(progress.filter((p) => p.phase === 'apply').map((p) => [p.done, p.total])).toEqual([
+      [100, 250],
+      [200, 250],
+      [250, 250],
+    ])
+    expect(h.read('f7.txt')).toBe('7\n')
+  })
+})

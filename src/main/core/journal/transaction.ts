@@ -46,6 +46,8 @@ export interface MutateOptions {
   readonly onPrepared?: (receipt: Receipt) => void
   /** Runs inside the SQLite transaction that settles it (completing the idempotency record). */
   readonly onSettled?: (receipt: Receipt) => void
+  /** Progress of the publish step, for long transactions (every 100 files and at the end). */
+  readonly onPublished?: (done: number, total: number) => void
 }
 
 export interface TransactionEngine {
@@ -144,6 +146,9 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           }
           published.push(change)
           fault('after-publish-file')
+          if (published.length % 100 === 0 || published.length === changes.length) {
+            options.onPublished?.(published.length, changes.length)
+          }
         }
 
         if (failure) {

@@ -22,7 +22,9 @@ export const historyPlan = defineAction('history.plan', {
     plan_hash: z.string(),
     operation: z.enum(['undo', 'redo', 'revert', 'reapply']),
     turn_id: z.string(),
-    actions: z.array(z.object({ path: z.string(), file_lineage_id: z.string(), expected: PathState, target: PathState })),
+    actions: z.array(
+      z.object({ path: z.string(), file_lineage_id: z.string(), expected: PathState, target: PathState }),
+    ),
     conflicts: z.array(
       z.object({
         path: z.string(),
