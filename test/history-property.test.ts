@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { expect, test } from 'vitest'
+import { planApplyPatch } from '../src/main/core/journal'
+import { openProject, startCore } from './support/core'
+import { tempDir } from './support/temp'
+
+const NAMES = ['a.txt', 'b.txt', 'c.txt'] as const
+type Name = (typeof NAMES)[number]
+type Tree = Partial<Record<Name, string>>
+
+type Step =
+  | { kind: 'turn'; edits: Array<{ name: Name; content: string | null }> }
+  | { kind: 'undo' }
+  | { kind: 'redo' }
+  | { kind: 'revert'; pick: number }
+  | { kind: 'reapply'; pick: number }
+  | { kind: 'external'; name: Name; content: string }
+
+const line = fc.stringMatching(/^[a-z]{1,6}$/)
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('turn' as const),
+      edits: fc.uniqueArray(fc.record({ name: fc.constantFrom(...NAMES), content: fc.option(line, { nil: null }) }), {
+        minLength: 1,
+        maxLength: 3,
+        selector: (e) => e.name,
+      }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.constant({ kind: 'undo' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'redo' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('revert' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reapply' as const), pick: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('external' as const), name: fc.constantFrom(...NAMES), content: line }),
+  },
+)
+
+/**
+ * Turns, undo/redo/revert/reapply and an external writer in random order. Whatever happens: a
+ * refused restore changes nothing; a committed one leaves each of the turn's files exactly at the
+ * turn's before (undo, revert) or after (redo, reapply) state; bytes an external writer left that
+ * no journal record knows of are never overwritten.
+ */
+test('history operations, in any order with an external writer, only ever reach provable states', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 9 }), async (steps) => {
+      const root = tempDir()
+      const core = startCore()
+      const project = await openProject(core, root)
+      const created = await project.call('session.create', {})
+      const sessionId = (created as { result: { session_id: string } }).result.session_id
+      const owner = { project_id: project.projectId, session_id: sessionId }
+      const call = (action: string, payload: unknown, key?: string) =>
+        core.handle({ request_id: randomUUID(), action, owner, ...(key ? { idempotency_key: key } : {}), payload })
+      const disk = (): Tree =>
+        Object.fromEntries(
+          NAMES.flatMap((n) => (existsSync(join(root, n)) ? [[n, readFileSync(join(root, n), 'utf8')]] : [])),
+        )
+      const turns: Array<{ id: string; before: Tree; after: Tree; names: Name[] }> = []
+      const externallyDirty = new Set<Name>()
+
+      for (const s of steps) {
+        const now = disk()
+        if (s.kind === 'external') {
+          writeFileSync(join(root, s.name), `${s.content}\n`)
+          externallyDirty.add(s.name)
+          continue
+        }
+        if (s.kind === 'turn') {
+          const sections = s.edits.flatMap(({ name, content }) => {
+            const current = now[name]
+            if (content === null) return current === undefined ? [] : [`*** Delete File: ${name}`]
+            if (current === undefined) return [`*** Add File: ${name}`, `+${content}`]
+            return [
+              `*** Update File: ${name}`,
+              ...current
+                .trimEnd()
+                .split('\n')
+                .map((l) => `-${l}`),
+              `+${content}`,
+            ]
+          })
+          if (sections.length === 0) continue
+          const begun = await core.turns.begin(project.projectId, sessionId, 'edit')
+          if (begun.kind !== 'ok') throw new Error(JSON.stringify(begun))
+          const applied = await core.turns.mutate(project.projectId, begun.result, (context) =>
+            planApplyPatch(context, ['*** Begin Patch', ...sections, '*** End Patch'].join('\n')),
+          )
+          await core.turns.finalize(project.projectId, begun.result, { parts: [], status: 'complete' })
+          if (applied.kind === 'ok') {
+            const names = applied.result.files.map((f) => f.path as Name)
+            turns.push({ id: begun.result.turn_id, before: now, after: disk(), names })
+            for (const name of names) externallyDirty.delete(name)
+          }
+          continue
+        }
+        const target =
+          s.kind === 'revert' || s.kind === 'reapply' ? turns[s.pick % Math.max(1, turns.length)] : undefined
+        if ((s.kind === 'revert' || s.kind === 'reapply') && !target) continue
+        const planned = await call(
+          'history.plan',
+          target ? { operation: s.kind, turn_id: target.id } : { operation: s.kind },
+        )
+        if (planned.status !== 'ok') {
+          expect(disk()).toEqual(now)
+          continue
+        }
+        const plan = planned.result as { plan_hash: string; turn_id: string; status: string }
+        const applied = await call('history.apply', { plan_hash: plan.plan_hash }, randomUUID())
+        const after = disk()
+        if (applied.status !== 'ok') {
+          expect(after, `refused ${s.kind} must write nothing`).toEqual(now)
+          continue
+        }
+        expect(plan.status).toBe('ready')
+        const turn = turns.find((t) => t.id === plan.turn_id)
+        if (!turn) throw new Error('restore of an unknown turn')
+        const backwards = s.kind === 'undo' || s.kind === 'revert'
+        for (const name of turn.names) {
+          expect(after[name], `${s.kind} of ${name}`).toBe((backwards ? turn.before : turn.after)[name])
+        }
+        for (const name of externallyDirty) expect(after[name], `external bytes of ${name} kept`).toBe(now[name])
+      }
+    }),
+    { numRuns: 30, seed: 20261201 },
+  )
+})
