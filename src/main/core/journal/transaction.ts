@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
+import { createLimiter } from '../platform'
 import { digestOf, type BlobStore, type Database, type Digest, type WorkspaceLock } from '../store'
 import type { FaultHook } from './faults'
 import { lineStats } from './line-stats'
@@ -69,6 +70,8 @@ export interface EngineDependencies {
 
 /** Every temp file the journal creates in a project starts with this; listings hide them. */
 export const JOURNAL_TEMP_PREFIX = '.retrace-tmp-'
+/** Enough to overlap fsyncs on any disk, far below the descriptor limit. */
+const BLOB_WRITES_IN_FLIGHT = 16
 export const tempPrefix = (transactionId: string) => `${JOURNAL_TEMP_PREFIX}${transactionId}-`
 
 /**
@@ -213,11 +216,11 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     beforeStored: Promise<unknown>
     afterStored: Promise<unknown>
   } {
-    const beforePuts: Array<Promise<unknown>> = []
-    const afterPuts: Array<Promise<unknown>> = []
-    const keep = (bytes: Buffer, digest: Digest, into: Array<Promise<unknown>>): Digest | null => {
+    const beforePuts: Array<() => Promise<unknown>> = []
+    const afterPuts: Array<() => Promise<unknown>> = []
+    const keep = (bytes: Buffer, digest: Digest, into: Array<() => Promise<unknown>>): Digest | null => {
       if (bytes.length > limits.recoveryBudgetBytes) return null
-      into.push(blobs.put(bytes, digest))
+      into.push(() => blobs.put(bytes, digest))
       return digest
     }
     const files = changes.map((change): StoredFile => {
@@ -260,7 +263,11 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       }
       return { file, change }
     })
-    return { files, beforeStored: Promise.all(beforePuts), afterStored: Promise.all(afterPuts) }
+    // One pool, before-blobs queued first: rollback's inputs never wait behind redo's.
+    const limit = createLimiter(BLOB_WRITES_IN_FLIGHT)
+    const beforeStored = Promise.all(beforePuts.map((put) => limit(put)))
+    const afterStored = Promise.all(afterPuts.map((put) => limit(put)))
+    return { files, beforeStored, afterStored }
   }
 
   async function publishOne(context: PublishContext, change: PlannedChange): Promise<Outcome<void>> {
