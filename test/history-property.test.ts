@@ -3,8 +3,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { planApplyPatch } from '../src/main/core/journal'
-import { openProject, startCore } from './support/core'
+import { createCore, type Core } from '../src/main/core'
+import { FAULT_PHASES, planApplyPatch, type FaultPhase } from '../src/main/core/journal'
+import { openProject, testHost } from './support/core'
 import { tempDir } from './support/temp'
 
 const NAMES = ['a.txt', 'b.txt', 'c.txt'] as const
@@ -13,13 +14,16 @@ type Tree = Partial<Record<Name, string>>
 
 type Step =
   | { kind: 'turn'; edits: Array<{ name: Name; content: string | null }> }
-  | { kind: 'undo' }
-  | { kind: 'redo' }
-  | { kind: 'revert'; pick: number }
-  | { kind: 'reapply'; pick: number }
+  | { kind: 'undo'; crash: FaultPhase | null }
+  | { kind: 'redo'; crash: FaultPhase | null }
+  | { kind: 'revert'; pick: number; crash: FaultPhase | null }
+  | { kind: 'reapply'; pick: number; crash: FaultPhase | null }
   | { kind: 'external'; name: Name; content: string }
 
 const line = fc.stringMatching(/^[a-z]{1,6}$/)
+const crash = fc.option(fc.constantFrom(...FAULT_PHASES), { nil: null, freq: 3 })
+
+class SimulatedCrash extends Error {}
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 3,
@@ -32,10 +36,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       }),
     }),
   },
-  { weight: 2, arbitrary: fc.constant({ kind: 'undo' as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'redo' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('revert' as const), pick: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reapply' as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('undo' as const), crash }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('redo' as const), crash }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('revert' as const), pick: fc.nat(), crash }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reapply' as const), pick: fc.nat(), crash }) },
   {
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant('external' as const), name: fc.constantFrom(...NAMES), content: line }),
@@ -43,7 +47,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 )
 
 /**
- * Turns, undo/redo/revert/reapply and an external writer in random order. Whatever happens: a
+ * Turns, undo/redo/revert/reapply (some crashing at a random phase) and an external writer in
+ * random order. Whatever happens: a
  * refused restore changes nothing; a committed one leaves each of the turn's files exactly at the
  * turn's before (undo, revert) or after (redo, reapply) state; bytes an external writer left that
  * no journal record knows of are never overwritten.
@@ -52,7 +57,16 @@ test('history operations, in any order with an external writer, only ever reach 
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 2, maxLength: 9 }), async (steps) => {
       const root = tempDir()
-      const core = startCore()
+      const dataDir = tempDir()
+      let armed: FaultPhase | null = null
+      // A crash is simulated by the fault hook throwing at that phase; the core is then dropped and
+      // a new one recovers from the data directory, as after a kill.
+      const fault = (phase: FaultPhase) => {
+        if (phase !== armed) return
+        armed = null
+        throw new SimulatedCrash(phase)
+      }
+      let core: Core = createCore({ dataDir, host: testHost(), fault })
       const project = await openProject(core, root)
       const created = await project.call('session.create', {})
       const sessionId = (created as { result: { session_id: string } }).result.session_id
@@ -113,21 +127,39 @@ test('history operations, in any order with an external writer, only ever reach 
           continue
         }
         const plan = planned.result as { plan_hash: string; turn_id: string; status: string }
+        armed = s.crash
         const applied = await call('history.apply', { plan_hash: plan.plan_hash }, randomUUID())
+        const turn = turns.find((t) => t.id === plan.turn_id)
+        const backwards = s.kind === 'undo' || s.kind === 'revert'
+        if (s.crash !== null && armed === null && turn) {
+          // Crashed mid-restore: restart, recover, and the turn's files are all old or all new.
+          core.dispose()
+          core = createCore({ dataDir, host: testHost(), fault })
+          await core.ready
+          const recovered = disk()
+          const target = backwards ? turn.before : turn.after
+          const allOld = turn.names.every((n) => recovered[n] === now[n])
+          const allNew = turn.names.every((n) => recovered[n] === target[n])
+          expect(allOld || allNew, `after a crash at ${s.crash}: ${JSON.stringify({ now, recovered, target })}`).toBe(
+            true,
+          )
+          for (const name of externallyDirty) expect(recovered[name]).toBe(now[name])
+          continue
+        }
+        armed = null
         const after = disk()
         if (applied.status !== 'ok') {
           expect(after, `refused ${s.kind} must write nothing`).toEqual(now)
           continue
         }
         expect(plan.status).toBe('ready')
-        const turn = turns.find((t) => t.id === plan.turn_id)
         if (!turn) throw new Error('restore of an unknown turn')
-        const backwards = s.kind === 'undo' || s.kind === 'revert'
         for (const name of turn.names) {
           expect(after[name], `${s.kind} of ${name}`).toBe((backwards ? turn.before : turn.after)[name])
         }
         for (const name of externallyDirty) expect(after[name], `external bytes of ${name} kept`).toBe(now[name])
       }
+      core.dispose()
     }),
     { numRuns: 30, seed: 20261201 },
   )
