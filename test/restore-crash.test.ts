@@ -87,3 +87,23 @@ describe('crash during an undo (restore intent), SIGKILLed child, then recovery'
     ])
   })
 })
+
+describe('crash while a failed undo is being rolled back', () => {
+  test('killed during rollback: recovery keeps the external bytes and reports recovery_required', async () => {
+    const root = tempDir()
+    const dataDir = tempDir()
+    writeFileSync(join(root, 'a.txt'), 'a\n')
+    writeFileSync(join(root, 'b.txt'), 'b\n')
+    // The undo restores a.txt, then another program writes b.txt, so publishing b.txt fails and the
+    // engine rolls a.txt back — and is killed right there.
+    const child = runChild(dataDir, root, `after-publish-file@1:external=${join(root, 'b.txt')},during-rollback`)
+    expect(child.signal, `${child.stdout}\n${child.stderr}`).toBe('SIGKILL')
+    const state = await afterRestart(dataDir)
+    expect(tree(root)).toEqual({ 'a.txt': 'A\n', 'b.txt': 'written by another program during the crash test\n' })
+    expect(state.intents).toEqual(['recovery_required'])
+    expect(state.transactions.map((t) => [t.kind, t.status])).toEqual([
+      ['edit', 'committed'],
+      ['revert', 'recovery_required'],
+    ])
+  })
+})

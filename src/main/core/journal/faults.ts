@@ -1,6 +1,10 @@
+import { writeFileSync } from 'node:fs'
+
 /**
- * Crash-test hook (spec 12): `RETRACE_FAULT=<phase>` (or `<phase>@<n>` for the n-th time the phase
- * is reached) SIGKILLs this process at that phase boundary, so tests can prove recovery from it.
+ * Crash-test hook (spec 12). `RETRACE_FAULT` is a comma-separated list of rules:
+ * - `<phase>` or `<phase>@<n>`: SIGKILL this process the n-th time the phase is reached;
+ * - `<phase>@<n>:external=<absolute path>`: at that point write to the path instead, as another
+ *   program would, so tests can drive the engine into a rollback and then kill it there.
  */
 export const FAULT_PHASES = [
   'after-prepare',
@@ -10,18 +14,36 @@ export const FAULT_PHASES = [
   'before-commit',
   'after-commit',
 ] as const
-export type FaultPhase = (typeof FAULT_PHASES)[number]
+/** Reached after each file a failed transaction put back. */
+export const ROLLBACK_FAULT_PHASE = 'during-rollback'
+export type FaultPhase = (typeof FAULT_PHASES)[number] | typeof ROLLBACK_FAULT_PHASE
 
 export type FaultHook = (phase: FaultPhase) => void
 
+interface FaultRule {
+  readonly phase: string
+  readonly nth: number
+  readonly external: string | undefined
+}
+
+function parseRule(text: string): FaultRule {
+  const [where = '', action] = text.split(':')
+  const [phase = '', nth] = where.split('@')
+  const external = action?.startsWith('external=') ? action.slice('external='.length) : undefined
+  return { phase, nth: Number(nth ?? '1'), external }
+}
+
 export function faultHookFromEnv(value: string | undefined): FaultHook {
   if (!value) return () => {}
-  const [phase, nth] = value.split('@')
-  const target = Number(nth ?? '1')
-  let seen = 0
+  const rules = value.split(',').map(parseRule)
+  const seen = new Map<string, number>()
   return (reached) => {
-    if (reached !== phase) return
-    seen += 1
-    if (seen === target) process.kill(process.pid, 'SIGKILL')
+    const count = (seen.get(reached) ?? 0) + 1
+    seen.set(reached, count)
+    for (const rule of rules) {
+      if (rule.phase !== reached || rule.nth !== count) continue
+      if (rule.external !== undefined) writeFileSync(rule.external, 'written by another program during the crash test\n')
+      else process.kill(process.pid, 'SIGKILL')
+    }
   }
 }

@@ -327,6 +327,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       const stored = files.find((f) => f.change === change)
       const restored = await restoreBefore(context, change, stored?.file.before ?? { kind: 'absent' })
       if (!restored) unresolved.push({ path: change.path, reason: 'could-not-roll-back' })
+      fault('during-rollback')
     }
     return { unresolved }
   }
