@@ -100,6 +100,7 @@ describe('apply_patch', () => {
       ['rename', 'src/a.ts', 'src/b.ts'],
     ])
     expect(receipts[0]?.files[2]?.stats).toEqual({ added: 1, removed: 1, binary: false })
+    expect(receipts[0]?.files.map((file) => file.publish_state)).toEqual(['verified', 'verified', 'verified'])
   })
 
   test('whitespace-tolerant matching finds a chunk whose indentation differs', async () => {
@@ -150,7 +151,13 @@ describe('apply_patch', () => {
     expect(outcome).toMatchObject({ kind: 'error', error: { code: 'CONFLICT', details: { path: 'b.txt' } } })
     expect(readFileSync(join(f.root, 'a.txt'), 'utf8')).toBe('a\n')
     expect(readFileSync(join(f.root, 'b.txt'), 'utf8')).toBe('external\n')
-    expect(f.journal.receipts({ workspace_id: f.workspace.workspace_id }).map((r) => r.status)).toEqual(['rolled_back'])
+    const [receipt] = f.journal.receipts({ workspace_id: f.workspace.workspace_id })
+    expect(receipt?.status).toBe('rolled_back')
+    // Per-file states: a.txt was applied and then put back; b.txt was never applied.
+    expect(receipt?.files.map((file) => [file.path, file.publish_state])).toEqual([
+      ['a.txt', 'rolled_back'],
+      ['b.txt', 'pending'],
+    ])
   })
 
   test('receipts can be read by sequence range and by lineage', async () => {

@@ -42,7 +42,8 @@ export function faultHookFromEnv(value: string | undefined): FaultHook {
     seen.set(reached, count)
     for (const rule of rules) {
       if (rule.phase !== reached || rule.nth !== count) continue
-      if (rule.external !== undefined) writeFileSync(rule.external, 'written by another program during the crash test\n')
+      if (rule.external !== undefined)
+        writeFileSync(rule.external, 'written by another program during the crash test\n')
       else process.kill(process.pid, 'SIGKILL')
     }
   }

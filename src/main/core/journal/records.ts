@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { inImmediateTransaction, inLazyTransaction, statement, type Database } from '../store'
 import type { PlannedChange } from './transaction'
-import type { Attribution, Receipt, ReceiptFile, TransactionStatus } from './types'
+import type { Attribution, PublishState, Receipt, ReceiptFile, TransactionStatus } from './types'
 
 export interface StoredFile {
   readonly file: ReceiptFile
@@ -160,6 +160,9 @@ export function markSettled(
       'UPDATE transactions SET status = ?, settled_at_ms = ?, recovery_detail = ? WHERE transaction_id = ?',
     ).run(status, now, detail, receipt.transaction_id)
     if (status === 'committed') {
+      statement(db, "UPDATE transaction_files SET publish_state = 'verified' WHERE transaction_id = ?").run(
+        receipt.transaction_id,
+      )
       statement(db, 'UPDATE workspaces SET revision = revision + 1 WHERE workspace_id = ?').run(receipt.workspace_id)
       const release = statement(
         db,
@@ -211,6 +214,7 @@ interface FileRow {
   diff_state: ReceiptFile['diff_state']
   recoverability: ReceiptFile['recoverability']
   unavailable_reason: string | null
+  publish_state: PublishState
 }
 
 export function receiptsFromRows(db: Database, rows: readonly TransactionRow[]): Receipt[] {
@@ -235,8 +239,29 @@ export function receiptsFromRows(db: Database, rows: readonly TransactionRow[]):
       diff_state: row.diff_state,
       recoverability: row.recoverability,
       unavailable_reason: row.unavailable_reason,
+      publish_state: row.publish_state,
     })
     byTransaction.set(row.transaction_id, list)
   }
   return rows.map((row) => ({ ...row, files: byTransaction.get(row.transaction_id) ?? [] }))
+}
+
+/**
+ * Records one file's publish step (applied with its digest, or rolled back). Lazy: if a crash loses
+ * it, recovery still compares the recorded before/after digests; the record makes the stricter
+ * decisions possible (a file marked applied that now holds its before bytes was changed by someone).
+ */
+export function markPublishState(
+  db: Database,
+  transactionId: string,
+  ordinal: number,
+  state: 'applied' | 'rolled_back',
+  appliedDigest: string | null,
+): void {
+  inLazyTransaction(db, () => {
+    statement(
+      db,
+      'UPDATE transaction_files SET publish_state = ?, applied_digest = ? WHERE transaction_id = ? AND ordinal = ?',
+    ).run(state, appliedDigest, transactionId, ordinal)
+  })
 }

@@ -173,9 +173,14 @@ async function sideOf(
     }
     return { side: 'other', detail: { ...detail, old_path: file.old_path, actual_old: describeObserved(there) } }
   }
-  if (matches(here, expectedOf(file.after))) return { side: 'after', detail }
-  if (matches(here, expectedOf(file.before))) return { side: 'before', detail }
-  return { side: 'other', detail }
+  const atAfter = matches(here, expectedOf(file.after))
+  const atBefore = matches(here, expectedOf(file.before))
+  // The persisted per-file state narrows what the disk may show: a file recorded as applied that
+  // holds its before bytes again (or one recorded as rolled back that holds its after bytes) was
+  // changed by someone else in the crash window.
+  if (atAfter && file.publish_state !== 'rolled_back') return { side: 'after', detail }
+  if (atBefore && file.publish_state !== 'applied') return { side: 'before', detail }
+  return { side: 'other', detail: { ...detail, publish_state: file.publish_state } }
 }
 
 async function putBack(

@@ -16,7 +16,7 @@ import {
   type Expected,
   type PublishContext,
 } from './publish'
-import { insertPrepared, markSettled, type StoredFile } from './records'
+import { insertPrepared, markPublishState, markSettled, type StoredFile } from './records'
 import type { DiskState } from './target'
 import type { Attribution, FileState, JournalLimits, Receipt, ReceiptFile } from './types'
 
@@ -148,6 +148,14 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
             break
           }
           published.push(change)
+          const after = expectedAfter(change)
+          markPublishState(
+            db,
+            transactionId,
+            published.length - 1,
+            'applied',
+            after.kind === 'regular' ? after.digest : null,
+          )
           fault('after-publish-file')
           if (published.length % 100 === 0 || published.length === changes.length) {
             options.onPublished?.(published.length, changes.length)
@@ -155,7 +163,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
         }
 
         if (failure) {
-          const rollback = await rollBack(context, published, files)
+          const rollback = await rollBack(context, published, files, transactionId)
           const status =
             rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
           markSettled(
@@ -321,12 +329,18 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
   }
 
   /** Puts back files we already published, but only where our bytes are still what is there. */
-  async function rollBack(context: PublishContext, published: readonly PlannedChange[], files: readonly StoredFile[]) {
+  async function rollBack(
+    context: PublishContext,
+    published: readonly PlannedChange[],
+    files: readonly StoredFile[],
+    transactionId: string,
+  ) {
     const unresolved: Array<Record<string, unknown>> = []
     for (const change of [...published].reverse()) {
-      const stored = files.find((f) => f.change === change)
-      const restored = await restoreBefore(context, change, stored?.file.before ?? { kind: 'absent' })
+      const ordinal = files.findIndex((f) => f.change === change)
+      const restored = await restoreBefore(context, change, files[ordinal]?.file.before ?? { kind: 'absent' })
       if (!restored) unresolved.push({ path: change.path, reason: 'could-not-roll-back' })
+      else markPublishState(db, transactionId, ordinal, 'rolled_back', null)
       fault('during-rollback')
     }
     return { unresolved }

@@ -37,7 +37,11 @@ export interface ReceiptFile {
   readonly diff_state: DiffState
   readonly recoverability: 'exact' | 'unavailable'
   readonly unavailable_reason: string | null
+  /** Where publishing this file got to (spec 04's per-action states). */
+  readonly publish_state?: PublishState
 }
+
+export type PublishState = 'pending' | 'applied' | 'verified' | 'rolled_back'
 
 export interface Receipt {
   readonly transaction_id: string

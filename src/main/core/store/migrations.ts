@@ -202,4 +202,13 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE INDEX restore_intents_by_turn ON restore_intents (turn_id, created_at_ms);
     `,
   },
+  {
+    name: '006-publish-states',
+    sql: `
+      -- Per file of a transaction: pending → applied (with the digest it now holds) → verified, or
+      -- rolled_back. Written around each replacement so recovery reads what was done.
+      ALTER TABLE transaction_files ADD COLUMN publish_state TEXT NOT NULL DEFAULT 'pending';
+      ALTER TABLE transaction_files ADD COLUMN applied_digest TEXT;
+    `,
+  },
 ]

@@ -35,6 +35,7 @@ export const ReceiptFile = z.object({
   diff_state: z.enum(['available', 'large', 'binary', 'timeout']),
   recoverability: z.enum(['exact', 'unavailable']),
   unavailable_reason: z.string().nullable(),
+  publish_state: z.enum(['pending', 'applied', 'verified', 'rolled_back']).optional(),
 })
 
 export const ReceiptSchema = z.object({
