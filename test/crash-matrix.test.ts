@@ -212,3 +212,37 @@ describe('recovery repairs what a crash can leave behind', () => {
     expect(readFileSync(blobPath, 'utf8')).toBe('v2')
   })
 })
+
+describe('recovery reads the persisted per-file states', () => {
+  test('a file recorded as applied that holds its old bytes again was changed by someone: recovery_required, bytes kept', async () => {
+    const root = tempDir()
+    const dataDir = tempDir()
+    writeFileSync(join(root, 'a.txt'), 'v1')
+    const first = startCore({ dataDir })
+    const project = await openProject(first, root)
+    await first.handle({
+      request_id: randomUUID(),
+      action: 'files.write',
+      owner: { project_id: project.projectId },
+      idempotency_key: randomUUID(),
+      payload: { path: 'a.txt', content: 'v2', expected_revision: rev('v1') },
+    })
+    first.dispose()
+    // As if killed after publishing (state: applied) — and then another program put "v1" back.
+    const { DatabaseSync } = await import('node:sqlite')
+    const raw = new DatabaseSync(join(dataDir, 'retrace.db'))
+    raw.exec("UPDATE transactions SET status = 'prepared', settled_at_ms = NULL")
+    raw.exec("UPDATE transaction_files SET publish_state = 'applied'")
+    raw.close()
+    writeFileSync(join(root, 'a.txt'), 'v1')
+    const second = startCore({ dataDir })
+    const report = await second.ready
+    expect(report.recovery_required).toEqual([
+      {
+        transaction_id: expect.any(String),
+        files: [expect.objectContaining({ path: 'a.txt', publish_state: 'applied' })],
+      },
+    ])
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('v1')
+  })
+})
