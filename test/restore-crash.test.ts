@@ -43,6 +43,7 @@ function tree(root: string) {
 
 /** Phase occurrences are counted in the undoing process only: @1 is a.txt, @2 is b.txt. */
 const CASES: Array<[string, 'committed' | 'rolled_back', Record<string, string>]> = [
+  ['after-intent', 'rolled_back', { 'a.txt': 'A\n', 'b.txt': 'B\n' }],
   ['after-prepare', 'rolled_back', { 'a.txt': 'A\n', 'b.txt': 'B\n' }],
   ['after-publish-file@1', 'rolled_back', { 'a.txt': 'A\n', 'b.txt': 'B\n' }],
   ['after-temp-write@2', 'rolled_back', { 'a.txt': 'A\n', 'b.txt': 'B\n' }],

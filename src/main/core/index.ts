@@ -97,13 +97,14 @@ export function createCore(options: CoreOptions): Core {
   const blobs = createBlobStore(dataDir, db)
   const lock = createWorkspaceLock(lockDb)
   const idempotency = createIdempotencyStore(db)
+  const fault = options.fault ?? faultHookFromEnv(process.env.RETRACE_FAULT)
   const journal = createJournal({
     db,
     blobs,
     lock,
     idempotency,
     limits: { ...DEFAULT_JOURNAL_LIMITS, ...options.journalLimits },
-    fault: options.fault ?? faultHookFromEnv(process.env.RETRACE_FAULT),
+    fault,
   })
   const workspaceOf = (project: Project): Workspace => ({
     workspace_id: ensureWorkspace(db, project.project_id, project.root),
@@ -134,7 +135,7 @@ export function createCore(options: CoreOptions): Core {
     workspace_id: string
     root: string
   }>
-  const restore = createRestoreService({ db, blobs, journal, idempotency })
+  const restore = createRestoreService({ db, blobs, journal, idempotency, fault })
   const ready = journal
     .recover((workspaceId) => roots.find((r) => r.workspace_id === workspaceId)?.root)
     .then((report) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
-import type { Journal, PlannedChange, Receipt, Workspace } from '../journal'
+import type { FaultHook, Journal, PlannedChange, Receipt, Workspace } from '../journal'
 import {
   fingerprintOf,
   inImmediateTransaction,
@@ -52,8 +52,9 @@ export function createRestoreService(deps: {
   blobs: BlobStore
   journal: Journal
   idempotency: IdempotencyStore
+  fault: FaultHook
 }): RestoreService {
-  const { db, blobs, journal, idempotency } = deps
+  const { db, blobs, journal, idempotency, fault } = deps
   // Plans shown to the user, by hash, so apply knows what was confirmed.
   const plans = new LRUCache<string, { operation: RestoreOperation; turn_id: string }>({
     max: 500,
@@ -124,6 +125,7 @@ export function createRestoreService(deps: {
           Date.now(),
         )
       })
+      fault('after-intent')
       let transactionId: string | null = null
       const outcome = await journal.mutate(
         workspace,

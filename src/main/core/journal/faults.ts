@@ -16,7 +16,9 @@ export const FAULT_PHASES = [
 ] as const
 /** Reached after each file a failed transaction put back. */
 export const ROLLBACK_FAULT_PHASE = 'during-rollback'
-export type FaultPhase = (typeof FAULT_PHASES)[number] | typeof ROLLBACK_FAULT_PHASE
+/** Reached once a restore intent is durable, before its transaction is prepared. */
+export const INTENT_FAULT_PHASE = 'after-intent'
+export type FaultPhase = (typeof FAULT_PHASES)[number] | typeof ROLLBACK_FAULT_PHASE | typeof INTENT_FAULT_PHASE
 
 export type FaultHook = (phase: FaultPhase) => void
 
