@@ -23,6 +23,7 @@ import {
 } from './journal'
 import { createProjectRegistry, type Project } from './projects'
 import {
+  applyRetention,
   beginTurn,
   createRestoreService,
   createSession,
@@ -31,6 +32,7 @@ import {
   listSessions,
   transcript,
   type Part,
+  type RetentionPolicy,
   type SessionRecord,
   type Turn,
   type TurnSummary,
@@ -49,6 +51,7 @@ export interface CoreOptions {
   readonly journalLimits?: Partial<JournalLimits>
   /** Crash-test hook; defaults to `RETRACE_FAULT` from the environment. */
   readonly fault?: FaultHook
+  readonly retention?: RetentionPolicy
 }
 
 export interface Core extends Disposable {
@@ -60,6 +63,11 @@ export interface Core extends Disposable {
   readonly ready: Promise<RecoveryReport>
   /** In-process engine API for the agent runtime (and test drivers): turns and their mutations. */
   readonly turns: TurnApi
+  /**
+   * Spec 03 retention, then mark-and-sweep of unreferenced blobs older than the grace period.
+   * Runs once in the background after start-up recovery; callable for maintenance and tests.
+   */
+  collectGarbage(options?: { graceMs?: number }): Promise<{ expired: number; removed: number }>
 }
 
 export interface TurnApi {
@@ -268,13 +276,30 @@ export function createCore(options: CoreOptions): Core {
     },
   }
 
-  const dispatcher = createDispatcher(handlers, projects, host)
   let disposed = false
+  const collectGarbage = async ({ graceMs = 60 * 60 * 1000 }: { graceMs?: number } = {}) => {
+    await ready
+    const { expired } = applyRetention(db, options.retention)
+    const { removed } = await blobs.sweep({ graceMs })
+    return { expired, removed: removed.length }
+  }
+  void ready
+    .then(async () => {
+      // Not on the request path: requests are served while this runs.
+      await new Promise((resolve) => setTimeout(resolve, 2_000).unref())
+      if (!disposed) await collectGarbage()
+    })
+    .catch((error: unknown) => {
+      if (!disposed) host.log('warn', 'Garbage collection failed', { error: String(error) })
+    })
+
+  const dispatcher = createDispatcher(handlers, projects, host)
 
   return {
     dataDir,
     ready,
     turns,
+    collectGarbage,
     handle: async (raw) => {
       await ready.catch(() => undefined)
       return dispatcher.handle(raw)

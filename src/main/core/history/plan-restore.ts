@@ -167,6 +167,11 @@ export async function planRestore(
       filesByLineage.set(file.file_lineage_id, [...(filesByLineage.get(file.file_lineage_id) ?? []), file])
   }
   for (const change of foldByLineage(receipts)) {
+    const expired = change.transactions.some((id) => receipts.find((r) => r.transaction_id === id)?.blobs_expired === 1)
+    if (expired) {
+      unavailable.push({ path: change.last_path, reason: 'expired' })
+      continue
+    }
     const inexact = filesByLineage.get(change.file_lineage_id)?.find((f) => f.recoverability !== 'exact')
     if (inexact) {
       unavailable.push({ path: change.last_path, reason: inexact.unavailable_reason ?? 'not-exact' })

@@ -7,7 +7,14 @@ import type { JournalLimits, Receipt } from './types'
 
 export { planApplyPatch } from './apply-patch'
 export { parsePatch, applyChunks, type PatchChunk, type PatchOperation } from './apply-patch-parse'
-export { FAULT_PHASES, INTENT_FAULT_PHASE, ROLLBACK_FAULT_PHASE, faultHookFromEnv, type FaultHook, type FaultPhase } from './faults'
+export {
+  FAULT_PHASES,
+  INTENT_FAULT_PHASE,
+  ROLLBACK_FAULT_PHASE,
+  faultHookFromEnv,
+  type FaultHook,
+  type FaultPhase,
+} from './faults'
 export { foldByLineage, queryReceipts, type NetChange, type ReceiptQuery } from './receipts'
 export { ensureWorkspace, workspaceRevision } from './records'
 export type { RecoveryReport } from './recover'

@@ -59,6 +59,8 @@ export interface Receipt {
   readonly created_at_ms: number
   readonly settled_at_ms: number | null
   readonly recovery_detail: string | null
+  /** 1 when retention released its recovery blobs (spec 03 retention). */
+  readonly blobs_expired?: number
   readonly files: ReceiptFile[]
 }
 

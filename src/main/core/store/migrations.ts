@@ -211,4 +211,12 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       ALTER TABLE transaction_files ADD COLUMN applied_digest TEXT;
     `,
   },
+  {
+    name: '007-blob-retention',
+    sql: `
+      -- Set when retention released this transaction's recovery blobs: its Review stays readable
+      -- from metadata, a code restore through it answers UNAVAILABLE (reason expired).
+      ALTER TABLE transactions ADD COLUMN blobs_expired INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ]
