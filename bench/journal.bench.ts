@@ -5,21 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore } from '../src/main/core'
 import {
-  createJournal,
-  DEFAULT_JOURNAL_LIMITS,
   ensureWorkspace,
+  openJournalStore,
   planApplyPatch,
   queryReceipts,
+  type Journal,
   type Workspace,
 } from '../src/main/core/journal'
 import { fsyncDirectory, writeNewFileSynced } from '../src/main/core/platform'
-import {
-  createBlobStore,
-  createIdempotencyStore,
-  createWorkspaceLock,
-  openDatabase,
-  type Database,
-} from '../src/main/core/store'
+import type { Database } from '../src/main/core/store'
 import { medianPairMs, report } from './measure'
 
 const host = { shell: 'browser' as const, appVersion: 'bench', log: () => {} }
@@ -87,17 +81,8 @@ async function trustedWrites(work: string): Promise<void> {
   core.dispose()
 }
 
-function journalPieces(dataDir: string): { db: Database; journal: ReturnType<typeof createJournal> } {
-  mkdirSync(dataDir, { recursive: true })
-  const db = openDatabase(join(dataDir, 'retrace.db'))
-  const journal = createJournal({
-    db,
-    blobs: createBlobStore(dataDir, db),
-    lock: createWorkspaceLock(openDatabase(join(dataDir, 'retrace.db'), { synchronous: 'OFF' })),
-    idempotency: createIdempotencyStore(db),
-    limits: DEFAULT_JOURNAL_LIMITS,
-    fault: () => {},
-  })
+function journalPieces(dataDir: string): { db: Database; journal: Journal } {
+  const { db, journal } = openJournalStore(dataDir, { fault: () => {} })
   return { db, journal }
 }
 
@@ -184,7 +169,8 @@ async function receiptQuery(work: string): Promise<void> {
   // The same turn (5 transactions) from both journals; each sample is a batch of 200 queries so
   // the timer's resolution and scheduler noise do not dominate a 0.1 ms query.
   const batch = (journal: (typeof journals)[number]) => () => {
-    for (let i = 0; i < 200; i++) queryReceipts(journal.db, { workspace_id: journal.workspaceId, origin_turn_id: 'turn_2' })
+    for (let i = 0; i < 200; i++)
+      queryReceipts(journal.db, { workspace_id: journal.workspaceId, origin_turn_id: 'turn_2' })
   }
   const [small, large] = journals as [(typeof journals)[number], (typeof journals)[number]]
   const [largeMs, smallMs] = await medianPairMs(batch(large), batch(small), 31, 5)

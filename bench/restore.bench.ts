@@ -24,7 +24,13 @@ async function undoTurn(files: number): Promise<void> {
     for (let i = 0; i < files; i++) writeFileSync(join(root, 'src', `f${i}.ts`), body(i, 'before'))
     const core = createCore({ dataDir: join(work, 'data'), host })
     const call = async (action: string, owner: object, payload: unknown, key?: string) => {
-      const response = await core.handle({ request_id: randomUUID(), action, owner, ...(key ? { idempotency_key: key } : {}), payload })
+      const response = await core.handle({
+        request_id: randomUUID(),
+        action,
+        owner,
+        ...(key ? { idempotency_key: key } : {}),
+        payload,
+      })
       if (response.status !== 'ok') throw new Error(`${action}: ${JSON.stringify(response.error)}`)
       return response.result as Record<string, unknown>
     }
@@ -36,12 +42,20 @@ async function undoTurn(files: number): Promise<void> {
       '*** Begin Patch',
       ...Array.from({ length: files }, (_, i) => [
         `*** Update File: src/f${i}.ts`,
-        ...body(i, 'before').trimEnd().split('\n').map((l) => `-${l}`),
-        ...body(i, 'after').trimEnd().split('\n').map((l) => `+${l}`),
+        ...body(i, 'before')
+          .trimEnd()
+          .split('\n')
+          .map((l) => `-${l}`),
+        ...body(i, 'after')
+          .trimEnd()
+          .split('\n')
+          .map((l) => `+${l}`),
       ]).flat(),
       '*** End Patch',
     ].join('\n')
-    const applied = await core.turns.mutate(project.project_id, turn.result, (context) => planApplyPatch(context, patch))
+    const applied = await core.turns.mutate(project.project_id, turn.result, (context) =>
+      planApplyPatch(context, patch),
+    )
     if (applied.kind !== 'ok') throw new Error(JSON.stringify(applied.error))
     await core.turns.finalize(project.project_id, turn.result, { parts: [], status: 'complete' })
     const owner = { project_id: project.project_id, session_id: session.session_id }

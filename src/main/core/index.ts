@@ -1,5 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, realpathSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, realpathSync } from 'node:fs'
 import { fail, ok, type DirEntry, type EventFrame, type Outcome, type ResponseEnvelope } from '../../shared/protocol'
 import type { Disposable } from '../../shared/disposable'
 import { createDispatcher, type ActionHandlers } from './dispatcher'
@@ -8,8 +7,7 @@ import { DEFAULT_READ_LIMITS, listDirectory, readFile, type ProjectRoots, type R
 import { createCursorSigner, createSnapshotStore } from './paging'
 import { createHumanOperations, type OperationContext } from './files/operations'
 import {
-  createJournal,
-  DEFAULT_JOURNAL_LIMITS,
+  openJournalStore,
   ensureWorkspace,
   faultHookFromEnv,
   workspaceRevision,
@@ -37,7 +35,6 @@ import {
   type Turn,
   type TurnSummary,
 } from './history'
-import { createBlobStore, createIdempotencyStore, createWorkspaceLock, openDatabase } from './store'
 import type { Host } from './host'
 import type { ProjectRequestContext } from './dispatcher'
 
@@ -88,11 +85,9 @@ export interface TurnApi {
 export function createCore(options: CoreOptions): Core {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const dataDir = realpathSync(options.dataDir)
-  const dbFile = join(dataDir, 'retrace.db')
-  const db = openDatabase(dbFile)
-  const lockDb = openDatabase(dbFile, { synchronous: 'OFF' })
-  // The data directory is private to the user (spec 11), whatever the process umask.
-  for (const file of [dbFile, `${dbFile}-wal`, `${dbFile}-shm`]) if (existsSync(file)) chmodSync(file, 0o600)
+  const fault = options.fault ?? faultHookFromEnv(process.env.RETRACE_FAULT)
+  const store = openJournalStore(dataDir, { fault, limits: options.journalLimits })
+  const { db, blobs, idempotency, journal } = store
   const host = options.host
   const events = createEventBus((error) => host.log('error', 'An event listener failed', { error: String(error) }))
   const projects = createProjectRegistry(db, dataDir)
@@ -102,18 +97,6 @@ export function createCore(options: CoreOptions): Core {
   }
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
-  const blobs = createBlobStore(dataDir, db)
-  const lock = createWorkspaceLock(lockDb)
-  const idempotency = createIdempotencyStore(db)
-  const fault = options.fault ?? faultHookFromEnv(process.env.RETRACE_FAULT)
-  const journal = createJournal({
-    db,
-    blobs,
-    lock,
-    idempotency,
-    limits: { ...DEFAULT_JOURNAL_LIMITS, ...options.journalLimits },
-    fault,
-  })
   const workspaceOf = (project: Project): Workspace => ({
     workspace_id: ensureWorkspace(db, project.project_id, project.root),
     root: project.root,
@@ -308,9 +291,7 @@ export function createCore(options: CoreOptions): Core {
     dispose() {
       if (disposed) return
       disposed = true
-      lock.dispose()
-      lockDb.close()
-      db.close()
+      store.close()
     },
   }
 }

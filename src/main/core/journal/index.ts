@@ -1,10 +1,4 @@
-import type { BlobStore, Database, IdempotencyStore, WorkspaceLock } from '../store'
-import type { FaultHook } from './faults'
-import { queryReceipts, type ReceiptQuery } from './receipts'
-import { recoverPrepared, type RecoveryReport } from './recover'
-import { createTransactionEngine, type TransactionEngine } from './transaction'
-import type { JournalLimits, Receipt } from './types'
-
+export { createJournal, type Journal } from './journal'
 export { planApplyPatch } from './apply-patch'
 export { parsePatch, applyChunks, type PatchChunk, type PatchOperation } from './apply-patch-parse'
 export {
@@ -32,27 +26,4 @@ export {
 export { JOURNAL_TEMP_PREFIX } from './transaction'
 export type { MutateOptions, PlannedChange, TransactionEngine, Workspace } from './transaction'
 export * from './types'
-
-export interface Journal extends TransactionEngine {
-  readonly limits: JournalLimits
-  receipts(query: ReceiptQuery): Receipt[]
-  /** Settles every `prepared` transaction left by a stopped process. Run before serving requests. */
-  recover(rootOf: (workspaceId: string) => string | undefined): Promise<RecoveryReport>
-}
-
-export function createJournal(deps: {
-  db: Database
-  blobs: BlobStore
-  lock: WorkspaceLock
-  idempotency: IdempotencyStore
-  limits: JournalLimits
-  fault: FaultHook
-}): Journal {
-  const engine = createTransactionEngine(deps)
-  return {
-    limits: deps.limits,
-    mutate: (workspace, attribution, plan, options) => engine.mutate(workspace, attribution, plan, options),
-    receipts: (query) => queryReceipts(deps.db, query),
-    recover: (rootOf) => recoverPrepared(deps.db, deps.blobs, deps.idempotency, rootOf, deps.limits.maxFileBytes),
-  }
-}
+export { openJournalStore, type JournalStore } from './open'
