@@ -83,3 +83,34 @@ test('New file, Rename and Delete in the explorer are journaled human transactio
   expect(await watch.cspViolations()).toEqual([])
   await page.close()
 })
+
+test('an open file follows a change another client commits', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  const tree = page.getByRole('tree', { name: 'Files' })
+  await tree.locator('[data-path="docs"]').click()
+  await tree.locator('[data-path="docs/keep.md"]').click()
+  const lines = page.getByTestId('text-view').locator('.view-lines')
+  const text = async () => (await lines.innerText()).replace(/\u00a0/g, ' ')
+  await expect.poll(text, { timeout: 30_000 }).toContain('# keep')
+
+  const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
+  client.send(request('project.list', {}))
+  const listed = (await client.next()) as { result: { projects: Array<{ project_id: string }> } }
+  const projectId = listed.result.projects[0]?.project_id ?? ''
+  const { createHash, randomUUID } = await import('node:crypto')
+  const revision = `sha256:${createHash('sha256').update('# keep\n').digest('hex')}`
+  client.send({
+    ...request(
+      'files.write',
+      { path: 'docs/keep.md', content: '# kept, and changed elsewhere\n', expected_revision: revision },
+      { project_id: projectId },
+    ),
+    idempotency_key: randomUUID(),
+  })
+  await expect.poll(text).toContain('changed elsewhere')
+  client.close()
+  expect(watch.consoleErrors).toEqual([])
+  await page.close()
+})

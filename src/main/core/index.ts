@@ -219,10 +219,15 @@ export function createCore(options: CoreOptions): Core {
       })
       if (applied.kind === 'ok' && applied.result.transaction_id) {
         const workspace = workspaceOf(context.project)
+        const paths = (
+          db
+            .prepare('SELECT path FROM transaction_files WHERE transaction_id = ?')
+            .all(applied.result.transaction_id) as Array<{ path: string }>
+        ).map((row) => row.path)
         events.emit(
           'workspace.changed',
           {},
-          { workspace_id: workspace.workspace_id, revision: workspaceRevision(db, workspace.workspace_id), paths: [] },
+          { workspace_id: workspace.workspace_id, revision: workspaceRevision(db, workspace.workspace_id), paths },
         )
       }
       return applied

@@ -18,6 +18,19 @@ export function FileViewer(props: { projectId: string; path: string }) {
   const client = useClient()
   const { t } = useI18n()
   const [state, setState] = useState<ViewState>({ kind: 'loading' })
+  // Bumped when a committed change touched this file (or an unknown set of files, as a restore
+  // reports): the view re-reads it rather than showing bytes that are no longer on disk.
+  const [diskVersion, setDiskVersion] = useState(0)
+
+  useEffect(
+    () =>
+      client.onEvent((frame) => {
+        if (frame.event !== 'workspace.changed') return
+        const paths = (frame.data as { paths?: unknown }).paths
+        if (!Array.isArray(paths) || paths.length === 0 || paths.includes(props.path)) setDiskVersion((v) => v + 1)
+      }),
+    [client, props.path],
+  )
 
   useEffect(() => {
     const controller = new AbortController()
@@ -32,7 +45,7 @@ export function FileViewer(props: { projectId: string; path: string }) {
         setState(outcome.kind === 'ok' ? { kind: 'loaded', file: outcome.result } : { kind: 'failed', outcome })
       })
     return () => controller.abort()
-  }, [client, props.projectId, props.path])
+  }, [client, props.projectId, props.path, diskVersion])
 
   const header = (
     <header className="viewer-header">
