@@ -3,7 +3,7 @@ import { accessSync, constants } from 'node:fs'
 import { statfs } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { foldByLineage, queryReceipts, type FileState, type Receipt, type Workspace } from '../journal'
+import { foldByLineage, queryAllReceipts, type FileState, type Receipt, type Workspace } from '../journal'
 import { readWriteTarget, type DiskState } from '../journal/target'
 import { canonicalJson, statement, type BlobStore, type Database, type Digest } from '../store'
 import { getBranch } from './sessions'
@@ -89,8 +89,18 @@ function turnsOnBranch(db: Database, session: SessionRecord): string[] {
   return turns
 }
 
+/** Whether the turn committed any file change (an index probe, not a receipt load). */
+function changedFiles(db: Database, workspaceId: string, turnId: string): boolean {
+  return (
+    statement(
+      db,
+      "SELECT 1 FROM transactions WHERE workspace_id = ? AND origin_turn_id = ? AND status = 'committed' LIMIT 1",
+    ).get(workspaceId, turnId) !== undefined
+  )
+}
+
 function committedReceipts(db: Database, workspaceId: string, turnId: string): Receipt[] {
-  return queryReceipts(db, { workspace_id: workspaceId, origin_turn_id: turnId, limit: 1000 }).filter(
+  return queryAllReceipts(db, { workspace_id: workspaceId, origin_turn_id: turnId }).filter(
     (r) => r.status === 'committed',
   )
 }
@@ -107,8 +117,7 @@ function resolveTurn(
   switch (operation) {
     case 'undo': {
       const latest = onBranch.find(
-        (turn) =>
-          committedReceipts(db, session.workspace_id, turn).length > 0 && !isUndone(latestIntentForTurn(db, turn)),
+        (turn) => changedFiles(db, session.workspace_id, turn) && !isUndone(latestIntentForTurn(db, turn)),
       )
       if (latest === undefined) return unavailable('There is no turn with file changes to undo on this branch.')
       if (turnId !== undefined && turnId !== latest)
@@ -161,13 +170,17 @@ export async function planRestore(
   const actions: RestoreAction[] = []
   const unavailable: Array<{ path: string; reason: string }> = []
 
+  const receiptById = new Map(receipts.map((receipt) => [receipt.transaction_id, receipt]))
   const filesByLineage = new Map<string, Receipt['files']>()
   for (const receipt of receipts) {
-    for (const file of receipt.files)
-      filesByLineage.set(file.file_lineage_id, [...(filesByLineage.get(file.file_lineage_id) ?? []), file])
+    for (const file of receipt.files) {
+      const list = filesByLineage.get(file.file_lineage_id)
+      if (list) list.push(file)
+      else filesByLineage.set(file.file_lineage_id, [file])
+    }
   }
   for (const change of foldByLineage(receipts)) {
-    const expired = change.transactions.some((id) => receipts.find((r) => r.transaction_id === id)?.blobs_expired === 1)
+    const expired = change.transactions.some((id) => receiptById.get(id)?.blobs_expired === 1)
     if (expired) {
       unavailable.push({ path: change.last_path, reason: 'expired' })
       continue

@@ -254,3 +254,25 @@ describe('progress of a large restore', () => {
     expect(h.read('f7.txt')).toBe('7\n')
   })
 })
+
+describe('a turn with more transactions than one receipt page', () => {
+  test('undo and the turn summary see all 1 005 of them, not the first 1 000', async () => {
+    const { planWrite } = await import('../journal')
+    const h = await setup({})
+    const begun = await h.core.turns.begin(h.project.projectId, h.sessionId, 'create many files one by one')
+    if (begun.kind !== 'ok') throw new Error('no turn')
+    for (let i = 0; i < 1005; i++) {
+      const written = await h.core.turns.mutate(h.project.projectId, begun.result, (context) =>
+        planWrite(context, { path: `f${i}.txt`, source: { content: Buffer.from(`${i}\n`) }, expected: null }),
+      )
+      if (written.kind !== 'ok') throw new Error(JSON.stringify(written))
+    }
+    const finished = await h.core.turns.finalize(h.project.projectId, begun.result, { parts: [], status: 'complete' })
+    expect(finished).toMatchObject({
+      result: { summary: { files: 1005, transactions: 1005, added: 1005, removed: 0 } },
+    })
+    expect(await h.plan('undo')).toMatchObject({ result: { status: 'ready', impact: { files: 1005 } } })
+    expect(await h.planAndApply('undo')).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect([h.read('f0.txt'), h.read('f1004.txt')]).toEqual([null, null])
+  }, 120_000)
+})

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { foldByLineage, queryReceipts, type Attribution, type Receipt } from '../journal'
+import { foldByLineage, queryAllReceipts, type Attribution, type Receipt } from '../journal'
 import { lineStats } from '../journal/line-stats'
 import { inImmediateTransaction, statement, type BlobStore, type Database } from '../store'
 import { getBranch } from './sessions'
@@ -106,16 +106,20 @@ export async function finalizeTurn(
   if (!node)
     return fail('NOT_FOUND', `There is no turn "${input.turn_id}" in this session.`, { turn_id: input.turn_id })
   if (node.status !== 'running') return fail('CONFLICT', 'This turn has already finished.', { turn_id: input.turn_id })
-  const receipts = queryReceipts(db, { workspace_id: session.workspace_id, origin_turn_id: input.turn_id, limit: 1000 })
+  const receipts = queryAllReceipts(db, { workspace_id: session.workspace_id, origin_turn_id: input.turn_id })
   const committed = receipts.filter((r) => r.status === 'committed')
   const byActor = new Map<string, Receipt[]>()
   for (const receipt of committed) {
     const actor = receipt.actor_id ?? 'main'
-    byActor.set(actor, [...(byActor.get(actor) ?? []), receipt])
+    const list = byActor.get(actor)
+    if (list) list.push(receipt)
+    else byActor.set(actor, [receipt])
   }
   const summaries = new Map<string, TurnSummary>()
   for (const [actor, list] of byActor) summaries.set(actor, await summarise(list, blobs, input.statsBudgetBytes))
-  const total = await summarise(committed, blobs, input.statsBudgetBytes)
+  // One actor (the usual case): its summary is the turn's.
+  const onlyActor = byActor.size === 1 ? [...summaries.values()][0] : undefined
+  const total = onlyActor ?? (await summarise(committed, blobs, input.statsBudgetBytes))
 
   inImmediateTransaction(db, () => {
     const now = Date.now()
@@ -169,12 +173,7 @@ async function summarise(receipts: readonly Receipt[], blobs: BlobStore, budget:
   let added: number | null = 0
   let removed: number | null = 0
   for (const change of net) {
-    let stats =
-      change.transactions.length === 1
-        ? receipts
-            .find((r) => r.transaction_id === change.transactions[0])
-            ?.files.find((f) => f.file_lineage_id === change.file_lineage_id)?.stats
-        : undefined
+    let stats = change.single_stats ?? undefined
     if (!stats) {
       const read = async (state: typeof change.before) => {
         if (state.kind !== 'regular') return null

@@ -9,7 +9,7 @@ export {
   type FaultHook,
   type FaultPhase,
 } from './faults'
-export { foldByLineage, queryReceipts, type NetChange, type ReceiptQuery } from './receipts'
+export { foldByLineage, queryAllReceipts, queryReceipts, type NetChange, type ReceiptQuery } from './receipts'
 export { ensureWorkspace, workspaceRevision } from './records'
 export type { RecoveryReport } from './recover'
 export {

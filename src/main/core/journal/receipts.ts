@@ -1,6 +1,6 @@
 import { statement, type Database } from '../store'
 import { receiptsFromRows } from './records'
-import type { FileState, Receipt } from './types'
+import type { FileState, LineStats, Receipt } from './types'
 
 export interface ReceiptQuery {
   readonly workspace_id: string
@@ -45,6 +45,26 @@ export function queryReceipts(db: Database, query: ReceiptQuery): Receipt[] {
   return receiptsFromRows(db, rows as never)
 }
 
+/**
+ * Every receipt matching the query, however many: read in pages along workspace_sequence. For
+ * engine decisions (a restore plan, a turn summary), where a truncated list would be a silent
+ * partial result.
+ */
+export function queryAllReceipts(db: Database, query: Omit<ReceiptQuery, 'limit'>): Receipt[] {
+  const all: Receipt[] = []
+  let since = query.since_sequence
+  for (;;) {
+    const page = queryReceipts(db, {
+      ...query,
+      ...(since === undefined ? {} : { since_sequence: since }),
+      limit: MAX_LIMIT,
+    })
+    all.push(...page)
+    if (page.length < MAX_LIMIT) return all
+    since = page[page.length - 1]?.workspace_sequence
+  }
+}
+
 export interface NetChange {
   readonly file_lineage_id: string
   readonly first_path: string
@@ -52,6 +72,8 @@ export interface NetChange {
   readonly before: FileState
   readonly after: FileState
   readonly transactions: readonly string[]
+  /** The receipt's exact stats when the lineage changed once; null when it changed several times. */
+  readonly single_stats: LineStats | null
 }
 
 /** Folds committed receipts per lineage into first-before → last-after, for display (spec 03). */
@@ -68,6 +90,7 @@ export function foldByLineage(receipts: readonly Receipt[]): NetChange[] {
         before: previous?.before ?? file.before,
         after: file.after,
         transactions: [...(previous?.transactions ?? []), receipt.transaction_id],
+        single_stats: previous ? null : file.stats,
       })
     }
   }
