@@ -17,13 +17,26 @@ export interface RunningWebHost {
  * Starts browser mode exactly as a person does (`npm run web -- <folder>`, minus npm) and waits
  * for the URL line the protocol promises.
  */
-export async function startWebHost(folder: string, dataDir: string, extraArgs: string[] = []): Promise<RunningWebHost> {
+export async function startWebHost(
+  folder: string,
+  dataDir: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<RunningWebHost> {
   const child = spawn(
     process.execPath,
     [join(REPO, 'scripts', 'web.mjs'), folder, '--data-dir', dataDir, ...extraArgs],
     {
       cwd: REPO,
-      env: { ...process.env, INIT_CWD: REPO },
+      // Never the developer's own keys or local Ollama: tests say exactly which model to use.
+      env: {
+        ...process.env,
+        INIT_CWD: REPO,
+        RETRACE_OLLAMA_URL: '',
+        ANTHROPIC_API_KEY: '',
+        OPENAI_API_KEY: '',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   )

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { afterEach } from 'vitest'
-import { createCore, type Core, type Host } from '../../src/main/core'
+import { createCore, type AgentOptions, type Core, type Host } from '../../src/main/core'
 import type { ResponseEnvelope } from '../../src/shared/protocol'
 import { tempDir } from './temp'
 
@@ -25,8 +25,13 @@ export function testHost(overrides: Partial<Host> = {}): Host & TestHostLog {
   }
 }
 
-export function startCore(options: { dataDir?: string; host?: Host } = {}): Core {
-  const core = createCore({ dataDir: options.dataDir ?? tempDir('retrace-data-'), host: options.host ?? testHost() })
+export function startCore(options: { dataDir?: string; host?: Host; agent?: AgentOptions } = {}): Core {
+  const core = createCore({
+    dataDir: options.dataDir ?? tempDir('retrace-data-'),
+    host: options.host ?? testHost(),
+    // Tests never probe the machine's own Ollama or read its real API keys.
+    agent: { env: {}, ollamaUrl: null, ...options.agent },
+  })
   cores.push(core)
   return core
 }

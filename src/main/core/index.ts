@@ -23,6 +23,9 @@ import { createProjectRegistry, type Project } from './projects'
 import {
   applyRetention,
   beginTurn,
+  restoreOffers,
+  runningTurnId,
+  updateSession,
   createRestoreService,
   createSession,
   finalizeTurn,
@@ -37,6 +40,14 @@ import {
 } from './history'
 import type { Host } from './host'
 import type { ProjectRequestContext } from './dispatcher'
+import {
+  createAgentRuntime,
+  createProviderSettings,
+  DEFAULT_LOOP_SETTINGS,
+  testConnection,
+  type LoopSettings,
+} from './agent'
+import type { PermissionMode, ProviderKind } from '../../shared/protocol'
 
 export type { Host } from './host'
 
@@ -49,6 +60,19 @@ export interface CoreOptions {
   /** Crash-test hook; defaults to `RETRACE_FAULT` from the environment. */
   readonly fault?: FaultHook
   readonly retention?: RetentionPolicy
+  readonly agent?: AgentOptions
+}
+
+export interface AgentOptions {
+  /** Where provider keys are read from; defaults to process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** Browser mode's `--provider --base-url --model` (key from RETRACE_API_KEY). */
+  readonly cliProvider?: { kind: ProviderKind; base_url: string; model: string }
+  /** Browser mode's `--permission-mode`: the mode of sessions created without one. */
+  readonly defaultPermissionMode?: PermissionMode
+  readonly loop?: Partial<LoopSettings>
+  /** First-run probe for a local Ollama; null disables it. Default http://127.0.0.1:11434. */
+  readonly ollamaUrl?: string | null
 }
 
 export interface Core extends Disposable {
@@ -105,16 +129,7 @@ export function createCore(options: CoreOptions): Core {
   const operations = createHumanOperations({
     journal,
     idempotency,
-    onCommitted: (workspace, receipt) =>
-      events.emit(
-        'workspace.changed',
-        {},
-        {
-          workspace_id: workspace.workspace_id,
-          revision: workspaceRevision(db, workspace.workspace_id),
-          paths: receipt.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path])),
-        },
-      ),
+    onCommitted: (workspace, receipt) => emitCommitted(workspace, receipt),
   })
   const operationContext = (context: ProjectRequestContext): OperationContext => ({
     projectId: context.project.project_id,
@@ -134,6 +149,48 @@ export function createCore(options: CoreOptions): Core {
       return report
     })
   ready.catch((error: unknown) => host.log('error', 'Start-up recovery failed', { error: String(error) }))
+  const providers = createProviderSettings({
+    db,
+    secrets: host.secrets,
+    env: options.agent?.env ?? process.env,
+    cli: options.agent?.cliProvider,
+    ollamaUrl: options.agent?.ollamaUrl === undefined ? 'http://127.0.0.1:11434' : options.agent.ollamaUrl,
+  })
+  const emitCommitted = (workspace: Workspace, receipt: Receipt) =>
+    events.emit(
+      'workspace.changed',
+      {},
+      {
+        workspace_id: workspace.workspace_id,
+        revision: workspaceRevision(db, workspace.workspace_id),
+        paths: receipt.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path])),
+      },
+    )
+  const agent = createAgentRuntime({
+    db,
+    blobs,
+    journal,
+    dataDir,
+    events,
+    providers,
+    settings: { ...DEFAULT_LOOP_SETTINGS, ...options.agent?.loop },
+    onCommitted: emitCommitted,
+    log: host.log,
+  })
+  const agentReady = ready.then(() => agent.recover())
+  agentReady.catch((error: unknown) => host.log('error', 'Recovering agent turns failed', { error: String(error) }))
+  const publicSession = (session: SessionRecord) => ({
+    session_id: session.session_id,
+    project_id: session.project_id,
+    title: session.title,
+    root_node_id: session.root_node_id,
+    active_branch_id: session.active_branch_id,
+    state: session.state,
+    permission_mode: session.permission_mode,
+    running_turn_id: runningTurnId(db, session.session_id),
+    created_at_ms: session.created_at_ms,
+    updated_at_ms: session.updated_at_ms,
+  })
   const sessionOf = (context: ProjectRequestContext) => {
     const sessionId = context.owner.session_id
     if (sessionId === undefined) return fail('INVALID_REQUEST', 'History actions need owner.session_id.')
@@ -170,22 +227,62 @@ export function createCore(options: CoreOptions): Core {
     'files.rename': async (payload, context) => operations.rename(operationContext(context), payload),
     'files.copy': async (payload, context) => operations.copy(operationContext(context), payload),
     'files.delete': async (payload, context) => operations.delete(operationContext(context), payload),
-    'session.create': async ({ title }, context) =>
-      ok(
-        publicSession(
-          createSession(db, {
-            project_id: context.project.project_id,
-            workspace_id: workspaceOf(context.project).workspace_id,
-            title: title ?? 'New session',
-          }),
-        ),
-      ),
-    'session.list': async (_payload, context) =>
-      ok({ sessions: listSessions(db, context.project.project_id).map(publicSession) }),
+    'session.create': async ({ title, permission_mode }, context) => {
+      const session = createSession(db, {
+        project_id: context.project.project_id,
+        workspace_id: workspaceOf(context.project).workspace_id,
+        title: title ?? 'New session',
+        permission_mode: permission_mode ?? options.agent?.defaultPermissionMode ?? 'ask',
+      })
+      events.emit('session.updated', {}, { session_id: session.session_id })
+      return ok(publicSession(session))
+    },
+    'session.list': async ({ include_archived }, context) =>
+      ok({ sessions: listSessions(db, context.project.project_id, include_archived).map(publicSession) }),
     'session.transcript': async ({ session_id }, context) => {
       const session = getSession(db, context.project.project_id, session_id)
       if (session.kind === 'error') return session
-      return ok({ session: publicSession(session.result), ...transcript(db, session.result) })
+      return ok({
+        session: publicSession(session.result),
+        ...transcript(db, session.result),
+        restore: restoreOffers(db, session.result),
+      })
+    },
+    'session.update': async ({ session_id, ...changes }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      if (changes.archived === true && runningTurnId(db, session_id) !== null) {
+        return fail('BUSY', 'Stop the running turn before archiving this session.', { session_id })
+      }
+      const updated = updateSession(db, session.result, changes)
+      events.emit('session.updated', {}, { session_id })
+      return ok(publicSession(updated))
+    },
+    'session.prompt': async ({ session_id, text }, context) => {
+      await agentReady.catch(() => undefined)
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      if (session.result.state === 'archived') {
+        return fail('UNAVAILABLE', 'This session is archived; restore it to continue.', { reason: 'archived' })
+      }
+      return agent.prompt(workspaceOf(context.project), session.result, text)
+    },
+    'session.abort': async ({ session_id }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      return session.kind === 'error' ? session : agent.abort(session.result)
+    },
+    'session.approve': async ({ session_id, tool_call_id, decision }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      return session.kind === 'error' ? session : agent.approve(session.result, tool_call_id, decision)
+    },
+    'settings.providers': async () => ok(await providers.list()),
+    'settings.save_provider': async (payload) => providers.save(payload),
+    'settings.remove_provider': async ({ provider_id }) => providers.remove(provider_id),
+    'settings.activate_provider': async ({ provider_id }) => providers.activate(provider_id),
+    'settings.test_provider': async ({ provider_id }) => {
+      const config = providers.get(provider_id)
+      if (!config) return fail('NOT_FOUND', `There is no provider "${provider_id}".`, { provider_id })
+      return ok(await testConnection(config, providers.resolveKey(config)))
     },
     'history.plan': async (payload, context) => {
       const session = sessionOf(context)
@@ -296,20 +393,11 @@ export function createCore(options: CoreOptions): Core {
     dispose() {
       if (disposed) return
       disposed = true
-      store.close()
+      // Running turns are stopped first (their writes are journal transactions either way); with
+      // none running the store closes at once, so a restart in the same process sees it closed.
+      const stopping = agent.dispose()
+      if (stopping === null) store.close()
+      else void stopping.finally(() => store.close())
     },
-  }
-}
-
-function publicSession(session: SessionRecord) {
-  return {
-    session_id: session.session_id,
-    project_id: session.project_id,
-    title: session.title,
-    root_node_id: session.root_node_id,
-    active_branch_id: session.active_branch_id,
-    state: session.state,
-    created_at_ms: session.created_at_ms,
-    updated_at_ms: session.updated_at_ms,
   }
 }

@@ -16,6 +16,16 @@ const { secureWebPreferences } = await import('./window')
 const { attachCoreToIpc } = await import('./ipc-bridge')
 const { createElectronHost } = await import('./host')
 
+const noEncryption = {
+  isEncryptionAvailable: () => false,
+  encryptString: (): Buffer => {
+    throw new Error('unavailable')
+  },
+  decryptString: (): string => {
+    throw new Error('unavailable')
+  },
+}
+
 function rendererDir() {
   const dir = tempDir()
   writeFileSync(join(dir, 'index.html'), '<!doctype html>')
@@ -203,15 +213,41 @@ describe('desktop host', () => {
       dialog: { showOpenDialog: async () => ({ canceled: false, filePaths: ['/home/me/project'] }) } as never,
       appVersion: '1.2.3',
       focusedWindow: () => undefined,
+      safeStorage: noEncryption,
     })
     expect(picked.shell).toBe('desktop')
+    expect(picked.secrets).toBeUndefined()
     expect(await picked.pickFolder?.()).toBe('/home/me/project')
     const cancelled = createElectronHost({
       dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) } as never,
       appVersion: '1.2.3',
       focusedWindow: () => undefined,
+      safeStorage: noEncryption,
     })
     expect(await cancelled.pickFolder?.()).toBeNull()
+  })
+
+  test('stores provider keys only through safeStorage, and never when encryption is unavailable', () => {
+    // A reversible stand-in for the OS keychain: what matters is that the host routes through it.
+    const sealed = (plain: string) => Buffer.from(`sealed:${Buffer.from(plain).toString('base64')}`)
+    const host = createElectronHost({
+      dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) } as never,
+      appVersion: '1.2.3',
+      focusedWindow: () => undefined,
+      safeStorage: {
+        isEncryptionAvailable: () => true,
+        encryptString: sealed,
+        decryptString: (cipher: Buffer) => {
+          const text = cipher.toString()
+          if (!text.startsWith('sealed:')) throw new Error('Error while decrypting the ciphertext provided')
+          return Buffer.from(text.slice(7), 'base64').toString()
+        },
+      },
+    })
+    const cipher = host.secrets?.encrypt('sk-secret') as Buffer
+    expect(cipher.toString()).not.toContain('sk-secret')
+    expect(host.secrets?.decrypt(cipher)).toBe('sk-secret')
+    expect(host.secrets?.decrypt(Buffer.from('garbage'))).toBeNull()
   })
 })
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type WebContents } from 'electron'
 import { createCore } from '../core'
 import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol'
 import { createElectronHost } from './host'
@@ -52,6 +52,7 @@ void app.whenReady().then(() => {
     dialog,
     appVersion: app.getVersion(),
     focusedWindow: () => BrowserWindow.getFocusedWindow() ?? undefined,
+    safeStorage,
   })
   const core = createCore({ dataDir: process.env.RETRACE_DATA_DIR ?? app.getPath('userData'), host })
   const bridge = attachCoreToIpc(

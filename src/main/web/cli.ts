@@ -6,11 +6,15 @@ export interface WebCliOptions {
   readonly folder: string
   readonly port: number
   readonly dataDir: string
+  /** `--provider --base-url --model` (spec 02 "Browser-mode wire details"); the key is RETRACE_API_KEY. */
+  readonly provider?: { kind: 'openai-compatible' | 'anthropic'; base_url: string; model: string }
+  readonly permissionMode?: 'ask' | 'accept-edits' | 'auto'
 }
 
 export type WebCliParse = { kind: 'ok'; options: WebCliOptions } | { kind: 'usage'; message: string }
 
-export const WEB_USAGE = 'Usage: npm run web -- <folder> [--port N] [--data-dir D]'
+export const WEB_USAGE =
+  'Usage: npm run web -- <folder> [--port N] [--data-dir D] [--provider openai-compatible|anthropic --base-url URL --model NAME] [--permission-mode ask|accept-edits|auto]'
 
 /** Default data directory (spec 01): `--data-dir`, else RETRACE_DATA_DIR, else XDG data home. */
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
@@ -25,7 +29,14 @@ export function parseWebCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { port: { type: 'string' }, 'data-dir': { type: 'string' } },
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        provider: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        'permission-mode': { type: 'string' },
+      },
     })
   } catch (error) {
     return { kind: 'usage', message: `${(error as Error).message}\n${WEB_USAGE}` }
@@ -38,12 +49,31 @@ export function parseWebCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     return { kind: 'usage', message: `--port must be a number from 0 to 65535, not "${portText}".\n${WEB_USAGE}` }
   }
   const dataDirFlag = parsed.values['data-dir']
+  const { provider: kind, 'base-url': baseUrl, model } = parsed.values
+  const mode = parsed.values['permission-mode']
+  if (kind !== undefined && kind !== 'openai-compatible' && kind !== 'anthropic') {
+    return { kind: 'usage', message: `--provider must be openai-compatible or anthropic, not "${kind}".\n${WEB_USAGE}` }
+  }
+  if (kind === undefined && (baseUrl !== undefined || model !== undefined)) {
+    return { kind: 'usage', message: `--base-url and --model need --provider.\n${WEB_USAGE}` }
+  }
+  if (kind !== undefined && model === undefined) {
+    return { kind: 'usage', message: `--provider needs --model.\n${WEB_USAGE}` }
+  }
+  if (mode !== undefined && mode !== 'ask' && mode !== 'accept-edits' && mode !== 'auto') {
+    return {
+      kind: 'usage',
+      message: `--permission-mode must be ask, accept-edits or auto, not "${mode}".\n${WEB_USAGE}`,
+    }
+  }
   return {
     kind: 'ok',
     options: {
       folder: resolve(cwd, folder),
       port,
       dataDir: dataDirFlag !== undefined ? resolve(cwd, dataDirFlag) : defaultDataDir(env),
+      ...(kind !== undefined && model !== undefined ? { provider: { kind, base_url: baseUrl ?? '', model } } : {}),
+      ...(mode !== undefined ? { permissionMode: mode } : {}),
     },
   }
 }

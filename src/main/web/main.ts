@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     process.exitCode = 2
     return
   }
-  const { folder, port, dataDir } = parsed.options
+  const { folder, port, dataDir, provider, permissionMode } = parsed.options
   const host: Host = {
     shell: 'browser',
     appVersion: process.env.npm_package_version ?? '0.0.0',
@@ -22,7 +22,18 @@ async function main(): Promise<void> {
       process.stderr.write(`[${level}] ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`)
     },
   }
-  const core = createCore({ dataDir, host })
+  const core = createCore({
+    dataDir,
+    host,
+    agent: {
+      ...(provider ? { cliProvider: provider } : {}),
+      ...(permissionMode ? { defaultPermissionMode: permissionMode } : {}),
+      ...(process.env.RETRACE_MAX_RETRIES ? { loop: { maxRetries: Number(process.env.RETRACE_MAX_RETRIES) } } : {}),
+      ...(process.env.RETRACE_OLLAMA_URL !== undefined
+        ? { ollamaUrl: process.env.RETRACE_OLLAMA_URL === '' ? null : process.env.RETRACE_OLLAMA_URL }
+        : {}),
+    },
+  })
   const opened = await core.handle({
     request_id: crypto.randomUUID(),
     action: 'project.open',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PartSchema, TurnSummarySchema } from './parts'
 
 /** Server-pushed hints (spec 02 "Events"); a view refetches through requests, never trusts data. */
 export const EVENT_SCHEMAS = {
@@ -8,6 +9,21 @@ export const EVENT_SCHEMAS = {
     phase: z.enum(['preflight', 'apply']),
     done: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),
+  }),
+  /** A session's title, mode, archive state or running turn changed. */
+  'session.updated': z.object({ session_id: z.string() }),
+  /** The whole part at `index` of the turn's parts, after a transition (or while text streams). */
+  'turn.part': z.object({
+    session_id: z.string(),
+    turn_id: z.string(),
+    index: z.number().int().nonnegative(),
+    part: PartSchema,
+  }),
+  'turn.finished': z.object({
+    session_id: z.string(),
+    turn_id: z.string(),
+    status: z.enum(['complete', 'aborted', 'error']),
+    summary: TurnSummarySchema.nullable(),
   }),
   'workspace.changed': z.object({ workspace_id: z.string(), revision: z.number().int(), paths: z.array(z.string()) }),
 } as const

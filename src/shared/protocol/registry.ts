@@ -3,7 +3,22 @@ import type { ActionDefinition } from './define-action'
 import { appInfo, projectList, projectOpen, projectPick } from './actions/project'
 import { filesCopy, filesCreate, filesDelete, filesList, filesRead, filesRename, filesWrite } from './actions/files'
 import { journalTransactions } from './actions/journal'
-import { sessionCreate, sessionList, sessionTranscript } from './actions/session'
+import {
+  sessionAbort,
+  sessionApprove,
+  sessionCreate,
+  sessionList,
+  sessionPrompt,
+  sessionTranscript,
+  sessionUpdate,
+} from './actions/session'
+import {
+  settingsActivateProvider,
+  settingsProviders,
+  settingsRemoveProvider,
+  settingsSaveProvider,
+  settingsTestProvider,
+} from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
@@ -23,6 +38,15 @@ export const ACTIONS = {
   [sessionCreate.name]: sessionCreate,
   [sessionList.name]: sessionList,
   [sessionTranscript.name]: sessionTranscript,
+  [sessionUpdate.name]: sessionUpdate,
+  [sessionPrompt.name]: sessionPrompt,
+  [sessionAbort.name]: sessionAbort,
+  [sessionApprove.name]: sessionApprove,
+  [settingsProviders.name]: settingsProviders,
+  [settingsSaveProvider.name]: settingsSaveProvider,
+  [settingsRemoveProvider.name]: settingsRemoveProvider,
+  [settingsActivateProvider.name]: settingsActivateProvider,
+  [settingsTestProvider.name]: settingsTestProvider,
   [historyPlan.name]: historyPlan,
   [historyApply.name]: historyApply,
 } as const satisfies Record<string, ActionDefinition>

@@ -66,7 +66,7 @@ describe('conversation history', () => {
       }),
     )
     const finished = await core.turns.finalize(project.projectId, t, {
-      parts: [{ type: 'text', text: 'Done.' }],
+      parts: [{ type: 'text', id: 'text_1', text: 'Done.' }],
       status: 'complete',
     })
     // a.txt: one,two → one,2,three is +2 −1 net; b.txt +1; big.bin is binary, so the net count is unknown.
@@ -117,7 +117,11 @@ describe('conversation history', () => {
     expect(result.nodes[2]).toMatchObject({
       node_id: t.turn_id,
       parent_node_id: t.user_node_id,
-      parts: [{ type: 'text', text: 'Done.' }],
+      // The turn card's counts are persisted with the parts at finalize (spec 05 file-summary).
+      parts: [
+        { type: 'text', id: 'text_1', text: 'Done.' },
+        { type: 'file-summary', summary: { files: 3, first_files: ['a.txt', 'b.txt', 'big.bin'] } },
+      ],
       summary: { files: 3 },
     })
     expect(result.branches[0]).toMatchObject({ head_node_id: t.turn_id, head_version: 1 })

@@ -1,6 +1,23 @@
-export { createSession, getSession, listSessions, transcript, getBranch } from './sessions'
+export {
+  createSession,
+  getSession,
+  listSessions,
+  transcript,
+  getBranch,
+  updateSession,
+  runningTurnId,
+  runningParts,
+  writeRunningPart,
+} from './sessions'
 export { beginTurn, finalizeTurn, type Turn } from './turns'
 export * from './types'
 export { createRestoreService, type IntentStatus, type RestoreService } from './apply-restore'
-export { planRestore, type Conflict, type RestoreAction, type RestoreOperation, type RestorePlan } from './plan-restore'
+export {
+  planRestore,
+  restoreOffers,
+  type Conflict,
+  type RestoreAction,
+  type RestoreOperation,
+  type RestorePlan,
+} from './plan-restore'
 export { applyRetention, DEFAULT_RETENTION, type RetentionPolicy } from './retention'

@@ -105,6 +105,22 @@ function committedReceipts(db: Database, workspaceId: string, turnId: string): R
   )
 }
 
+/** Which single-turn restores are executable now (for turn cards); the same rules as resolveTurn. */
+export function restoreOffers(
+  db: Database,
+  session: SessionRecord,
+): { undo_turn_id: string | null; redo_turn_id: string | null; undone_turn_ids: string[] } {
+  const onBranch = turnsOnBranch(db, session)
+  const undone = onBranch.filter((turn) => isUndone(latestIntentForTurn(db, turn)))
+  const undo = onBranch.find((turn) => !undone.includes(turn) && changedFiles(db, session.workspace_id, turn))
+  const last = latestIntent(db, session.session_id)
+  return {
+    undo_turn_id: undo ?? null,
+    redo_turn_id: last?.operation === 'undo' ? last.turn_id : null,
+    undone_turn_ids: undone,
+  }
+}
+
 /** Which turn an operation acts on, per spec 04's "when offered" column. */
 function resolveTurn(
   db: Database,

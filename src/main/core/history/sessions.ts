@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { inImmediateTransaction, statement, type Database } from '../store'
+import type { PermissionMode } from '../../../shared/protocol'
 import type { BranchRecord, NodeRecord, Part, SessionRecord, TurnSummary } from './types'
 
 /**
@@ -9,7 +10,7 @@ import type { BranchRecord, NodeRecord, Part, SessionRecord, TurnSummary } from 
  */
 export function createSession(
   db: Database,
-  input: { project_id: string; workspace_id: string; title: string },
+  input: { project_id: string; workspace_id: string; title: string; permission_mode?: PermissionMode },
 ): SessionRecord {
   return inImmediateTransaction(db, () => {
     const now = Date.now()
@@ -19,9 +20,19 @@ export function createSession(
     // The session row first (nodes and branches reference it), pointing at ids created just below.
     statement(
       db,
-      `INSERT INTO sessions (session_id, project_id, workspace_id, title, root_node_id, active_branch_id, created_at_ms, updated_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(sessionId, input.project_id, input.workspace_id, input.title, rootId, branchId, now, now)
+      `INSERT INTO sessions (session_id, project_id, workspace_id, title, root_node_id, active_branch_id, created_at_ms, updated_at_ms, permission_mode)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      sessionId,
+      input.project_id,
+      input.workspace_id,
+      input.title,
+      rootId,
+      branchId,
+      now,
+      now,
+      input.permission_mode ?? 'ask',
+    )
     statement(db, "INSERT INTO nodes VALUES (?, ?, NULL, 'root', '[]', 'complete', ?)").run(rootId, sessionId, now)
     statement(
       db,
@@ -43,10 +54,56 @@ export function getSession(db: Database, projectId: string, sessionId: string): 
   return ok(session)
 }
 
-export function listSessions(db: Database, projectId: string): SessionRecord[] {
-  return statement(db, 'SELECT * FROM sessions WHERE project_id = ? ORDER BY updated_at_ms DESC, session_id').all(
-    projectId,
-  ) as unknown as SessionRecord[]
+export function listSessions(db: Database, projectId: string, includeArchived = false): SessionRecord[] {
+  const sessions = statement(
+    db,
+    'SELECT * FROM sessions WHERE project_id = ? ORDER BY updated_at_ms DESC, session_id',
+  ).all(projectId) as unknown as SessionRecord[]
+  return includeArchived ? sessions : sessions.filter((session) => session.state === 'active')
+}
+
+/** Title, archive state and permission mode; a running session can still be renamed or re-moded. */
+export function updateSession(
+  db: Database,
+  session: SessionRecord,
+  changes: { title?: string; archived?: boolean; permission_mode?: PermissionMode },
+): SessionRecord {
+  statement(
+    db,
+    'UPDATE sessions SET title = ?, state = ?, permission_mode = ?, updated_at_ms = ? WHERE session_id = ?',
+  ).run(
+    changes.title ?? session.title,
+    changes.archived === undefined ? session.state : changes.archived ? 'archived' : 'active',
+    changes.permission_mode ?? session.permission_mode,
+    Date.now(),
+    session.session_id,
+  )
+  return getSessionRow(db, session.session_id) as SessionRecord
+}
+
+/** The assistant node now answering in this session, if any. */
+export function runningTurnId(db: Database, sessionId: string): string | null {
+  const row = statement(
+    db,
+    "SELECT node_id FROM nodes WHERE session_id = ? AND status = 'running' AND kind = 'assistant' LIMIT 1",
+  ).get(sessionId) as { node_id: string } | undefined
+  return row?.node_id ?? null
+}
+
+/** The persisted parts of a running turn, in order. */
+export function runningParts(db: Database, nodeId: string): Part[] {
+  return (
+    statement(db, 'SELECT body FROM turn_parts WHERE node_id = ? ORDER BY idx').all(nodeId) as Array<{ body: string }>
+  ).map((row) => JSON.parse(row.body) as Part)
+}
+
+/** Writes one part of a running turn (the transition is durable before it is announced). */
+export function writeRunningPart(db: Database, nodeId: string, index: number, part: Part): void {
+  statement(db, 'INSERT OR REPLACE INTO turn_parts (node_id, idx, body) VALUES (?, ?, ?)').run(
+    nodeId,
+    index,
+    JSON.stringify(part),
+  )
 }
 
 export function getBranch(db: Database, branchId: string): BranchRecord | undefined {
@@ -78,7 +135,8 @@ export function transcript(db: Database, session: SessionRecord): { branches: Br
   }
   const nodes = rows.map((row): NodeRecord => {
     const summary = summaries.get(row.node_id)
-    return { ...row, parts: JSON.parse(row.parts) as Part[], ...(summary ? { summary } : {}) }
+    const parts = row.status === 'running' ? runningParts(db, row.node_id) : (JSON.parse(row.parts) as Part[])
+    return { ...row, parts, ...(summary ? { summary } : {}) }
   })
   const branches = (
     statement(db, 'SELECT branch_id FROM branches WHERE session_id = ? ORDER BY created_at_ms, rowid').all(

@@ -46,7 +46,7 @@ export function beginTurn(db: Database, session: SessionRecord, text: string): O
     const userNodeId = `node_${randomUUID()}`
     const turnId = `turn_${randomUUID()}`
     const checkpointId = `cp_${randomUUID()}`
-    const parts: Part[] = [{ type: 'text', text }]
+    const parts: Part[] = [{ type: 'text', id: 'prompt', text }]
     const insertNode = statement(db, 'INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)')
     insertNode.run(userNodeId, session.session_id, branch.head_node_id, 'user', JSON.stringify(parts), 'complete', now)
     const { sequence, revision } = workspaceCounters(db, session.workspace_id)
@@ -121,13 +121,17 @@ export async function finalizeTurn(
   const onlyActor = byActor.size === 1 ? [...summaries.values()][0] : undefined
   const total = onlyActor ?? (await summarise(committed, blobs, input.statsBudgetBytes))
 
+  // The turn card's exact counts travel with the parts (spec 05 `file-summary`).
+  const parts: readonly Part[] =
+    total.files > 0 ? [...input.parts, { type: 'file-summary', id: 'file-summary', summary: total }] : input.parts
   inImmediateTransaction(db, () => {
     const now = Date.now()
     statement(db, 'UPDATE nodes SET parts = ?, status = ? WHERE node_id = ?').run(
-      JSON.stringify(input.parts),
+      JSON.stringify(parts),
       input.status,
       input.turn_id,
     )
+    statement(db, 'DELETE FROM turn_parts WHERE node_id = ?').run(input.turn_id)
     const { sequence, revision } = workspaceCounters(db, session.workspace_id)
     const branch = statement(db, 'SELECT branch_id FROM checkpoints WHERE user_node_id = ? AND boundary = ?').get(
       node.parent_node_id,

@@ -1,11 +1,10 @@
 export type NodeKind = 'root' | 'user' | 'assistant'
 export type NodeStatus = 'complete' | 'running' | 'aborted' | 'error'
 
-export interface TextPart {
-  readonly type: 'text'
-  readonly text: string
-}
-export type Part = TextPart
+import type { PermissionMode, TurnPart } from '../../../shared/protocol'
+
+/** A persisted part of a node (spec 05 "Loop"); user nodes hold one text part. */
+export type Part = TurnPart
 
 export interface SessionRecord {
   readonly session_id: string
@@ -15,6 +14,7 @@ export interface SessionRecord {
   readonly root_node_id: string
   readonly active_branch_id: string
   readonly state: 'active' | 'archived'
+  readonly permission_mode: PermissionMode
   readonly created_at_ms: number
   readonly updated_at_ms: number
 }

@@ -219,4 +219,45 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       ALTER TABLE transactions ADD COLUMN blobs_expired INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    name: '008-agent',
+    sql: `
+      ALTER TABLE sessions ADD COLUMN permission_mode TEXT NOT NULL DEFAULT 'ask';
+      -- Parts of a running turn, one row each, rewritten on every transition (spec 05): a crash
+      -- leaves exactly what was announced. Finalize moves them into nodes.parts.
+      CREATE TABLE turn_parts (
+        node_id TEXT NOT NULL REFERENCES nodes(node_id),
+        idx INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (node_id, idx)
+      ) STRICT;
+      -- What the agent last read of a path in a session: the baseline its writes are checked against.
+      CREATE TABLE agent_reads (
+        session_id TEXT NOT NULL REFERENCES sessions(session_id),
+        path TEXT NOT NULL,
+        digest TEXT,
+        read_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (session_id, path)
+      ) STRICT;
+      -- "Always allow this command in this session".
+      CREATE TABLE session_allowed_commands (
+        session_id TEXT NOT NULL REFERENCES sessions(session_id),
+        command TEXT NOT NULL,
+        PRIMARY KEY (session_id, command)
+      ) STRICT;
+      -- Model providers. A key is never stored in clear: either the name of an environment
+      -- variable, or ciphertext from the desktop shell's safeStorage.
+      CREATE TABLE providers (
+        provider_id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        model TEXT NOT NULL,
+        key_source TEXT NOT NULL,
+        key_ciphertext BLOB,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+    `,
+  },
 ]

@@ -1,0 +1,106 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startFakeOpenAI, type FakeLlmServer } from '../test/support/fake-llm'
+import { launchChromium, watchPage } from './support/browser'
+import { startWebHost, type RunningWebHost } from './support/web-host'
+
+let work: string
+let host: RunningWebHost
+let browser: Browser
+let llm: FakeLlmServer
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-agent-'))
+  mkdirSync(join(work, 'project'))
+  writeFileSync(join(work, 'project', 'README.md'), '# Demo\n')
+  llm = await startFakeOpenAI([], { requireKey: 'e2e-key', models: ['fake-model'] })
+  host = await startWebHost(
+    join(work, 'project'),
+    join(work, 'data'),
+    ['--provider', 'openai-compatible', '--base-url', llm.url, '--model', 'fake-model', '--permission-mode', 'ask'],
+    { RETRACE_API_KEY: 'e2e-key', RETRACE_MAX_RETRIES: '0' },
+  )
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+  await llm?.close()
+  rmSync(work, { recursive: true, force: true })
+})
+
+test('prompt → approve a write → exact turn card → Undo puts the file back', async () => {
+  llm.enqueue(
+    {
+      kind: 'stream',
+      steps: [
+        { text: 'I will add a greeting file.' },
+        {
+          toolCalls: [
+            { id: 'call_write', name: 'write', input: { file_path: 'hello.txt', content: 'hello\nworld\nagain\n' } },
+          ],
+        },
+      ],
+      splitArgs: 9,
+      chunkDelayMs: 10,
+    },
+    { kind: 'stream', steps: [{ text: 'Created hello.txt with three lines.' }], splitText: 4, chunkDelayMs: 10 },
+  )
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  const chat = page.getByTestId('chat')
+  await expect.poll(() => chat.count()).toBe(1)
+  // A session is there to type into (created on first use if the project has none).
+  if ((await page.getByTestId('composer-input').count()) === 0) await page.getByTestId('session-new').click()
+  const input = page.getByTestId('composer-input')
+  await input.fill('Create hello.txt')
+  await input.press('Enter')
+
+  const approval = page.getByTestId('approval')
+  await expect.poll(() => approval.count(), { timeout: 15_000 }).toBe(1)
+  expect(await approval.innerText()).toContain('+again')
+  expect(() => readFileSync(join(work, 'project', 'hello.txt'))).toThrow()
+  await page.getByTestId('approval-approve').click()
+
+  const card = page.getByTestId('turn-card')
+  await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(1)
+  expect(await page.getByTestId('turn-card-files').innerText()).toContain('1')
+  expect(await page.getByTestId('turn-card-added').innerText()).toContain('3')
+  expect(await page.getByTestId('turn-card-removed').innerText()).toContain('0')
+  expect(await page.getByTestId('transcript').innerText()).toContain('Created hello.txt with three lines.')
+  expect(readFileSync(join(work, 'project', 'hello.txt'), 'utf8')).toBe('hello\nworld\nagain\n')
+  expect(await page.locator('[data-testid="tool-part"][data-tool="write"]').getAttribute('data-state')).toBe(
+    'completed',
+  )
+  await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-agent-transcript.png') })
+
+  await page.getByTestId('turn-action-undo').click()
+  const confirm = page.getByTestId('restore-confirm')
+  await expect.poll(() => confirm.count()).toBe(1)
+  expect(await confirm.innerText()).toContain('hello.txt')
+  await page.getByTestId('restore-confirm-apply').click()
+  await expect
+    .poll(() => {
+      try {
+        readFileSync(join(work, 'project', 'hello.txt'))
+        return 'present'
+      } catch {
+        return 'gone'
+      }
+    })
+    .toBe('gone')
+  await expect.poll(() => page.getByTestId('turn-action-redo').count()).toBe(1)
+
+  // The model was called with the key from RETRACE_API_KEY and given the tool result.
+  const chats = llm.chatRequests()
+  expect(chats).toHaveLength(2)
+  expect(chats[0]?.headers.authorization).toBe('Bearer e2e-key')
+  expect(JSON.stringify(chats[1]?.body)).toContain('call_write')
+  expect(watch.consoleErrors).toEqual([])
+  expect(await watch.cspViolations()).toEqual([])
+})

@@ -1,0 +1,3 @@
+export { createAgentRuntime, type AgentRuntime } from './runtime'
+export { DEFAULT_LOOP_SETTINGS, type LoopSettings } from './loop'
+export { createProviderSettings, testConnection, type ProviderSettings, type SecretStore } from './providers'

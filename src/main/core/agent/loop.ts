@@ -1,0 +1,410 @@
+import { APICallError, streamText, tool as sdkTool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai'
+import type { ApprovalRequest, NoticePart, PermissionMode, ToolPart, TurnPart } from '../../../shared/protocol'
+import type { MutatorContext } from '../journal'
+import type { Digest } from '../store'
+import { describeChanges } from './approvals'
+import { turnMessages } from './messages'
+import type { ToolContext, ToolDefinition, ToolResult } from './tools/define-tool'
+
+// The SDK's console warnings (e.g. an unknown model id) would go to stderr on every call; what
+// matters to the person is shown in the turn instead.
+;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
+
+export type ApprovalDecision = 'approve' | 'reject' | 'always'
+
+export interface LoopSettings {
+  /** AI SDK retries of one model call (spec 05: configurable; tests use 0). */
+  readonly maxRetries: number
+  /** Steps (model calls) per turn before it stops and says so. */
+  readonly stepLimit: number
+  /** A stream silent this long is stopped and reported as stalled (retryable). */
+  readonly stallTimeoutMs: number
+}
+
+export const DEFAULT_LOOP_SETTINGS: LoopSettings = { maxRetries: 2, stepLimit: 50, stallTimeoutMs: 120_000 }
+
+export interface LoopDependencies {
+  readonly model: LanguageModel
+  readonly system: string
+  /** The active branch's conversation before this turn, ending with the user's prompt. */
+  readonly history: readonly ModelMessage[]
+  readonly tools: readonly ToolDefinition[]
+  readonly settings: LoopSettings
+  /** Aborted by session.abort: stops the stream, cancels tools, never starts a write. */
+  readonly signal: AbortSignal
+  /** Read live: the person may change the mode while the turn runs. */
+  permissionMode(): PermissionMode
+  isCommandAllowed(command: string): boolean
+  allowCommand(command: string): void
+  /** Resolves when the person answers the approval card for this call (or the turn is aborted). */
+  waitForApproval(callId: string): Promise<ApprovalDecision>
+  toolContext(callId: string, approved: ReadonlyMap<string, Digest | null> | undefined): ToolContext
+  planning(): MutatorContext
+  /** Persists the part at `index` and announces it; `streaming` updates may be coalesced. */
+  update(index: number, part: TurnPart, streaming?: boolean): void
+}
+
+export type TurnEnd = 'complete' | 'aborted' | 'error'
+
+const REPEAT_LIMIT = 3
+
+/**
+ * Spec 05 "Loop": one model call per step. The SDK gets the tools without `execute`, so every call
+ * comes back here: approval, the journal, abort and persistence are the engine's, not the SDK's.
+ */
+export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promise<TurnEnd> {
+  const push = (part: TurnPart): number => {
+    parts.push(part)
+    deps.update(parts.length - 1, part)
+    return parts.length - 1
+  }
+  const set = (index: number, part: TurnPart, streaming = false) => {
+    parts[index] = part
+    deps.update(index, part, streaming)
+  }
+  const notice = (reason: NoticePart['reason'], message: string, retryable: boolean, code?: string) =>
+    push({ type: 'notice', id: `notice_${parts.length}`, reason, message, retryable, ...(code ? { code } : {}) })
+
+  const toolSet: ToolSet = {}
+  for (const definition of deps.tools) {
+    toolSet[definition.name] = sdkTool({ description: definition.description, inputSchema: definition.input })
+  }
+  const byName = new Map(deps.tools.map((t) => [t.name, t]))
+  const recentCalls: string[] = []
+
+  for (let step = 0; ; step++) {
+    if (deps.signal.aborted) return abortedEnd()
+    if (step >= deps.settings.stepLimit) {
+      notice('step-limit', `Stopped after ${deps.settings.stepLimit} steps. Send a message to continue.`, true)
+      return 'complete'
+    }
+    push({ type: 'step-start', id: `step_${step}_start`, step, snapshot: null })
+    const outcome = await streamStep(deps, toolSet, parts, step, push, set)
+    if (outcome.kind === 'aborted') return abortedEnd()
+    if (outcome.kind === 'stalled') {
+      notice(
+        'stalled',
+        `The model sent nothing for ${Math.round(deps.settings.stallTimeoutMs / 1000)} s; stopped.`,
+        true,
+      )
+      return 'error'
+    }
+    if (outcome.kind === 'error') {
+      notice('provider-error', outcome.message, outcome.retryable, outcome.code)
+      return 'error'
+    }
+    const calls = outcome.toolIndexes
+    if (calls.length === 0) return 'complete'
+
+    // Three identical consecutive calls: the third is not run; the person decides how to go on.
+    let repeated = false
+    for (const index of calls) {
+      const part = parts[index] as ToolPart
+      recentCalls.push(`${part.tool}\u0000${JSON.stringify(part.input)}`)
+      const last = recentCalls.slice(-REPEAT_LIMIT)
+      if (last.length === REPEAT_LIMIT && last.every((c) => c === last[0])) repeated = true
+    }
+    if (repeated) {
+      for (const index of calls) {
+        const part = parts[index] as ToolPart
+        set(index, {
+          ...part,
+          state: 'error',
+          error: { code: 'REPEATED', message: 'Not run: the same call three times in a row.' },
+        })
+      }
+      notice(
+        'repeated-calls',
+        'The agent made the same tool call three times in a row and was paused. Tell it how to go on, or Retry.',
+        true,
+      )
+      return 'complete'
+    }
+
+    await Promise.all(calls.map((index) => runTool(deps, byName, parts, index, set)))
+    if (deps.signal.aborted) return abortedEnd()
+  }
+
+  function abortedEnd(): TurnEnd {
+    // Every call that had not finished is recorded as unknown: never a fabricated success.
+    parts.forEach((part, index) => {
+      if (part.type === 'tool' && (part.state === 'pending' || part.state === 'running')) {
+        // A call that never started is known to have done nothing; one that was running is not.
+        const message =
+          part.state === 'running' ? 'aborted — result unknown' : 'stopped before it ran — nothing was done'
+        set(index, {
+          ...part,
+          state: 'error',
+          error: { code: 'ABORTED', message },
+          ended_at_ms: Date.now(),
+          ...(part.approval?.status === 'waiting'
+            ? { approval: { ...part.approval, status: 'rejected' as const } }
+            : {}),
+        })
+      }
+    })
+    notice('aborted', 'Stopped.', true)
+    return 'aborted'
+  }
+}
+
+type StepOutcome =
+  | { kind: 'ok'; toolIndexes: number[] }
+  | { kind: 'aborted' }
+  | { kind: 'stalled' }
+  | { kind: 'error'; message: string; retryable: boolean; code?: string }
+
+async function streamStep(
+  deps: LoopDependencies,
+  toolSet: ToolSet,
+  parts: TurnPart[],
+  step: number,
+  push: (part: TurnPart) => number,
+  set: (index: number, part: TurnPart, streaming?: boolean) => void,
+): Promise<StepOutcome> {
+  const stepAbort = new AbortController()
+  const onAbort = () => stepAbort.abort(new Error('aborted'))
+  deps.signal.addEventListener('abort', onAbort, { once: true })
+  let stalled = false
+  let stallTimer: NodeJS.Timeout | undefined
+  const armStall = () => {
+    clearTimeout(stallTimer)
+    stallTimer = setTimeout(() => {
+      stalled = true
+      stepAbort.abort(new Error('stalled'))
+    }, deps.settings.stallTimeoutMs)
+  }
+  const messages = [...deps.history, ...turnMessages(parts)]
+  const streams = new Map<string, number>()
+  const toolIndexes: number[] = []
+  let failure: unknown
+  let finish: { reason: string; tokens: StepTokens } | undefined
+  try {
+    armStall()
+    const result = streamText({
+      model: deps.model,
+      system: deps.system,
+      messages,
+      tools: toolSet,
+      maxRetries: deps.settings.maxRetries,
+      abortSignal: stepAbort.signal,
+      // Errors arrive as stream parts (or a throw on a dropped connection) and are handled below.
+      onError: () => {},
+    })
+    for await (const chunk of result.fullStream) {
+      armStall()
+      switch (chunk.type) {
+        case 'text-start':
+        case 'reasoning-start': {
+          const type = chunk.type === 'text-start' ? 'text' : 'reasoning'
+          streams.set(`${type}:${chunk.id}`, push({ type, id: `${type}_${step}_${chunk.id}`, text: '' }))
+          break
+        }
+        case 'text-delta':
+        case 'reasoning-delta': {
+          const type = chunk.type === 'text-delta' ? 'text' : 'reasoning'
+          let index = streams.get(`${type}:${chunk.id}`)
+          if (index === undefined) {
+            index = push({ type, id: `${type}_${step}_${chunk.id}`, text: '' })
+            streams.set(`${type}:${chunk.id}`, index)
+          }
+          const part = parts[index] as Extract<TurnPart, { type: 'text' | 'reasoning' }>
+          set(index, { ...part, text: part.text + chunk.text }, true)
+          break
+        }
+        case 'text-end':
+        case 'reasoning-end': {
+          const index = streams.get(`${chunk.type === 'text-end' ? 'text' : 'reasoning'}:${chunk.id}`)
+          if (index !== undefined) set(index, parts[index] as TurnPart)
+          break
+        }
+        case 'tool-call': {
+          toolIndexes.push(
+            push({
+              type: 'tool',
+              id: chunk.toolCallId,
+              tool: chunk.toolName,
+              state: 'pending',
+              input: chunk.input,
+              receipt_ids: [],
+            }),
+          )
+          break
+        }
+        case 'finish-step':
+          finish = {
+            reason: chunk.finishReason,
+            tokens: {
+              input: chunk.usage.inputTokens ?? null,
+              output: chunk.usage.outputTokens ?? null,
+              reasoning: chunk.usage.outputTokenDetails?.reasoningTokens ?? null,
+              cache_read: chunk.usage.inputTokenDetails?.cacheReadTokens ?? null,
+            },
+          }
+          break
+        case 'error':
+          failure = chunk.error
+          break
+        default:
+          break
+      }
+    }
+  } catch (error) {
+    failure = error
+  } finally {
+    clearTimeout(stallTimer)
+    deps.signal.removeEventListener('abort', onAbort)
+  }
+  // Text that was streaming when the step ended is persisted whole.
+  for (const index of streams.values()) set(index, parts[index] as TurnPart)
+  if (deps.signal.aborted) return { kind: 'aborted' }
+  if (stalled) return { kind: 'stalled' }
+  push({
+    type: 'step-finish',
+    id: `step_${step}_finish`,
+    step,
+    snapshot: null,
+    finish_reason: failure !== undefined ? 'error' : (finish?.reason ?? 'unknown'),
+    tokens: finish?.tokens ?? { input: null, output: null, reasoning: null, cache_read: null },
+    cost: null,
+  })
+  if (failure !== undefined) return { kind: 'error', ...describeFailure(failure) }
+  return { kind: 'ok', toolIndexes }
+}
+
+interface StepTokens {
+  input: number | null
+  output: number | null
+  reasoning: number | null
+  cache_read: number | null
+}
+
+function describeFailure(error: unknown): { message: string; retryable: boolean; code?: string } {
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode
+    const hint =
+      status === 401 || status === 403
+        ? ' Check the API key in Settings.'
+        : status === 404
+          ? ' Check the base URL and the model name in Settings.'
+          : ''
+    return {
+      message: `The model provider answered ${status ? `HTTP ${status}` : 'with an error'}: ${error.message}.${hint}`,
+      retryable: error.isRetryable,
+      ...(status ? { code: String(status) } : {}),
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return { message: `The model call failed: ${message}`, retryable: true }
+}
+
+function needsApproval(definition: ToolDefinition, mode: PermissionMode): boolean {
+  if (definition.kind === 'read') return false
+  if (mode === 'auto') return false
+  if (definition.kind === 'edit') return mode === 'ask'
+  return true
+}
+
+async function runTool(
+  deps: LoopDependencies,
+  byName: ReadonlyMap<string, ToolDefinition>,
+  parts: TurnPart[],
+  index: number,
+  set: (index: number, part: TurnPart) => void,
+): Promise<void> {
+  let part = parts[index] as ToolPart
+  const update = (next: Partial<ToolPart>) => {
+    part = { ...part, ...next }
+    set(index, part)
+  }
+  const finishWith = (result: ToolResult) =>
+    update(
+      result.kind === 'ok'
+        ? {
+            state: 'completed',
+            output: result.output,
+            receipt_ids: [...(result.receipt_ids ?? [])],
+            ended_at_ms: Date.now(),
+          }
+        : {
+            state: 'error',
+            error: { code: result.code, message: result.message },
+            receipt_ids: [...(result.receipt_ids ?? [])],
+            ended_at_ms: Date.now(),
+          },
+    )
+  const definition = byName.get(part.tool)
+  if (!definition) {
+    finishWith({ kind: 'error', code: 'NOT_FOUND', message: `There is no tool named "${part.tool}".` })
+    return
+  }
+  const parsed = definition.input.safeParse(part.input)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')
+    finishWith({ kind: 'error', code: 'INVALID_REQUEST', message: `Invalid input for ${part.tool}: ${issues}` })
+    return
+  }
+  const input = parsed.data
+  let approved: Map<string, Digest | null> | undefined
+  const mode = deps.permissionMode()
+  const command = definition.kind === 'command' ? String((input as { command?: unknown }).command ?? '') : ''
+  if (needsApproval(definition, mode) && !(definition.kind === 'command' && deps.isCommandAllowed(command))) {
+    let request: Omit<ApprovalRequest, 'status'>
+    if (definition.kind === 'edit' && definition.preview) {
+      const preview = await definition.preview(input, deps.toolContext(part.id, undefined), deps.planning())
+      if (preview.kind === 'error') {
+        finishWith({ kind: 'error', code: preview.error.code, message: preview.error.message })
+        return
+      }
+      const described = describeChanges(preview.result)
+      request = described.request
+      approved = described.fingerprints
+    } else {
+      request = { kind: 'command', command }
+    }
+    update({ approval: { ...request, status: 'waiting' } })
+    const decision = await deps.waitForApproval(part.id)
+    if (deps.signal.aborted) return
+    if (decision === 'reject') {
+      update({ approval: { ...request, status: 'rejected', decided_by: 'user' } })
+      finishWith({ kind: 'error', code: 'REJECTED', message: 'The user rejected this call. Ask them how to proceed.' })
+      return
+    }
+    if (decision === 'always' && definition.kind === 'command') deps.allowCommand(command)
+    update({
+      approval: { ...request, status: 'approved', decided_by: decision === 'always' ? 'always-allow' : 'user' },
+    })
+  } else if (definition.kind !== 'read') {
+    update({
+      approval: {
+        kind: definition.kind === 'edit' ? 'diff' : 'command',
+        ...(command ? { command } : {}),
+        status: 'auto',
+        decided_by: definition.kind === 'command' && deps.isCommandAllowed(command) ? 'always-allow' : 'mode',
+      },
+    })
+  }
+  if (deps.signal.aborted) return
+  update({ state: 'running', started_at_ms: Date.now() })
+  let result: ToolResult
+  try {
+    result = await definition.execute(input, deps.toolContext(part.id, approved))
+  } catch (error) {
+    result = {
+      kind: 'error',
+      code: 'INTERNAL',
+      message: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,
+    }
+  }
+  if (
+    deps.signal.aborted &&
+    result.kind === 'ok' &&
+    (result.receipt_ids?.length ?? 0) === 0 &&
+    definition.kind !== 'read'
+  ) {
+    // A command that finished as the stop arrived: its effects are unknown to us.
+    finishWith({ kind: 'error', code: 'ABORTED', message: 'aborted — result unknown' })
+    return
+  }
+  finishWith(result)
+}

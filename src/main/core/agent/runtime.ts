@@ -1,0 +1,315 @@
+import { fail, ok, type Outcome, type PermissionMode, type TurnPart } from '../../../shared/protocol'
+import {
+  beginTurn,
+  finalizeTurn,
+  getSession,
+  runningParts,
+  transcript,
+  writeRunningPart,
+  type SessionRecord,
+  type Turn,
+} from '../history'
+import type { Journal, Receipt, Workspace } from '../journal'
+import { statement, type BlobStore, type Database, type Digest } from '../store'
+import type { EventBus } from '../events'
+import { runLoop, type ApprovalDecision, type LoopSettings, type TurnEnd } from './loop'
+import { lineageMessages } from './messages'
+import { languageModelFor, type ProviderSettings } from './providers'
+import type { ReadRecords } from './read-records'
+import { systemPrompt } from './system-prompt'
+import { AGENT_TOOLS } from './tools'
+import { killBackgroundProcesses } from './tools/bash'
+import type { ToolContext } from './tools/define-tool'
+
+export interface AgentRuntimeDependencies {
+  readonly db: Database
+  readonly blobs: BlobStore
+  readonly journal: Journal
+  readonly dataDir: string
+  readonly events: EventBus
+  readonly providers: ProviderSettings
+  readonly settings: LoopSettings
+  readonly onCommitted: (workspace: Workspace, receipt: Receipt) => void
+  readonly log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
+}
+
+interface RunningTurn {
+  readonly turn: Turn
+  readonly abort: AbortController
+  readonly approvals: Map<string, (decision: ApprovalDecision) => void>
+  done: Promise<void>
+}
+
+export interface AgentRuntime {
+  prompt(workspace: Workspace, session: SessionRecord, text: string): Promise<Outcome<{ turn_id: string }>>
+  abort(session: SessionRecord): Promise<Outcome<Record<string, never>>>
+  approve(session: SessionRecord, callId: string, decision: ApprovalDecision): Outcome<Record<string, never>>
+  /** Spec 05: a turn left running by a stopped process is closed with its unfinished tools marked unknown. */
+  recover(): Promise<number>
+  /** Stops every running turn; null when nothing was running (and nothing needs waiting for). */
+  dispose(): Promise<void> | null
+}
+
+const STREAM_FLUSH_MS = 80
+
+export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime {
+  const { db, events } = deps
+  const running = new Map<string, RunningTurn>()
+
+  const readRecords = (sessionId: string): ReadRecords => ({
+    get(path) {
+      const row = statement(db, 'SELECT digest FROM agent_reads WHERE session_id = ? AND path = ?').get(
+        sessionId,
+        path,
+      ) as { digest: string | null } | undefined
+      return row === undefined ? undefined : row.digest
+    },
+    set(path, digest) {
+      statement(db, 'INSERT OR REPLACE INTO agent_reads VALUES (?, ?, ?, ?)').run(sessionId, path, digest, Date.now())
+    },
+  })
+
+  const sessionUpdated = (sessionId: string) => events.emit('session.updated', {}, { session_id: sessionId })
+
+  async function finish(session: SessionRecord, turnId: string, parts: readonly TurnPart[], status: TurnEnd) {
+    const finalized = await finalizeTurn(db, deps.blobs, session, {
+      turn_id: turnId,
+      parts,
+      status,
+      statsBudgetBytes: deps.journal.limits.statsBudgetBytes,
+    })
+    const summary = finalized.kind === 'ok' && finalized.result.summary.files > 0 ? finalized.result.summary : null
+    events.emit('turn.finished', {}, { session_id: session.session_id, turn_id: turnId, status, summary })
+    sessionUpdated(session.session_id)
+  }
+
+  async function run(workspace: Workspace, session: SessionRecord, entry: RunningTurn): Promise<void> {
+    const { turn, abort } = entry
+    const parts: TurnPart[] = []
+    const pendingFlush = new Map<number, NodeJS.Timeout>()
+    const publish = (index: number) => {
+      const part = parts[index]
+      if (!part) return
+      writeRunningPart(db, turn.turn_id, index, part)
+      events.emit('turn.part', {}, { session_id: session.session_id, turn_id: turn.turn_id, index, part })
+    }
+    let status: TurnEnd = 'error'
+    try {
+      const active = deps.providers.active()
+      if (!active) {
+        parts.push({
+          type: 'notice',
+          id: 'notice_0',
+          reason: 'no-model',
+          message: 'No model is connected. Add one in Settings.',
+          retryable: true,
+        })
+        publish(0)
+        return
+      }
+      const nodes = transcript(db, session).nodes
+      const reads = readRecords(session.session_id)
+      const planning = () => ({ workspace, limits: deps.journal.limits })
+      status = await runLoop(
+        {
+          model: languageModelFor(active.config, active.apiKey),
+          system: await systemPrompt(workspace.root),
+          history: lineageMessages(nodes, turn.user_node_id),
+          tools: AGENT_TOOLS,
+          settings: deps.settings,
+          signal: abort.signal,
+          permissionMode: () => currentMode(session.session_id),
+          isCommandAllowed: (command) =>
+            statement(db, 'SELECT 1 FROM session_allowed_commands WHERE session_id = ? AND command = ?').get(
+              session.session_id,
+              command,
+            ) !== undefined,
+          allowCommand: (command) =>
+            void statement(db, 'INSERT OR IGNORE INTO session_allowed_commands VALUES (?, ?)').run(
+              session.session_id,
+              command,
+            ),
+          waitForApproval: (callId) =>
+            new Promise<ApprovalDecision>((resolve) => {
+              if (abort.signal.aborted) return resolve('reject')
+              entry.approvals.set(callId, (decision) => {
+                entry.approvals.delete(callId)
+                resolve(decision)
+              })
+            }),
+          planning,
+          toolContext: (callId, approved) => toolContext(workspace, turn, reads, abort.signal, callId, approved),
+          update(index, part, streaming) {
+            parts[index] = part
+            const timer = pendingFlush.get(index)
+            if (streaming) {
+              if (!timer) {
+                pendingFlush.set(
+                  index,
+                  setTimeout(() => {
+                    pendingFlush.delete(index)
+                    publish(index)
+                  }, STREAM_FLUSH_MS),
+                )
+              }
+              return
+            }
+            if (timer) {
+              clearTimeout(timer)
+              pendingFlush.delete(index)
+            }
+            publish(index)
+          },
+        },
+        parts,
+      )
+    } catch (error) {
+      deps.log('error', 'An agent turn failed', { error: String(error), turn_id: turn.turn_id })
+      parts.push({
+        type: 'notice',
+        id: `notice_${parts.length}`,
+        reason: 'provider-error',
+        message: `Retrace failed while running this turn: ${error instanceof Error ? error.message : String(error)}`,
+        retryable: true,
+      })
+      status = 'error'
+    } finally {
+      for (const timer of pendingFlush.values()) clearTimeout(timer)
+      parts.forEach((_, index) => publish(index))
+      await finish(session, turn.turn_id, parts, status).catch((error: unknown) =>
+        deps.log('error', 'Finishing a turn failed', { error: String(error), turn_id: turn.turn_id }),
+      )
+      running.delete(session.session_id)
+    }
+  }
+
+  function currentMode(sessionId: string): PermissionMode {
+    const row = statement(db, 'SELECT permission_mode FROM sessions WHERE session_id = ?').get(sessionId) as
+      { permission_mode: PermissionMode } | undefined
+    return row?.permission_mode ?? 'ask'
+  }
+
+  function toolContext(
+    workspace: Workspace,
+    turn: Turn,
+    reads: ReadRecords,
+    signal: AbortSignal,
+    callId: string,
+    approved: ReadonlyMap<string, Digest | null> | undefined,
+  ): ToolContext {
+    return {
+      root: workspace.root,
+      dataDir: deps.dataDir,
+      signal,
+      callId,
+      limits: deps.journal.limits,
+      reads,
+      async mutate(plan) {
+        const stopped = () =>
+          fail('UNAVAILABLE', 'Stopped before the change was written; nothing was changed.', { reason: 'aborted' })
+        if (signal.aborted) return stopped()
+        const outcome = await deps.journal.mutate(
+          workspace,
+          turn.attribution,
+          // Checked again under the workspace lock: a stop that arrives while waiting writes nothing.
+          async () => (signal.aborted ? stopped() : plan({ workspace, limits: deps.journal.limits })),
+          approved ? { approved } : undefined,
+        )
+        if (outcome.kind === 'ok' && outcome.result.status === 'committed') deps.onCommitted(workspace, outcome.result)
+        return outcome
+      },
+    }
+  }
+
+  return {
+    async prompt(workspace, session, text) {
+      if (running.has(session.session_id)) {
+        return fail('BUSY', 'This session is still answering; wait for the turn to finish or stop it.', {
+          session_id: session.session_id,
+        })
+      }
+      if (!deps.providers.active()) {
+        return fail('UNAVAILABLE', 'No model is connected. Add a provider in Settings to use the agent.', {
+          reason: 'no-model',
+        })
+      }
+      const begun = beginTurn(db, session, text)
+      if (begun.kind === 'error') return begun
+      const entry: RunningTurn = {
+        turn: begun.result,
+        abort: new AbortController(),
+        approvals: new Map(),
+        done: Promise.resolve(),
+      }
+      running.set(session.session_id, entry)
+      sessionUpdated(session.session_id)
+      entry.done = run(workspace, session, entry)
+      return ok({ turn_id: begun.result.turn_id })
+    },
+    async abort(session) {
+      const entry = running.get(session.session_id)
+      if (!entry) return ok({})
+      entry.abort.abort()
+      for (const resolve of [...entry.approvals.values()]) resolve('reject')
+      await entry.done
+      return ok({})
+    },
+    approve(session, callId, decision) {
+      const entry = running.get(session.session_id)
+      const resolve = entry?.approvals.get(callId)
+      if (!resolve) {
+        return fail('NOT_FOUND', 'No tool call in this session is waiting for that approval.', {
+          tool_call_id: callId,
+        })
+      }
+      resolve(decision)
+      return ok({})
+    },
+    async recover() {
+      const rows = statement(
+        db,
+        "SELECT n.node_id, n.parent_node_id, s.project_id, s.session_id FROM nodes n JOIN sessions s ON s.session_id = n.session_id WHERE n.status = 'running' AND n.kind = 'assistant'",
+      ).all() as Array<{ node_id: string; parent_node_id: string; project_id: string; session_id: string }>
+      for (const row of rows) {
+        const session = getSession(db, row.project_id, row.session_id)
+        if (session.kind === 'error') continue
+        const parts = runningParts(db, row.node_id).map((part): TurnPart =>
+          part.type === 'tool' && (part.state === 'pending' || part.state === 'running')
+            ? {
+                ...part,
+                state: 'error',
+                error: {
+                  code: 'ABORTED',
+                  message:
+                    part.state === 'running'
+                      ? 'aborted — result unknown (Retrace stopped while this ran)'
+                      : 'stopped before it ran — nothing was done',
+                },
+              }
+            : part,
+        )
+        parts.push({
+          type: 'notice',
+          id: `notice_${parts.length}`,
+          reason: 'interrupted',
+          message: 'Retrace stopped while this turn was running. Files it changed are recorded above.',
+          retryable: true,
+        })
+        await finish(session.result, row.node_id, parts, 'aborted')
+      }
+      return rows.length
+    },
+    dispose() {
+      const background = killBackgroundProcesses()
+      if (running.size === 0) {
+        void background
+        return null
+      }
+      for (const entry of running.values()) {
+        entry.abort.abort()
+        for (const resolve of [...entry.approvals.values()]) resolve('reject')
+      }
+      return Promise.allSettled([background, ...[...running.values()].map((entry) => entry.done)]).then(() => undefined)
+    },
+  }
+}

@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+const MAX_AGENTS_MD = 64 * 1024
+
+/** Spec 05 "Context": project root, platform, date and the project's AGENTS.md if present. */
+export async function systemPrompt(root: string, now: Date = new Date()): Promise<string> {
+  let agents = ''
+  try {
+    const text = await readFile(join(root, 'AGENTS.md'), 'utf8')
+    agents = text.length > MAX_AGENTS_MD ? `${text.slice(0, MAX_AGENTS_MD)}\n… (cut)` : text
+  } catch {
+    agents = ''
+  }
+  const lines = [
+    'You are a coding agent working in a project folder inside Retrace. The person watches every',
+    'change you make; each one is recorded and can be undone.',
+    '',
+    `Project root: ${root}`,
+    `Platform: ${process.platform}`,
+    `Date: ${now.toISOString().slice(0, 10)}`,
+    '',
+    'Rules:',
+    '- Use the tools. Paths are relative to the project root.',
+    '- Read a file before you change it; use edit for small changes, write for whole files, apply_patch',
+    '  for several files at once.',
+    '- To produce a generated or binary document, write it with a script into a temporary folder and',
+    '  publish it with write(file_path, source_path=…). Never let a script overwrite a project file.',
+    '- bash runs in the project folder; its effects on files are not recorded, so prefer the file tools.',
+    '- When you are done, answer briefly with what you changed.',
+  ]
+  if (agents.trim() !== '') lines.push('', 'The project’s AGENTS.md:', agents)
+  return lines.join('\n')
+}

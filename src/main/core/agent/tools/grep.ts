@@ -1,0 +1,98 @@
+import { open } from 'node:fs/promises'
+import { join } from 'node:path'
+import picomatch from 'picomatch'
+import { z } from 'zod'
+import { defineTool } from './define-tool'
+import { folderArg } from './folder-arg'
+import { toolError } from './tool-paths'
+import { walk } from './walk'
+
+const MAX_MATCHES = 100
+const MAX_FILE_BYTES = 2 * 1024 * 1024
+const MAX_LINE_CHARS = 500
+const MAX_SCANNED = 50_000
+
+async function readText(path: string): Promise<string | null> {
+  const handle = await open(path, 'r')
+  try {
+    const info = await handle.stat()
+    if (info.size > MAX_FILE_BYTES) return null
+    const bytes = Buffer.alloc(info.size)
+    await handle.read(bytes, 0, info.size, 0)
+    if (bytes.subarray(0, 8192).includes(0)) return null
+    return bytes.toString('utf8')
+  } finally {
+    await handle.close()
+  }
+}
+
+export const grepTool = defineTool({
+  name: 'grep',
+  kind: 'read',
+  description: [
+    'Searches file contents with a JavaScript regular expression under path (default: the project root),',
+    'honouring .gitignore; include is an optional glob on file paths (e.g. "*.ts" or "src/**/*.py").',
+    `Answers "path:line: text" grouped by file, at most ${MAX_MATCHES} matches, lines cut at ${MAX_LINE_CHARS}`,
+    'characters; binary files and files over 2 MiB are skipped.',
+  ].join(' '),
+  input: z.object({ pattern: z.string().min(1), path: z.string().optional(), include: z.string().optional() }),
+  async execute(input, context) {
+    let regex: RegExp
+    try {
+      regex = new RegExp(input.pattern)
+    } catch (error) {
+      return {
+        kind: 'error',
+        code: 'INVALID_REQUEST',
+        message: `Not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
+      }
+    }
+    const start = await folderArg(context.root, input.path)
+    if (start.kind === 'error') return toolError(start)
+    const include = input.include
+      ? picomatch(input.include, { dot: true, basename: !input.include.includes('/') })
+      : undefined
+    const { entries } = await walk({
+      root: context.root,
+      dataDir: context.dataDir,
+      start: start.result,
+      signal: context.signal,
+      maxEntries: MAX_SCANNED,
+    })
+    const lines: string[] = []
+    let matches = 0
+    let more = false
+    for (const entry of entries) {
+      if (entry.kind !== 'file' || (include && !include(entry.path))) continue
+      if (context.signal.aborted) break
+      let text: string | null
+      try {
+        text = await readText(join(context.root, entry.path))
+      } catch {
+        continue
+      }
+      if (text === null) continue
+      const fileLines = text.split('\n')
+      let header = false
+      for (let i = 0; i < fileLines.length; i++) {
+        const line = fileLines[i] ?? ''
+        if (!regex.test(line)) continue
+        if (matches >= MAX_MATCHES) {
+          more = true
+          break
+        }
+        if (!header) {
+          if (lines.length > 0) lines.push('')
+          header = true
+        }
+        const cut = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line
+        lines.push(`${entry.path}:${i + 1}: ${cut}`)
+        matches++
+      }
+      if (more) break
+    }
+    if (matches === 0) return { kind: 'ok', output: `No matches for /${input.pattern}/.` }
+    const note = more ? `\n… more than ${MAX_MATCHES} matches; narrow the pattern or the path.` : ''
+    return { kind: 'ok', output: `${lines.join('\n')}${note}` }
+  },
+})

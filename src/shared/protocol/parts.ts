@@ -1,0 +1,113 @@
+import { z } from 'zod'
+
+/**
+ * The persisted parts of an assistant turn (spec 05 "Loop"). Every transition of a part is written
+ * before it is announced as a `turn.part` event, so a transcript read after a crash shows what the
+ * agent really did. `turn.part` carries the whole part (not a delta): a view that missed an event
+ * is never left with a torn part.
+ */
+export const TextPartSchema = z.object({ type: z.literal('text'), id: z.string(), text: z.string() })
+
+export const ReasoningPartSchema = z.object({ type: z.literal('reasoning'), id: z.string(), text: z.string() })
+
+export const ToolStateSchema = z.enum(['pending', 'running', 'completed', 'error'])
+export type ToolState = z.infer<typeof ToolStateSchema>
+
+/** What a person approves: the diff for file tools, the command for bash. */
+export const ApprovalRequestSchema = z.object({
+  kind: z.enum(['diff', 'command']),
+  /** Unified diff of every file the call would change (file tools). */
+  diff: z.string().optional(),
+  /** Files the call would change, with the operation. */
+  files: z.array(z.object({ path: z.string(), operation: z.string() })).optional(),
+  command: z.string().optional(),
+  /** Set when the call reaches outside the project root: recorded with the authorisation. */
+  outside_root: z.boolean().optional(),
+  status: z.enum(['waiting', 'approved', 'rejected', 'auto']),
+  decided_by: z.enum(['user', 'mode', 'always-allow']).optional(),
+})
+export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>
+
+export const ToolPartSchema = z.object({
+  type: z.literal('tool'),
+  /** The model's tool call id; `session.approve` names it. */
+  id: z.string(),
+  tool: z.string(),
+  state: ToolStateSchema,
+  input: z.unknown(),
+  /** Model-facing output of a completed call (bounded). */
+  output: z.string().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** Journal transactions this call committed. */
+  receipt_ids: z.array(z.string()),
+  approval: ApprovalRequestSchema.optional(),
+  started_at_ms: z.number().optional(),
+  ended_at_ms: z.number().optional(),
+})
+export type ToolPart = z.infer<typeof ToolPartSchema>
+
+export const StepStartPartSchema = z.object({
+  type: z.literal('step-start'),
+  id: z.string(),
+  step: z.number().int().nonnegative(),
+  /** Step snapshot hash (spec 06); null until workspace snapshots exist. */
+  snapshot: z.string().nullable(),
+})
+
+export const StepFinishPartSchema = z.object({
+  type: z.literal('step-finish'),
+  id: z.string(),
+  step: z.number().int().nonnegative(),
+  snapshot: z.string().nullable(),
+  finish_reason: z.string(),
+  tokens: z.object({
+    input: z.number().nullable(),
+    output: z.number().nullable(),
+    reasoning: z.number().nullable(),
+    cache_read: z.number().nullable(),
+  }),
+  /** USD when the provider reports it; null otherwise (Retrace keeps no price list). */
+  cost: z.number().nullable(),
+})
+
+export const TurnSummarySchema = z.object({
+  files: z.number().int().nonnegative(),
+  added: z.number().int().nonnegative().nullable(),
+  removed: z.number().int().nonnegative().nullable(),
+  first_files: z.array(z.string()).max(3),
+  transactions: z.number().int().nonnegative(),
+})
+export type TurnSummaryData = z.infer<typeof TurnSummarySchema>
+
+export const FileSummaryPartSchema = z.object({
+  type: z.literal('file-summary'),
+  id: z.string(),
+  summary: TurnSummarySchema,
+})
+
+/**
+ * Why a turn stopped early. Not in spec 05's list of parts: it is how "shown in the turn with a
+ * retry action" is persisted, so an old transcript still explains an error or a pause.
+ */
+export const NoticePartSchema = z.object({
+  type: z.literal('notice'),
+  id: z.string(),
+  reason: z.enum(['provider-error', 'no-model', 'step-limit', 'repeated-calls', 'stalled', 'aborted', 'interrupted']),
+  message: z.string(),
+  /** The error code or HTTP status behind a provider error, when known. */
+  code: z.string().optional(),
+  retryable: z.boolean(),
+})
+
+export const PartSchema = z.discriminatedUnion('type', [
+  TextPartSchema,
+  ReasoningPartSchema,
+  ToolPartSchema,
+  StepStartPartSchema,
+  StepFinishPartSchema,
+  FileSummaryPartSchema,
+  NoticePartSchema,
+])
+export type TurnPart = z.infer<typeof PartSchema>
+export type NoticePart = z.infer<typeof NoticePartSchema>
+export type StepFinishPart = z.infer<typeof StepFinishPartSchema>
