@@ -5,7 +5,7 @@ const MAX_AGENTS_MD = 64 * 1024
 
 /** Spec 05 "Context": project root, platform, date and the project's AGENTS.md if present. */
 export async function systemPrompt(root: string, now: Date = new Date()): Promise<string> {
-  let agents = ''
+  let agents: string
   try {
     const text = await readFile(join(root, 'AGENTS.md'), 'utf8')
     agents = text.length > MAX_AGENTS_MD ? `${text.slice(0, MAX_AGENTS_MD)}\n… (cut)` : text

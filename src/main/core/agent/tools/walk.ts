@@ -81,8 +81,8 @@ export async function walk(options: WalkOptions): Promise<{ entries: WalkEntry[]
       if (isForbiddenSegment(child.name) || path === dataRel) continue
       const isDir = child.isDirectory()
       if (ignored(rules, path, isDir)) continue
-      let size = 0
-      let mtimeMs = 0
+      let size: number
+      let mtimeMs: number
       try {
         const info = await lstat(join(options.root, path))
         size = info.size
