@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { DirEntry, ProjectSummary, ResultOf } from '../../../shared/protocol'
+import { ChatPane } from '../features/agent'
 import { FileViewer } from '../features/documents'
 import { Explorer } from '../features/explorer'
 import { ProjectBar } from '../features/projects'
@@ -97,6 +98,7 @@ export function App(props: { client: RequestClient }) {
               ) : (
                 <FileViewer key={openFile} projectId={currentId} path={openFile} />
               )}
+              <ChatPane projectId={currentId} />
             </main>
           )}
         </div>

@@ -1,0 +1,1 @@
+export { ChatPane } from './ChatPane'
