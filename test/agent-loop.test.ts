@@ -353,3 +353,94 @@ describe('turn card and undo', () => {
     })
   })
 })
+
+describe('file tools through the journal', () => {
+  test('unread files are never overwritten; apply_patch is all-or-nothing; the next turn sees the branch so far', async () => {
+    const root = project({ 'a.txt': 'one\n', 'b.txt': 'two\n' })
+    const llm = await fake('openai-compatible')
+    const patch = (body: string) => `*** Begin Patch\n${body}*** End Patch\n`
+    llm.enqueue(
+      {
+        kind: 'stream',
+        steps: [
+          {
+            toolCalls: [
+              { id: 'blind_write', name: 'write', input: { file_path: 'a.txt', content: 'clobbered\n' } },
+              { id: 'blind_edit', name: 'edit', input: { file_path: 'b.txt', old_string: 'two', new_string: '2' } },
+            ],
+          },
+        ],
+      },
+      {
+        kind: 'stream',
+        steps: [
+          {
+            toolCalls: [
+              { id: 'ra', name: 'read', input: { file_path: 'a.txt' } },
+              { id: 'rb', name: 'read', input: { file_path: 'b.txt' } },
+            ],
+          },
+        ],
+      },
+      {
+        kind: 'stream',
+        steps: [
+          {
+            toolCalls: [
+              {
+                id: 'bad_patch',
+                name: 'apply_patch',
+                input: {
+                  patch: patch('*** Update File: a.txt\n@@\n-one\n+uno\n*** Update File: b.txt\n@@\n-missing\n+x\n'),
+                },
+              },
+            ],
+          },
+        ],
+      },
+      {
+        kind: 'stream',
+        steps: [
+          {
+            toolCalls: [
+              {
+                id: 'good_patch',
+                name: 'apply_patch',
+                input: {
+                  patch: patch(
+                    '*** Update File: a.txt\n@@\n-one\n+uno\n*** Add File: c.txt\n+tres\n*** Delete File: b.txt\n',
+                  ),
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { kind: 'stream', steps: [{ text: 'Patched.' }] },
+      { kind: 'stream', steps: [{ text: 'Second answer.' }] },
+    )
+    const agent = await agentFixture(root, llm)
+    const first = await agent.prompt('patch things')
+    await agent.finished(first)
+    const tools = toolParts(await agent.turn(first))
+    expect(tools.map((t) => [t.id, t.state, t.error?.code ?? null])).toEqual([
+      ['blind_write', 'error', 'CONFLICT'],
+      ['blind_edit', 'error', 'CONFLICT'],
+      ['ra', 'completed', null],
+      ['rb', 'completed', null],
+      ['bad_patch', 'error', 'CONFLICT'],
+      ['good_patch', 'completed', null],
+    ])
+    expect(tools[0]?.error?.message).toContain('read it before')
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('uno\n')
+    expect(readFileSync(join(root, 'c.txt'), 'utf8')).toBe('tres\n')
+    expect(existsSync(join(root, 'b.txt'))).toBe(false)
+    const receipts = await agent.project.call('journal.transactions', { origin_turn_id: first })
+    expect((resultOf(receipts) as { transactions: unknown[] }).transactions).toHaveLength(1)
+
+    const second = await agent.prompt('and now?')
+    await agent.finished(second)
+    const sent = JSON.stringify(llm.chatRequests().at(-1)?.body)
+    for (const earlier of ['patch things', 'good_patch', 'Patched.', 'and now?']) expect(sent).toContain(earlier)
+  })
+})

@@ -59,6 +59,8 @@ export const grepTool = defineTool({
       signal: context.signal,
       maxEntries: MAX_SCANNED,
     })
+    // Path order, not walk order: the same search answers the same way.
+    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     const lines: string[] = []
     let matches = 0
     let more = false

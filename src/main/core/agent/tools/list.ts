@@ -43,7 +43,7 @@ export const listTool = defineTool({
     const lines = rel.map((e) => {
       const depth = e.rel.split('/').length - 1
       const name = e.rel.split('/').at(-1) ?? e.rel
-      return `${'  '.repeat(depth)}${name}${e.kind === 'dir' ? '/' : e.kind === 'symlink' ? ' -> (link)' : ''}`
+      return `${'  '.repeat(depth + 1)}${name}${e.kind === 'dir' ? '/' : e.kind === 'symlink' ? ' -> (link)' : ''}`
     })
     const header = `${start.result === '' ? '.' : start.result}/`
     if (lines.length === 0) return { kind: 'ok', output: `${header}\n(empty)` }
