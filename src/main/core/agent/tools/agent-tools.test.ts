@@ -190,3 +190,46 @@ describe('bash', () => {
     await expect.poll(() => alive(pid)).toBe(false)
   })
 })
+
+describe('containment and precedence', () => {
+  test('a folder symlink leading outside the project is refused; a nested .gitignore can re-include', async () => {
+    const root = project()
+    const outside = tempDir('retrace-outside-')
+    writeFileSync(join(outside, 'secret.txt'), 'TOPSECRET\n')
+    const { symlinkSync } = await import('node:fs')
+    symlinkSync(outside, join(root, 'link'))
+    expect(await listTool.execute({ path: 'link' }, context(root))).toMatchObject({ code: 'PERMISSION_DENIED' })
+    expect(await grepTool.execute({ pattern: 'TOPSECRET', path: 'link' }, context(root))).toMatchObject({
+      code: 'PERMISSION_DENIED',
+    })
+    expect(output(await grepTool.execute({ pattern: 'TOPSECRET' }, context(root)))).toContain('No matches')
+
+    writeFileSync(join(root, '.gitignore'), '*.gen\n')
+    mkdirSync(join(root, 'a'))
+    writeFileSync(join(root, 'a', '.gitignore'), '!keep.gen\n')
+    writeFileSync(join(root, 'a', 'keep.gen'), 'x\n')
+    writeFileSync(join(root, 'a', 'drop.gen'), 'x\n')
+    const text = output(await globTool.execute({ pattern: '**/*.gen' }, context(root)))
+    expect(text.split('\n')).toEqual(['a/keep.gen'])
+  })
+
+  test('a stopped search is an error, not an empty success; bash does not wait for leftover background jobs', async () => {
+    const root = project()
+    const controller = new AbortController()
+    controller.abort()
+    expect(await listTool.execute({}, context(root, controller.signal))).toMatchObject({ code: 'ABORTED' })
+    expect(await grepTool.execute({ pattern: 'x' }, context(root, controller.signal))).toMatchObject({
+      code: 'ABORTED',
+    })
+    const started = Date.now()
+    const result = output(await bashTool.execute({ command: 'sleep 5 & echo started' }, context(root)))
+    expect(result).toContain('started')
+    expect(result).toMatch(/exit code 0$/)
+    expect(Date.now() - started).toBeLessThan(3_000)
+    const failed = await bashTool.execute(
+      { command: 'true', run_in_background: true },
+      { ...context(join(root, 'missing-folder')), dataDir: join(root, '.retrace-data') },
+    )
+    expect(failed).toMatchObject({ kind: 'error', code: 'INTERNAL' })
+  })
+})

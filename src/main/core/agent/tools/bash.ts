@@ -76,9 +76,18 @@ export const bashTool = defineTool({
         stdio: ['ignore', log, log],
       })
       closeSync(log)
+      // A failed start is an answer, never an unhandled 'error' event in the main process.
+      const started = await new Promise<Error | null>((resolve) => {
+        child.once('spawn', () => resolve(null))
+        child.once('error', resolve)
+      })
+      if (started) return { kind: 'error', code: 'INTERNAL', message: `Could not start bash: ${started.message}` }
       background.add(child)
       child.once('exit', () => background.delete(child))
-      return { kind: 'ok', output: `Started in the background: pid ${child.pid ?? '?'}; output goes to ${logPath}.` }
+      return {
+        kind: 'ok',
+        output: `Started in the background: pid ${child.pid ?? '?'}; output goes to ${logPath} (read it with bash, e.g. tail).`,
+      }
     }
     const child = spawn('/bin/bash', ['-c', input.command], {
       cwd: context.root,
@@ -87,8 +96,10 @@ export const bashTool = defineTool({
     })
     let output = ''
     let dropped = 0
+    // Decoded as a stream: a character split across chunks is not garbled.
+    const decoder = new TextDecoder('utf-8')
     const capture = (chunk: Buffer) => {
-      const text = chunk.toString('utf8')
+      const text = decoder.decode(chunk, { stream: true })
       if (output.length < MAX_CAPTURE_CHARS) output += text
       else {
         // Keep a rolling tail so the end of a long output is still shown.
@@ -100,7 +111,20 @@ export const bashTool = defineTool({
     child.stderr?.on('data', capture)
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
       child.once('error', (error) => resolve({ code: null, signal: null, error }))
-      child.once('close', (code, signal) => resolve({ code, signal }))
+      child.once('exit', (code, signal) => {
+        // A process left running in the background (`cmd &`) keeps the pipes open: take what is
+        // buffered, then stop reading instead of waiting for it.
+        const settle = () => {
+          child.stdout?.destroy()
+          child.stderr?.destroy()
+          resolve({ code, signal })
+        }
+        const grace = setTimeout(settle, 150)
+        child.once('close', () => {
+          clearTimeout(grace)
+          resolve({ code, signal })
+        })
+      })
     })
     let stopReason: 'timeout' | 'aborted' | undefined
     const timeoutMs = input.timeout_ms ?? DEFAULT_TIMEOUT_MS

@@ -1,18 +1,17 @@
-import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
 import { fail, ok, type Outcome } from '../../../../shared/protocol'
+import { resolveForRead } from '../../files'
 import { toolPath } from './tool-paths'
 
-/** A tool's optional `path` argument: a folder inside the project, '' for the root. */
-export async function folderArg(root: string, path: string | undefined): Promise<Outcome<string>> {
+/**
+ * A tool's optional `path` argument: a folder inside the project, '' for the root. Resolved like a
+ * read (spec 11): a symlink that leads outside the project, into .git or the data directory is refused.
+ */
+export async function folderArg(root: string, dataDir: string, path: string | undefined): Promise<Outcome<string>> {
   if (path === undefined || path.trim() === '' || path.trim() === '.') return ok('')
   const checked = toolPath(root, path)
   if (checked.kind === 'error') return checked
-  try {
-    const info = await stat(join(root, checked.result))
-    if (!info.isDirectory()) return fail('INVALID_REQUEST', `"${path}" is a file, not a folder.`)
-  } catch {
-    return fail('NOT_FOUND', `There is no folder "${path}" in the project.`)
-  }
+  const resolved = await resolveForRead({ root, dataDir }, checked.result)
+  if (resolved.kind === 'error') return resolved
+  if (!resolved.result.stats.isDirectory()) return fail('INVALID_REQUEST', `"${path}" is a file, not a folder.`)
   return ok(checked.result)
 }

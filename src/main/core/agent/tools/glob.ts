@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { defineTool } from './define-tool'
 import { folderArg } from './folder-arg'
 import { toolError } from './tool-paths'
-import { walk } from './walk'
+import { STOPPED, walk } from './walk'
 
 const MAX_RESULTS = 100
 const MAX_SCANNED = 50_000
@@ -17,7 +17,7 @@ export const globTool = defineTool({
   ].join(' '),
   input: z.object({ pattern: z.string().min(1), path: z.string().optional() }),
   async execute(input, context) {
-    const start = await folderArg(context.root, input.path)
+    const start = await folderArg(context.root, context.dataDir, input.path)
     if (start.kind === 'error') return toolError(start)
     const matches = picomatch(input.pattern, { dot: true })
     const prefix = start.result === '' ? '' : `${start.result}/`
@@ -28,6 +28,7 @@ export const globTool = defineTool({
       signal: context.signal,
       maxEntries: MAX_SCANNED,
     })
+    if (context.signal.aborted) return STOPPED
     const found = entries
       .filter((e) => e.kind === 'file' && matches(e.path.slice(prefix.length)))
       .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1))

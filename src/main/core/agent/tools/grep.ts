@@ -2,10 +2,10 @@ import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
-import { defineTool } from './define-tool'
+import { boundOutput, defineTool } from './define-tool'
 import { folderArg } from './folder-arg'
 import { toolError } from './tool-paths'
-import { walk } from './walk'
+import { STOPPED, walk } from './walk'
 
 const MAX_MATCHES = 100
 const MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -47,7 +47,7 @@ export const grepTool = defineTool({
         message: `Not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
       }
     }
-    const start = await folderArg(context.root, input.path)
+    const start = await folderArg(context.root, context.dataDir, input.path)
     if (start.kind === 'error') return toolError(start)
     const include = input.include
       ? picomatch(input.include, { dot: true, basename: !input.include.includes('/') })
@@ -59,6 +59,7 @@ export const grepTool = defineTool({
       signal: context.signal,
       maxEntries: MAX_SCANNED,
     })
+    if (context.signal.aborted) return STOPPED
     // Path order, not walk order: the same search answers the same way.
     entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     const lines: string[] = []
@@ -93,8 +94,9 @@ export const grepTool = defineTool({
       }
       if (more) break
     }
+    if (context.signal.aborted) return STOPPED
     if (matches === 0) return { kind: 'ok', output: `No matches for /${input.pattern}/.` }
     const note = more ? `\n… more than ${MAX_MATCHES} matches; narrow the pattern or the path.` : ''
-    return { kind: 'ok', output: `${lines.join('\n')}${note}` }
+    return { kind: 'ok', output: boundOutput(`${lines.join('\n')}${note}`) }
   },
 })

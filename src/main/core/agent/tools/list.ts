@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from './define-tool'
 import { folderArg } from './folder-arg'
 import { toolError } from './tool-paths'
-import { walk } from './walk'
+import { STOPPED, walk } from './walk'
 
 const MAX_ENTRIES = 500
 
@@ -16,7 +16,7 @@ export const listTool = defineTool({
   ].join(' '),
   input: z.object({ path: z.string().optional() }),
   async execute(input, context) {
-    const start = await folderArg(context.root, input.path)
+    const start = await folderArg(context.root, context.dataDir, input.path)
     if (start.kind === 'error') return toolError(start)
     const { entries, truncated } = await walk({
       root: context.root,
@@ -25,6 +25,7 @@ export const listTool = defineTool({
       signal: context.signal,
       maxEntries: MAX_ENTRIES,
     })
+    if (context.signal.aborted) return STOPPED
     const prefix = start.result === '' ? '' : `${start.result}/`
     const rel = entries.map((e) => ({ ...e, rel: e.path.slice(prefix.length) }))
     // Tree order: each folder's children right under it, folders first.

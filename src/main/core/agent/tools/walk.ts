@@ -3,6 +3,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { isForbiddenSegment } from '../../../../shared/paths'
+import { JOURNAL_TEMP_PREFIX } from '../../journal'
 
 export interface WalkEntry {
   /** Root-relative POSIX path. */
@@ -24,28 +25,45 @@ export interface WalkOptions {
   readonly maxDepth?: number
 }
 
+/** A read-only tool stopped by the person: never reported as a (partial) success. */
+export const STOPPED = { kind: 'error', code: 'ABORTED', message: 'stopped before it finished' } as const
+
+/**
+ * The ignore rules in force inside one folder: every .gitignore from the root down, each rule
+ * rewritten relative to the root, in order — so, as in git, the deepest matching rule decides
+ * (a nested `!keep.gen` re-includes what the root's `*.gen` excluded).
+ */
 interface Rules {
-  /** The folder (root-relative, '' for the root) whose .gitignore these are. */
-  readonly base: string
+  readonly patterns: readonly string[]
   readonly matcher: Ignore
 }
 
-async function rulesFor(root: string, base: string): Promise<Rules | undefined> {
-  try {
-    const text = await readFile(join(root, base, '.gitignore'), 'utf8')
-    return { base, matcher: ignore().add(text) }
-  } catch {
-    return undefined
+function rebase(line: string, base: string): string | undefined {
+  const trimmed = line.replace(/\s+$/, '')
+  if (trimmed === '' || trimmed.startsWith('#')) return undefined
+  const negated = trimmed.startsWith('!')
+  let pattern = negated ? trimmed.slice(1) : trimmed
+  if (base !== '') {
+    const anchored = pattern.replace(/\/$/, '').includes('/')
+    pattern = anchored ? `${base}/${pattern.replace(/^\//, '')}` : `${base}/**/${pattern}`
   }
+  return negated ? `!${pattern}` : pattern
 }
 
-function ignored(rules: readonly Rules[], path: string, isDir: boolean): boolean {
-  for (const rule of rules) {
-    const rel = rule.base === '' ? path : path.slice(rule.base.length + 1)
-    if (rel === '' || rel.startsWith('..')) continue
-    if (rule.matcher.ignores(isDir ? `${rel}/` : rel)) return true
+async function rulesFor(root: string, base: string, parent: Rules | undefined): Promise<Rules | undefined> {
+  let text: string
+  try {
+    text = await readFile(join(root, base, '.gitignore'), 'utf8')
+  } catch {
+    return parent
   }
-  return false
+  const own = text.split(/\r?\n/).flatMap((line) => rebase(line, base) ?? [])
+  const patterns = [...(parent?.patterns ?? []), ...own]
+  return { patterns, matcher: ignore({ ignorecase: false }).add(patterns) }
+}
+
+function ignored(rules: Rules | undefined, path: string, isDir: boolean): boolean {
+  return rules !== undefined && rules.matcher.ignores(isDir ? `${path}/` : path)
 }
 
 /**
@@ -56,14 +74,13 @@ function ignored(rules: readonly Rules[], path: string, isDir: boolean): boolean
 export async function walk(options: WalkOptions): Promise<{ entries: WalkEntry[]; truncated: boolean }> {
   const entries: WalkEntry[] = []
   const dataRel = relative(options.root, options.dataDir).split(sep).join('/')
-  const startRules: Rules[] = []
+  let startRules: Rules | undefined
   // Rules from the root down to the start folder apply inside it too.
   const segments = options.start === '' ? [] : options.start.split('/')
   for (let i = 0; i <= segments.length; i++) {
-    const rules = await rulesFor(options.root, segments.slice(0, i).join('/'))
-    if (rules) startRules.push(rules)
+    startRules = await rulesFor(options.root, segments.slice(0, i).join('/'), startRules)
   }
-  const queue: Array<{ dir: string; depth: number; rules: Rules[] }> = [
+  const queue: Array<{ dir: string; depth: number; rules: Rules | undefined }> = [
     { dir: options.start, depth: 0, rules: startRules },
   ]
   while (queue.length > 0) {
@@ -78,7 +95,7 @@ export async function walk(options: WalkOptions): Promise<{ entries: WalkEntry[]
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const child of children) {
       const path = dir === '' ? child.name : `${dir}/${child.name}`
-      if (isForbiddenSegment(child.name) || path === dataRel) continue
+      if (isForbiddenSegment(child.name) || path === dataRel || child.name.startsWith(JOURNAL_TEMP_PREFIX)) continue
       const isDir = child.isDirectory()
       if (ignored(rules, path, isDir)) continue
       let size: number
@@ -93,8 +110,7 @@ export async function walk(options: WalkOptions): Promise<{ entries: WalkEntry[]
       entries.push({ path, kind: child.isSymbolicLink() ? 'symlink' : isDir ? 'dir' : 'file', size, mtimeMs })
       if (entries.length >= options.maxEntries) return { entries, truncated: true }
       if (isDir && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {
-        const own = await rulesFor(options.root, path)
-        queue.push({ dir: path, depth: depth + 1, rules: own ? [...rules, own] : rules })
+        queue.push({ dir: path, depth: depth + 1, rules: await rulesFor(options.root, path, rules) })
       }
     }
   }
