@@ -48,6 +48,8 @@ import {
   type LoopSettings,
 } from './agent'
 import type { PermissionMode, ProviderKind } from '../../shared/protocol'
+import { branchReceipts, pageReviewFiles, rowsFromReceipts, turnReceipts, type ReviewRow } from './review'
+import { statement } from './store'
 
 export type { Host } from './host'
 
@@ -118,6 +120,11 @@ export function createCore(options: CoreOptions): Core {
   const listing = {
     signer: createCursorSigner(),
     snapshots: createSnapshotStore<DirEntry>({ maxItems: 1_000_000, ttlMs: 10 * 60 * 1000 }),
+  }
+  const review = {
+    signer: createCursorSigner(),
+    // Bounded by rows across all review snapshots; a 10 000-file turn fits many times over.
+    snapshots: createSnapshotStore<ReviewRow>({ maxItems: 500_000, ttlMs: 10 * 60 * 1000 }),
   }
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
@@ -328,6 +335,51 @@ export function createCore(options: CoreOptions): Core {
         )
       }
       return applied
+    },
+    'review.files': async (payload, context) => {
+      const session = sessionOf(context)
+      if (session.kind === 'error') return session
+      const workspace = workspaceOf(context.project)
+      if (payload.scope === 'workspace') {
+        return context.project.is_git
+          ? fail('UNSUPPORTED', 'Reviewing the git workspace is not available yet; review this turn or the branch.')
+          : fail('UNAVAILABLE', 'This folder is not a git repository, so there is no git workspace to review.', {
+              reason: 'not-git',
+            })
+      }
+      let receipts: () => Receipt[]
+      let basisWhere: string
+      let basisKey: string
+      if (payload.scope === 'turn') {
+        const turnId = payload.turn_id
+        if (turnId === undefined) return fail('INVALID_REQUEST', 'Reviewing a turn needs its turn_id.')
+        const node = statement(
+          db,
+          "SELECT 1 FROM nodes WHERE node_id = ? AND session_id = ? AND kind = 'assistant'",
+        ).get(turnId, session.result.session_id)
+        if (!node) return fail('NOT_FOUND', `There is no turn "${turnId}" in this session.`, { turn_id: turnId })
+        receipts = () => turnReceipts(db, workspace.workspace_id, turnId)
+        basisWhere = 'origin_turn_id = ?'
+        basisKey = turnId
+      } else {
+        const branchId = session.result.active_branch_id
+        receipts = () => branchReceipts(db, workspace.workspace_id, branchId)
+        basisWhere = 'branch_id = ?'
+        basisKey = branchId
+      }
+      // The scope's own committed transactions: page two is stale only if the scope itself changed.
+      const counted = statement(
+        db,
+        `SELECT COUNT(*) AS n, MAX(workspace_sequence) AS last FROM transactions WHERE workspace_id = ? AND ${basisWhere} AND status = 'committed'`,
+      ).get(workspace.workspace_id, basisKey) as { n: number; last: number | null }
+      const basis = `${payload.scope}:${basisKey}:${counted.n}:${counted.last ?? 0}`
+      return pageReviewFiles(
+        review,
+        { project_id: context.project.project_id, session_id: session.result.session_id },
+        payload,
+        basis,
+        () => rowsFromReceipts(receipts(), blobs, journal.limits.statsBudgetBytes),
+      )
     },
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)

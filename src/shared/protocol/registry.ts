@@ -20,6 +20,7 @@ import {
   settingsTestProvider,
 } from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
+import { reviewFiles } from './actions/review'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -49,6 +50,7 @@ export const ACTIONS = {
   [settingsTestProvider.name]: settingsTestProvider,
   [historyPlan.name]: historyPlan,
   [historyApply.name]: historyApply,
+  [reviewFiles.name]: reviewFiles,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

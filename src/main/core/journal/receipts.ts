@@ -9,6 +9,8 @@ export interface ReceiptQuery {
   readonly until_sequence?: number
   readonly origin_turn_id?: string
   readonly file_lineage_id?: string
+  /** Transactions recorded on one conversation branch (turns and explicit restores). */
+  readonly branch_id?: string
   readonly limit?: number
 }
 
@@ -33,6 +35,10 @@ export function queryReceipts(db: Database, query: ReceiptQuery): Receipt[] {
   if (query.origin_turn_id !== undefined) {
     where.push('t.origin_turn_id = ?')
     params.push(query.origin_turn_id)
+  }
+  if (query.branch_id !== undefined) {
+    where.push('t.branch_id = ?')
+    params.push(query.branch_id)
   }
   if (query.file_lineage_id !== undefined) {
     where.push('t.transaction_id IN (SELECT transaction_id FROM transaction_files WHERE file_lineage_id = ?)')

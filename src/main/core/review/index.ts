@@ -1,0 +1,3 @@
+export { categoryOf, LARGE_FILE_BYTES } from './categories'
+export { branchReceipts, rowsFromReceipts, turnReceipts, type ReviewRow } from './scope-candidates'
+export { filterAndSort, pageReviewFiles, REVIEW_PAGE_SIZE, type ReviewPaging } from './review-files'

@@ -1,0 +1,59 @@
+import { z } from 'zod'
+import { defineAction } from '../define-action'
+
+export const ReviewCategory = z.enum(['code', 'tests', 'docs', 'large', 'other'])
+export type ReviewCategory = z.infer<typeof ReviewCategory>
+
+export const ReviewFilter = z
+  .object({
+    category: ReviewCategory.optional(),
+    /** Case-insensitive substring of the path (old or new). */
+    query: z.string().max(500).optional(),
+    operation: z.enum(['create', 'modify', 'delete', 'rename']).optional(),
+    diff_state: z.enum(['available', 'large', 'binary', 'timeout']).optional(),
+  })
+  .strict()
+
+export const ReviewFileSchema = z.object({
+  path: z.string(),
+  old_path: z.string().nullable(),
+  operation: z.enum(['create', 'modify', 'delete', 'rename']),
+  category: ReviewCategory,
+  /** Exact net line counts, or null when not exact (binary, over the stats budget). */
+  added: z.number().int().nonnegative().nullable(),
+  removed: z.number().int().nonnegative().nullable(),
+  size: z.number().int().nonnegative(),
+  diff_state: z.enum(['available', 'large', 'binary', 'timeout']),
+  /** Attribution: where the change came from and who made it. */
+  source: z.enum(['turn', 'revert', 'reapply', 'restore', 'human', 'rewind']),
+  actor_id: z.string().nullable(),
+  producer_turn_id: z.string().nullable(),
+  transaction_ids: z.array(z.string()),
+})
+
+export const reviewFiles = defineAction('review.files', {
+  scope: 'project',
+  mutating: false,
+  payload: z
+    .object({
+      scope: z.enum(['turn', 'branch', 'workspace']),
+      turn_id: z.string().max(200).optional(),
+      sub_scope: z.enum(['unstaged', 'staged', 'branch', 'commit']).optional(),
+      filter: ReviewFilter.optional(),
+      sort: z.enum(['path', 'churn', 'size']).optional(),
+      cursor: z.string().max(4_000).optional(),
+    })
+    .strict(),
+  result: z.object({
+    snapshot_id: z.string(),
+    files: z.array(ReviewFileSchema),
+    totals: z.object({
+      files: z.number().int().nonnegative(),
+      added: z.number().int().nonnegative().nullable(),
+      removed: z.number().int().nonnegative().nullable(),
+      by_category: z.record(ReviewCategory, z.number().int().nonnegative()),
+    }),
+    next_cursor: z.string().nullable(),
+    page_size: z.number().int().positive(),
+  }),
+})
