@@ -24,8 +24,8 @@ type Page = {
   next_cursor: string | null
 }
 
-async function setup(root = tempDir('retrace-review-')) {
-  const core = startCore()
+async function setup(root = tempDir('retrace-review-'), budgetMs?: number) {
+  const core = startCore(budgetMs === undefined ? {} : { reviewDiffBudgetMs: budgetMs })
   const project = await openProject(core, root)
   const created = resultOf(await project.call('session.create', {})) as { session_id: string }
   const call = (action: string, payload: unknown, owner: Record<string, string> = {}) =>
@@ -193,5 +193,118 @@ describe('review.files for This turn and Current branch', () => {
     const inGit = await setup(git)
     const unsupported = await inGit.call('review.files', { scope: 'workspace' })
     expect(unsupported.status === 'error' && unsupported.error.code).toBe('UNSUPPORTED')
+  })
+})
+
+type DiffPage = {
+  diff_state: string
+  hunks: Array<{
+    old_start: number
+    new_start: number
+    continued: boolean
+    lines: Array<{ kind: string; text: string; old_line: number | null; new_line: number | null }>
+  }>
+  next_cursor: string | null
+}
+
+/** Rebuilds the after text from the before text and the diff's lines, as a reviewer's tool would. */
+function reapply(before: string, lines: DiffPage['hunks'][number]['lines']): string {
+  const old = before.split('\n')
+  const out: string[] = []
+  let next = 1
+  for (const line of lines) {
+    if (line.old_line !== null) {
+      while (next < line.old_line) out.push(old[next++ - 1] as string)
+      next = line.old_line + 1
+      if (line.kind === 'context') out.push(line.text)
+    } else out.push(line.text)
+  }
+  while (next <= old.length) out.push(old[next++ - 1] as string)
+  return out.join('\n')
+}
+
+describe('review.diff', () => {
+  test('pages of at most 200 lines re-apply exactly to the before text; cursors stay in their file', async () => {
+    const { core, project, sessionId, call, root } = await setup()
+    const before = Array.from({ length: 1_000 }, (_, i) => `line ${i}`).join('\n') + '\n'
+    writeFileSync(join(root, 'big.ts'), before)
+    writeFileSync(join(root, 'pic.bin'), Buffer.from([0, 1, 2, 3]))
+    const afterLines = before.split('\n')
+    for (let i = 10; i < 900; i += 40) afterLines[i] = `changed ${i}`
+    for (let i = 500; i < 760; i++) afterLines[i] = `block ${i}`
+    const after = afterLines.join('\n')
+    const begun = await core.turns.begin(project.projectId, sessionId, 'edit')
+    if (begun.kind !== 'ok') throw new Error('no turn')
+    for (const [path, content] of [
+      ['big.ts', Buffer.from(after)],
+      ['pic.bin', Buffer.from([9, 0, 9])],
+    ] as const) {
+      const read = resultOf(await project.call('files.read', { path })) as { revision: string }
+      await core.turns.mutate(project.projectId, begun.result, (context) =>
+        planWrite(context, { path, source: { content }, expected: read.revision }),
+      )
+    }
+    await core.turns.finalize(project.projectId, begun.result, { parts: [], status: 'complete' })
+    const list = resultOf(
+      (await call('review.files', { scope: 'turn', turn_id: begun.result.turn_id })) as never,
+    ) as Page
+
+    const pages: DiffPage[] = []
+    let cursor: string | null = null
+    do {
+      const page = resultOf(
+        (await call('review.diff', {
+          snapshot_id: list.snapshot_id,
+          path: 'big.ts',
+          ...(cursor ? { cursor } : {}),
+        })) as never,
+      ) as DiffPage
+      pages.push(page)
+      cursor = page.next_cursor
+      if (cursor && pages.length === 1) {
+        const wrongFile = await call('review.diff', { snapshot_id: list.snapshot_id, path: 'pic.bin', cursor })
+        expect(wrongFile.status === 'error' && wrongFile.error.code).toBe('STALE_SNAPSHOT')
+      }
+    } while (cursor)
+    expect(pages.length).toBeGreaterThan(2)
+    for (const page of pages) expect(page.hunks.reduce((n, h) => n + h.lines.length, 0)).toBeLessThanOrEqual(200)
+    expect(pages.some((p) => p.hunks[0]?.continued)).toBe(true)
+    expect(
+      reapply(
+        before,
+        pages.flatMap((p) => p.hunks.flatMap((h) => h.lines)),
+      ),
+    ).toBe(after)
+
+    const binary = resultOf(
+      (await call('review.diff', { snapshot_id: list.snapshot_id, path: 'pic.bin' })) as never,
+    ) as DiffPage
+    expect(binary).toMatchObject({ diff_state: 'binary', hunks: [], next_cursor: null })
+    const outside = await call('review.diff', { snapshot_id: list.snapshot_id, path: 'nope.ts' })
+    expect(outside.status === 'error' && outside.error.code).toBe('NOT_FOUND')
+    const gone = await call('review.diff', { snapshot_id: 'snp_gone', path: 'big.ts' })
+    expect(gone.status === 'error' && gone.error.code).toBe('STALE_SNAPSHOT')
+  })
+
+  test('a diff over its time budget is reported as timeout, never approximated', async () => {
+    const { core, project, sessionId, call } = await setup(undefined, 1)
+    const one = Array.from({ length: 6_000 }, (_, i) => `alpha ${i * 7919}`).join('\n')
+    const two = Array.from({ length: 6_000 }, (_, i) => `beta ${i * 104729}`).join('\n')
+    const turn = await turnAdding(core, project.projectId, sessionId, { 'x.txt': one })
+    const read = resultOf(await project.call('files.read', { path: 'x.txt' })) as { revision: string }
+    const begun = await core.turns.begin(project.projectId, sessionId, 'rewrite')
+    if (begun.kind !== 'ok') throw new Error('no turn')
+    await core.turns.mutate(project.projectId, begun.result, (context) =>
+      planWrite(context, { path: 'x.txt', source: { content: Buffer.from(two) }, expected: read.revision }),
+    )
+    await core.turns.finalize(project.projectId, begun.result, { parts: [], status: 'complete' })
+    expect(turn.turn_id).not.toBe(begun.result.turn_id)
+    const list = resultOf(
+      (await call('review.files', { scope: 'turn', turn_id: begun.result.turn_id })) as never,
+    ) as Page
+    const diff = resultOf(
+      (await call('review.diff', { snapshot_id: list.snapshot_id, path: 'x.txt' })) as never,
+    ) as DiffPage
+    expect(diff).toMatchObject({ diff_state: 'timeout', hunks: [], next_cursor: null })
   })
 })

@@ -25,12 +25,15 @@ export function testHost(overrides: Partial<Host> = {}): Host & TestHostLog {
   }
 }
 
-export function startCore(options: { dataDir?: string; host?: Host; agent?: AgentOptions } = {}): Core {
+export function startCore(
+  options: { dataDir?: string; host?: Host; agent?: AgentOptions; reviewDiffBudgetMs?: number } = {},
+): Core {
   const core = createCore({
     dataDir: options.dataDir ?? tempDir('retrace-data-'),
     host: options.host ?? testHost(),
     // Tests never probe the machine's own Ollama or read its real API keys.
     agent: { env: {}, ollamaUrl: null, ...options.agent },
+    ...(options.reviewDiffBudgetMs !== undefined ? { reviewDiffBudgetMs: options.reviewDiffBudgetMs } : {}),
   })
   cores.push(core)
   return core

@@ -48,7 +48,14 @@ import {
   type LoopSettings,
 } from './agent'
 import type { PermissionMode, ProviderKind } from '../../shared/protocol'
-import { branchReceipts, pageReviewFiles, rowsFromReceipts, turnReceipts, type ReviewRow } from './review'
+import {
+  branchReceipts,
+  pageReviewDiff,
+  pageReviewFiles,
+  rowsFromReceipts,
+  turnReceipts,
+  type ReviewRow,
+} from './review'
 import { statement } from './store'
 
 export type { Host } from './host'
@@ -63,6 +70,8 @@ export interface CoreOptions {
   readonly fault?: FaultHook
   readonly retention?: RetentionPolicy
   readonly agent?: AgentOptions
+  /** Time budget of one review diff (tests shorten it); over it the diff is `timeout`. */
+  readonly reviewDiffBudgetMs?: number
 }
 
 export interface AgentOptions {
@@ -372,7 +381,7 @@ export function createCore(options: CoreOptions): Core {
         db,
         `SELECT COUNT(*) AS n, MAX(workspace_sequence) AS last FROM transactions WHERE workspace_id = ? AND ${basisWhere} AND status = 'committed'`,
       ).get(workspace.workspace_id, basisKey) as { n: number; last: number | null }
-      const basis = `${payload.scope}:${basisKey}:${counted.n}:${counted.last ?? 0}`
+      const basis = `${context.project.project_id}|${payload.scope}:${basisKey}:${counted.n}:${counted.last ?? 0}`
       return pageReviewFiles(
         review,
         { project_id: context.project.project_id, session_id: session.result.session_id },
@@ -381,6 +390,8 @@ export function createCore(options: CoreOptions): Core {
         () => rowsFromReceipts(receipts(), blobs, journal.limits.statsBudgetBytes),
       )
     },
+    'review.diff': async (payload, context) =>
+      pageReviewDiff(review, blobs, context.project.project_id, payload, options.reviewDiffBudgetMs),
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)
       return ok({

@@ -20,7 +20,7 @@ import {
   settingsTestProvider,
 } from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
-import { reviewFiles } from './actions/review'
+import { reviewDiff, reviewFiles } from './actions/review'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -51,6 +51,7 @@ export const ACTIONS = {
   [historyPlan.name]: historyPlan,
   [historyApply.name]: historyApply,
   [reviewFiles.name]: reviewFiles,
+  [reviewDiff.name]: reviewDiff,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

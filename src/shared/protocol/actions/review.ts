@@ -57,3 +57,40 @@ export const reviewFiles = defineAction('review.files', {
     page_size: z.number().int().positive(),
   }),
 })
+
+export const DiffLineSchema = z.object({
+  kind: z.enum(['context', 'add', 'del']),
+  text: z.string(),
+  /** 1-based line numbers on each side; null on the side the line does not exist. */
+  old_line: z.number().int().positive().nullable(),
+  new_line: z.number().int().positive().nullable(),
+})
+
+export const reviewDiff = defineAction('review.diff', {
+  scope: 'project',
+  mutating: false,
+  payload: z
+    .object({
+      snapshot_id: z.string().min(1).max(200),
+      path: z.string().min(1).max(4_096),
+      cursor: z.string().max(4_000).optional(),
+    })
+    .strict(),
+  result: z.object({
+    path: z.string(),
+    diff_state: z.enum(['available', 'large', 'binary', 'timeout']),
+    /** Hunks of this page; a hunk longer than a page continues on the next one. */
+    hunks: z.array(
+      z.object({
+        old_start: z.number().int().nonnegative(),
+        new_start: z.number().int().nonnegative(),
+        /** Whether this page continues a hunk begun on an earlier page. */
+        continued: z.boolean(),
+        lines: z.array(DiffLineSchema),
+      }),
+    ),
+    next_cursor: z.string().nullable(),
+    before_size: z.number().int().nonnegative().nullable(),
+    after_size: z.number().int().nonnegative().nullable(),
+  }),
+})
