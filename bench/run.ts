@@ -1,6 +1,7 @@
 import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
 import { benchRestore } from './restore.bench'
+import { benchReview } from './review.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
 async function main(): Promise<void> {
@@ -8,6 +9,7 @@ async function main(): Promise<void> {
   await benchJournal()
   await benchRestore()
   await benchFiles()
+  await benchReview()
 }
 
 void main()
