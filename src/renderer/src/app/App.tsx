@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { DirEntry, ProjectSummary, ResultOf } from '../../../shared/protocol'
-import { ChatPane } from '../features/agent'
+import { ChatPane } from '../features/chat'
 import { FileViewer } from '../features/documents'
 import { Explorer } from '../features/explorer'
 import { ProjectBar } from '../features/projects'

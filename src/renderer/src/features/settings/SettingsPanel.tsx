@@ -1,175 +1,186 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { ProviderView, ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
+import type { RequestOutcome } from '../../transport'
 import { failureMessage } from '../../ui/outcome-message'
-import { ProviderForm, type ProviderDraft } from './ProviderForm'
+import { ProviderCard, type TestState } from './ProviderCard'
+import { ProviderForm } from './ProviderForm'
+import { ProviderHelp } from './ProviderHelp'
+import { draftFrom, type ProviderDraft, type SavePayload } from './provider-draft'
+import { SuggestionList } from './SuggestionList'
+import { useProviders } from './use-providers'
 
-type Listing = ResultOf<'settings.providers'>
-type TestResult = ResultOf<'settings.test_provider'>
+type Suggestion = ResultOf<'settings.providers'>['suggestions'][number]
 
-/** Model providers (spec 05 "Providers"): list, add/edit/remove, choose the active one, test it. */
-export function SettingsPanel(props: { onClose: () => void }) {
+interface FormState {
+  readonly editing: ProviderView | null
+  readonly initial: ProviderDraft
+  /** Remounts the form when another provider or preset is opened. */
+  readonly generation: number
+}
+
+/** Test connections ask the provider for its model list; a slow server gets time to answer. */
+const TEST_TIMEOUT_MS = 30_000
+
+/** Model providers (spec 05 "Providers"): list, add, edit, remove, choose the active one, test it. */
+export function SettingsPanel(props: { onClose: () => void; onChanged?: () => void }) {
   const client = useClient()
   const { t } = useI18n()
-  const [listing, setListing] = useState<Listing | null>(null)
-  const [editing, setEditing] = useState<ProviderView | 'new' | null>(null)
+  const providers = useProviders()
+  const listing = providers.listing
+  const [form, setForm] = useState<FormState | null>(null)
   const [formError, setFormError] = useState<string | null>(null)
-  const [tests, setTests] = useState<Record<string, TestResult | 'running' | string>>({})
+  const [saving, setSaving] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [tests, setTests] = useState<ReadonlyMap<string, TestState>>(new Map())
+  const noneActive = listing?.active_provider_id === null
 
-  const load = useCallback(() => {
-    void client.request('settings.providers', {}).then((outcome) => {
-      if (outcome.kind === 'ok') setListing(outcome.result)
-    })
-  }, [client])
-  useEffect(() => {
-    load()
-  }, [load])
+  const changed = () => {
+    void providers.reload()
+    props.onChanged?.()
+  }
+  const failed = (outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }>) =>
+    outcome.kind === 'cancelled' ? null : failureMessage(outcome, t)
 
-  async function save(draft: ProviderDraft) {
+  function openForm(editing: ProviderView | null, initial: ProviderDraft) {
     setFormError(null)
-    const outcome = await client.request('settings.save_provider', draft)
+    setForm((f) => ({ editing, initial, generation: (f?.generation ?? 0) + 1 }))
+  }
+
+  async function save(payload: SavePayload) {
+    setSaving(true)
+    setFormError(null)
+    const outcome = await client.request('settings.save_provider', payload)
+    setSaving(false)
     if (outcome.kind !== 'ok') {
-      setFormError(failureMessage(outcome, t))
+      setFormError(failed(outcome))
       return
     }
-    setEditing(null)
-    load()
+    setForm(null)
+    changed()
+  }
+  async function addSuggestion(suggestion: Suggestion) {
+    setSaving(true)
+    setError(null)
+    const outcome = await client.request('settings.save_provider', {
+      kind: suggestion.kind,
+      name: suggestion.name,
+      base_url: suggestion.base_url,
+      model: suggestion.model,
+      key: suggestion.key,
+      ...(noneActive ? { activate: true } : {}),
+    })
+    setSaving(false)
+    if (outcome.kind !== 'ok') setError(failed(outcome))
+    changed()
   }
   async function test(providerId: string) {
-    setTests((current) => ({ ...current, [providerId]: 'running' }))
-    const outcome = await client.request('settings.test_provider', { provider_id: providerId }, { timeoutMs: 30_000 })
-    setTests((current) => ({
-      ...current,
-      [providerId]: outcome.kind === 'ok' ? outcome.result : failureMessage(outcome, t),
-    }))
+    setTests((m) => new Map(m).set(providerId, { kind: 'running' }))
+    const outcome = await client.request(
+      'settings.test_provider',
+      { provider_id: providerId },
+      { timeoutMs: TEST_TIMEOUT_MS },
+    )
+    const next: TestState =
+      outcome.kind === 'ok'
+        ? { kind: 'done', result: outcome.result }
+        : { kind: 'failed', message: failed(outcome) ?? '' }
+    setTests((m) => new Map(m).set(providerId, next))
   }
-  async function act(action: 'settings.remove_provider' | 'settings.activate_provider', providerId: string) {
-    await client.request(action, { provider_id: providerId })
-    load()
+  async function activate(providerId: string) {
+    setError(null)
+    const outcome = await client.request('settings.activate_provider', { provider_id: providerId })
+    if (outcome.kind !== 'ok') setError(failed(outcome))
+    changed()
+  }
+  async function remove(providerId: string) {
+    setError(null)
+    const outcome = await client.request('settings.remove_provider', { provider_id: providerId })
+    if (outcome.kind !== 'ok') setError(failed(outcome))
+    changed()
   }
 
   return (
     <section className="settings" data-testid="settings" aria-label={t('settings.title')}>
       <header className="settings-header">
         <h2>{t('settings.title')}</h2>
-        <button type="button" onClick={props.onClose}>
+        <button type="button" onClick={props.onClose} data-testid="settings-close">
           {t('settings.close')}
         </button>
       </header>
-      {editing !== null ? (
-        <ProviderForm
-          initial={editing === 'new' ? null : editing}
-          canStoreKeys={listing?.can_store_keys ?? false}
-          error={formError}
-          onSave={(draft) => void save(draft)}
-          onCancel={() => setEditing(null)}
-        />
-      ) : (
-        <>
-          {listing?.providers.length === 0 && <p>{t('settings.none')}</p>}
-          <ul className="provider-list">
-            {listing?.providers.map((provider) => {
-              const result = tests[provider.provider_id]
-              const active = listing.active_provider_id === provider.provider_id
-              return (
-                <li key={provider.provider_id} className="provider" data-testid="provider">
-                  <div className="provider-head">
-                    <strong>{provider.name}</strong>
-                    {active && <span className="badge">{t('settings.active')}</span>}
-                    {provider.origin === 'cli' && <span className="badge">{t('settings.fromCli')}</span>}
-                  </div>
-                  <div className="provider-meta">
-                    {provider.kind} · {provider.base_url || t('settings.defaultUrl')} · {provider.model}
-                  </div>
-                  <div className="provider-meta">
-                    {provider.key.kind === 'env'
-                      ? t('settings.keyFromEnv', { name: provider.key.name })
-                      : provider.key.kind === 'stored'
-                        ? t('settings.keyStored')
-                        : t('settings.keyNone')}
-                    {provider.key.kind !== 'none' && !provider.key_available && ` — ${t('settings.keyMissing')}`}
-                  </div>
-                  <div className="provider-actions">
-                    <button type="button" onClick={() => void test(provider.provider_id)}>
-                      {t('settings.test')}
-                    </button>
-                    {!active && (
-                      <button
-                        type="button"
-                        onClick={() => void act('settings.activate_provider', provider.provider_id)}
-                      >
-                        {t('settings.use')}
-                      </button>
-                    )}
-                    {provider.origin === 'user' && (
-                      <>
-                        <button type="button" onClick={() => setEditing(provider)}>
-                          {t('settings.edit')}
-                        </button>
-                        <button
-                          type="button"
-                          onClick={() => void act('settings.remove_provider', provider.provider_id)}
-                        >
-                          {t('settings.remove')}
-                        </button>
-                      </>
-                    )}
-                  </div>
-                  {result !== undefined && (
-                    <p className="provider-test" data-testid="provider-test" role="status">
-                      {result === 'running'
-                        ? t('settings.testing')
-                        : typeof result === 'string'
-                          ? result
-                          : result.status === 'ok'
-                            ? t(result.model_listed ? 'settings.testOk' : 'settings.testOkUnlisted', {
-                                count: result.models.length,
-                                models: result.models.slice(0, 8).join(', '),
-                              })
-                            : `${t('settings.testFailed')} ${result.message}`}
-                    </p>
-                  )}
-                </li>
-              )
-            })}
-          </ul>
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            {t('settings.add')}
-          </button>
-          {(listing?.suggestions.length ?? 0) > 0 && (
-            <div className="suggestions">
-              <h3>{t('settings.found')}</h3>
-              {listing?.suggestions.map((suggestion) => (
-                <div key={suggestion.suggestion_id} className="suggestion">
-                  <span>
-                    <strong>{suggestion.name}</strong> — {suggestion.reason}
-                  </span>
-                  <button
-                    type="button"
-                    onClick={() =>
-                      void save({
-                        kind: suggestion.kind,
-                        name: suggestion.name,
-                        base_url: suggestion.base_url,
-                        model: suggestion.model,
-                        key: suggestion.key,
-                        activate: true,
-                      })
-                    }
-                  >
-                    {t('settings.addSuggestion')}
-                  </button>
-                </div>
-              ))}
-            </div>
-          )}
-          <div className="settings-help">
-            <p>{t('settings.helpOllama')}</p>
-            <p>{t('settings.helpLmStudio')}</p>
-          </div>
-        </>
-      )}
+      <div className="settings-body">
+        {form !== null ? (
+          <ProviderForm
+            key={form.generation}
+            initial={form.initial}
+            editing={form.editing}
+            canStoreKeys={listing?.can_store_keys ?? false}
+            error={formError}
+            saving={saving}
+            onSave={(payload) => void save(payload)}
+            onCancel={() => setForm(null)}
+          />
+        ) : (
+          <>
+            {providers.failure !== null && providers.failure.kind !== 'cancelled' && (
+              <p className="chat-error" role="alert">
+                {t('settings.loadFailed', { message: failureMessage(providers.failure, t) })}
+              </p>
+            )}
+            {error !== null && (
+              <p className="chat-error" role="alert">
+                {error}
+              </p>
+            )}
+            <section className="settings-section">
+              <h3>{t('settings.providers')}</h3>
+              {listing === null && providers.failure === null && (
+                <p className="settings-note">{t('explorer.loading')}</p>
+              )}
+              {listing?.providers.length === 0 && <p className="settings-note">{t('settings.none')}</p>}
+              {listing !== null && listing.providers.length > 0 && (
+                <ul className="provider-list">
+                  {listing.providers.map((provider) => (
+                    <ProviderCard
+                      key={provider.provider_id}
+                      provider={provider}
+                      active={listing.active_provider_id === provider.provider_id}
+                      test={tests.get(provider.provider_id)}
+                      onTest={() => void test(provider.provider_id)}
+                      onActivate={() => void activate(provider.provider_id)}
+                      onEdit={() => openForm(provider, draftFrom(provider, false))}
+                      onRemove={() => void remove(provider.provider_id)}
+                    />
+                  ))}
+                </ul>
+              )}
+              <button
+                type="button"
+                className="primary"
+                onClick={() => openForm(null, draftFrom(null, noneActive))}
+                data-testid="provider-add"
+              >
+                {t('settings.add')}
+              </button>
+            </section>
+            <SuggestionList
+              suggestions={listing?.suggestions ?? []}
+              busy={saving}
+              onAdd={(suggestion) => void addSuggestion(suggestion)}
+            />
+            <ProviderHelp
+              onUse={(preset) =>
+                openForm(null, {
+                  ...draftFrom(null, noneActive),
+                  name: preset.name,
+                  baseUrl: preset.baseUrl,
+                })
+              }
+            />
+          </>
+        )}
+      </div>
     </section>
   )
 }

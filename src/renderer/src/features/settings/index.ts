@@ -1,1 +1,2 @@
 export { SettingsPanel } from './SettingsPanel'
+export { useProviders } from './use-providers'

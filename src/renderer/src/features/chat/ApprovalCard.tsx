@@ -1,0 +1,106 @@
+import { useState } from 'react'
+import type { ApprovalRequest } from '../../../../shared/protocol'
+import { useI18n, type MessageKey } from '../../i18n'
+import type { RequestOutcome } from '../../transport'
+import { failureMessage } from '../../ui/outcome-message'
+import { DiffView } from './DiffView'
+import type { ApprovalDecision } from './types'
+
+const OPERATION_LABEL = new Map<string, MessageKey>([
+  ['create', 'approval.op.create'],
+  ['modify', 'approval.op.modify'],
+  ['delete', 'approval.op.delete'],
+  ['rename', 'approval.op.rename'],
+])
+
+/** What the agent asks to do and the person's answer (spec 05 "Permissions"). */
+export function ApprovalCard(props: {
+  approval: ApprovalRequest
+  onDecide: (decision: ApprovalDecision) => Promise<RequestOutcome<unknown>>
+}) {
+  const { t } = useI18n()
+  const [sending, setSending] = useState<ApprovalDecision | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const { approval } = props
+  const files = approval.files ?? []
+
+  async function decide(decision: ApprovalDecision) {
+    setSending(decision)
+    setError(null)
+    const outcome = await props.onDecide(decision)
+    // On success the tool part's next version replaces this card; until then the buttons stay off.
+    if (outcome.kind !== 'ok') {
+      setSending(null)
+      if (outcome.kind !== 'cancelled') setError(failureMessage(outcome, t))
+    }
+  }
+
+  return (
+    <div className="approval" data-testid="approval" role="group" aria-label={t('approval.title')}>
+      <p className="approval-title">
+        {approval.kind === 'command' ? t('approval.command') : t('approval.files', { count: files.length })}
+      </p>
+      {approval.outside_root && (
+        <p className="approval-warning" role="note">
+          {t('approval.outsideRoot')}
+        </p>
+      )}
+      {approval.kind === 'command' ? (
+        <pre className="approval-command">{approval.command ?? ''}</pre>
+      ) : (
+        <>
+          {files.length > 0 && (
+            <ul className="approval-files">
+              {files.map((file) => {
+                const label = OPERATION_LABEL.get(file.operation)
+                return (
+                  <li key={`${file.operation}:${file.path}`}>
+                    <span className={`approval-op approval-op-${file.operation}`}>
+                      {label ? t(label) : file.operation}
+                    </span>
+                    <span className="approval-path">{file.path}</span>
+                  </li>
+                )
+              })}
+            </ul>
+          )}
+          {approval.diff !== undefined && approval.diff !== '' && <DiffView diff={approval.diff} />}
+        </>
+      )}
+      <div className="approval-actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={sending !== null}
+          onClick={() => void decide('approve')}
+          data-testid="approval-approve"
+        >
+          {t('approval.approve')}
+        </button>
+        <button
+          type="button"
+          disabled={sending !== null}
+          onClick={() => void decide('reject')}
+          data-testid="approval-reject"
+        >
+          {t('approval.reject')}
+        </button>
+        {approval.kind === 'command' && (
+          <button
+            type="button"
+            disabled={sending !== null}
+            onClick={() => void decide('always')}
+            data-testid="approval-always"
+          >
+            {t('approval.always')}
+          </button>
+        )}
+      </div>
+      {error !== null && (
+        <p className="chat-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,75 @@
+import type { TurnPart } from '../../../../shared/protocol'
+import { useI18n } from '../../i18n'
+import type { RequestOutcome } from '../../transport'
+import { NoticeView } from './NoticeView'
+import { ReasoningView } from './ReasoningView'
+import { ToolPartView } from './ToolPartView'
+import { summaryOf } from './transcript-model'
+import { TurnCard } from './TurnCard'
+import type { ApprovalDecision, RestoreOffers, TranscriptNode } from './types'
+
+export interface TurnContext {
+  readonly projectId: string
+  readonly sessionId: string
+  readonly offers: RestoreOffers
+  readonly sessionBusy: boolean
+  readonly onDecide: (toolCallId: string, decision: ApprovalDecision) => Promise<RequestOutcome<unknown>>
+  readonly onRestored: () => void
+  readonly onOpenSettings: () => void
+}
+
+function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
+  const { part, context } = props
+  switch (part.type) {
+    case 'text':
+      return part.text === '' ? null : <div className="assistant-text">{part.text}</div>
+    case 'reasoning':
+      return part.text === '' ? null : <ReasoningView text={part.text} />
+    case 'tool':
+      return <ToolPartView part={part} onDecide={(decision) => context.onDecide(part.id, decision)} />
+    case 'notice':
+      return <NoticeView part={part} onRetry={props.onRetry} onOpenSettings={context.onOpenSettings} />
+    case 'step-start':
+    case 'step-finish':
+    case 'file-summary':
+      // Bookkeeping: the turn card shows the summary; steps carry snapshots and token counts.
+      return null
+  }
+}
+
+/** One assistant turn: its parts in order, a working line while it runs, and its turn card. */
+export function AssistantTurn(props: {
+  node: TranscriptNode
+  context: TurnContext
+  /** Sends the turn's prompt again; absent when there is none or a turn is running. */
+  onRetry: (() => void) | undefined
+}) {
+  const { t } = useI18n()
+  const { node, context } = props
+  const summary = summaryOf(node)
+  const running = node.status === 'running'
+  return (
+    <div className="assistant-turn" data-testid="turn" data-turn-id={node.node_id} data-status={node.status}>
+      {node.parts.map((part, index) => (
+        <PartView key={`${index}:${part.type}`} part={part} context={context} onRetry={props.onRetry} />
+      ))}
+      {running && (
+        <p className="turn-running" role="status">
+          <span className="turn-running-dot" aria-hidden="true" />
+          {t('chat.working')}
+        </p>
+      )}
+      {!running && summary !== null && summary.files > 0 && (
+        <TurnCard
+          projectId={context.projectId}
+          sessionId={context.sessionId}
+          turnId={node.node_id}
+          summary={summary}
+          offers={context.offers}
+          sessionBusy={context.sessionBusy}
+          onRestored={context.onRestored}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,172 @@
+import { useI18n, type MessageKey, type Translate } from '../../i18n'
+import { failureMessage } from '../../ui/outcome-message'
+import type { RestorePlan, RestoreOperation } from './types'
+import type { RestoreState } from './use-restore'
+
+type PlanAction = RestorePlan['actions'][number]
+
+export const OPERATION_LABEL: Record<RestoreOperation, MessageKey> = {
+  undo: 'turnCard.undo',
+  redo: 'turnCard.redo',
+  revert: 'turnCard.revert',
+  reapply: 'turnCard.reapply',
+}
+
+/** Every restore names the boundary it goes to (spec 04). */
+const CONFIRM_TEXT: Record<RestoreOperation, MessageKey> = {
+  undo: 'restore.confirmUndo',
+  redo: 'restore.confirmRedo',
+  revert: 'restore.confirmRevert',
+  reapply: 'restore.confirmReapply',
+}
+
+const UNAVAILABLE_REASON = new Map<string, MessageKey>([
+  ['expired', 'restore.reason.expired'],
+  ['not-exact', 'restore.reason.notExact'],
+  ['directory', 'restore.reason.directory'],
+  ['no-recovery-blob', 'restore.reason.noBlob'],
+  ['missing', 'restore.reason.noBlob'],
+])
+
+function actionVerb(action: PlanAction): MessageKey {
+  if (action.target.kind === 'absent') return 'restore.action.delete'
+  if (action.expected.kind === 'absent') return 'restore.action.recreate'
+  return 'restore.action.restore'
+}
+
+function reasonText(reason: string, t: Translate): string {
+  const key = UNAVAILABLE_REASON.get(reason)
+  return key ? t(key) : reason
+}
+
+/**
+ * The inline confirm of a turn card's restore: the server's plan, its impact and every path it
+ * writes; a blocked plan lists each conflict and offers no confirm (there is no Force).
+ */
+export function RestorePanel(props: {
+  state: RestoreState
+  onConfirm: (plan: RestorePlan, idempotencyKey: string) => void
+  onPreview: (operation: RestoreOperation) => void
+  onClose: () => void
+}) {
+  const { t } = useI18n()
+  const { state } = props
+  const cancel = (label: MessageKey = 'explorer.cancel') => (
+    <button type="button" onClick={props.onClose} data-testid="restore-cancel">
+      {t(label)}
+    </button>
+  )
+
+  switch (state.kind) {
+    case 'idle':
+      return null
+    case 'planning':
+      return (
+        <div className="restore-panel" role="status">
+          {t('restore.planning')}
+        </div>
+      )
+    case 'planned':
+    case 'applying': {
+      const { plan } = state
+      const operation = t(OPERATION_LABEL[plan.operation])
+      if (plan.status === 'blocked') {
+        return (
+          <div className="restore-panel restore-blocked" data-testid="restore-confirm" data-status="blocked">
+            <p className="restore-lead">{t('restore.blocked', { operation })}</p>
+            <ul className="restore-paths">
+              {plan.conflicts.map((conflict, index) => (
+                <li key={`${conflict.path}:${conflict.reason}:${index}`}>
+                  {conflict.path !== '' && <code>{conflict.path}</code>}
+                  <span>{conflict.message}</span>
+                </li>
+              ))}
+            </ul>
+            <p className="restore-hint">{t('restore.blockedHint')}</p>
+            <div className="restore-buttons">{cancel('turnCard.close')}</div>
+          </div>
+        )
+      }
+      if (plan.status === 'unavailable') {
+        return (
+          <div className="restore-panel restore-unavailable" data-testid="restore-confirm" data-status="unavailable">
+            <p className="restore-lead">{t('restore.unavailable', { operation })}</p>
+            <ul className="restore-paths">
+              {plan.unavailable.map((entry, index) => (
+                <li key={`${entry.path}:${index}`}>
+                  <code>{entry.path}</code>
+                  <span>{reasonText(entry.reason, t)}</span>
+                </li>
+              ))}
+            </ul>
+            <div className="restore-buttons">{cancel('turnCard.close')}</div>
+          </div>
+        )
+      }
+      const applying = state.kind === 'applying'
+      return (
+        <div className="restore-panel" data-testid="restore-confirm" data-status="ready">
+          <p className="restore-lead">{t(CONFIRM_TEXT[plan.operation], { count: plan.impact.files })}</p>
+          <ul className="restore-paths">
+            {plan.actions.map((action) => (
+              <li key={action.path}>
+                <span className="restore-verb">{t(actionVerb(action))}</span>
+                <code>{action.path}</code>
+              </li>
+            ))}
+          </ul>
+          <div className="restore-buttons">
+            <button
+              type="button"
+              className="primary"
+              disabled={applying}
+              onClick={() => props.onConfirm(plan, state.idempotencyKey)}
+              data-testid="restore-confirm-apply"
+            >
+              {applying
+                ? state.progress
+                  ? t('restore.applyingProgress', { done: state.progress.done, total: state.progress.total })
+                  : t('restore.applying')
+                : t('restore.apply', { operation, count: plan.impact.files })}
+            </button>
+            {!applying && cancel()}
+          </div>
+        </div>
+      )
+    }
+    case 'failed': {
+      const { plan, idempotencyKey } = state
+      const retrySame =
+        plan !== undefined &&
+        idempotencyKey !== undefined &&
+        (state.failure.kind === 'timeout' || state.failure.kind === 'disconnected')
+      const stale = state.failure.kind === 'error' && state.failure.error.code === 'STALE_PLAN'
+      return (
+        <div className="restore-panel restore-failed" role="alert" data-testid="restore-failed">
+          <p className="restore-lead">
+            {stale ? t('restore.stale') : t('restore.failed', { message: failureMessage(state.failure, t) })}
+          </p>
+          <div className="restore-buttons">
+            {retrySame ? (
+              <button type="button" onClick={() => props.onConfirm(plan, idempotencyKey)}>
+                {t('explorer.retry')}
+              </button>
+            ) : (
+              <button type="button" onClick={() => props.onPreview(state.operation)}>
+                {t('restore.previewAgain')}
+              </button>
+            )}
+            {cancel('turnCard.close')}
+          </div>
+        </div>
+      )
+    }
+    case 'ended':
+      return (
+        <div className="restore-panel restore-failed" role="alert">
+          <p className="restore-lead">{t(`restore.ended.${state.status}`)}</p>
+          <div className="restore-buttons">{cancel('turnCard.close')}</div>
+        </div>
+      )
+  }
+}

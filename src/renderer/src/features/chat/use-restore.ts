@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react'
+import { EVENT_SCHEMAS, type ResultOf } from '../../../../shared/protocol'
+import { useClient } from '../../app/client-context'
+import type { RestoreOperation, RestorePlan } from './types'
+import type { Failure } from './use-session'
+
+type ApplyStatus = ResultOf<'history.apply'>['status']
+
+export type RestoreState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'planning'; readonly operation: RestoreOperation }
+  /** The server's preview; a `ready` one carries the key its one apply uses. */
+  | { readonly kind: 'planned'; readonly plan: RestorePlan; readonly idempotencyKey: string }
+  | {
+      readonly kind: 'applying'
+      readonly plan: RestorePlan
+      readonly idempotencyKey: string
+      readonly progress: { done: number; total: number } | null
+    }
+  | {
+      readonly kind: 'failed'
+      readonly operation: RestoreOperation
+      readonly failure: Failure
+      readonly plan?: RestorePlan
+      readonly idempotencyKey?: string
+    }
+  /** Applied but not committed (rolled back, needs recovery, or still applying elsewhere). */
+  | { readonly kind: 'ended'; readonly operation: RestoreOperation; readonly status: Exclude<ApplyStatus, 'committed'> }
+
+/**
+ * One turn card's restore (spec 04 "Restore transaction"): preview with `history.plan`, confirm
+ * with `history.apply` carrying the plan hash. History actions name the session in the owner.
+ */
+export function useRestore(props: { projectId: string; sessionId: string; turnId: string; onApplied: () => void }) {
+  const client = useClient()
+  const [state, setState] = useState<RestoreState>({ kind: 'idle' })
+  const owner = { project_id: props.projectId, session_id: props.sessionId }
+  const applying = state.kind === 'applying'
+
+  useEffect(() => {
+    if (!applying) return
+    return client.onEvent((frame) => {
+      if (frame.event !== 'intent.progress') return
+      const event = EVENT_SCHEMAS['intent.progress'].safeParse(frame.data)
+      if (!event.success || event.data.session_id !== props.sessionId || event.data.phase !== 'apply') return
+      const progress = { done: event.data.done, total: event.data.total }
+      setState((s) => (s.kind === 'applying' ? { ...s, progress } : s))
+    })
+  }, [client, applying, props.sessionId])
+
+  async function preview(operation: RestoreOperation) {
+    setState({ kind: 'planning', operation })
+    const outcome = await client.request('history.plan', { operation, turn_id: props.turnId }, { owner })
+    if (outcome.kind === 'cancelled') return
+    setState(
+      outcome.kind === 'ok'
+        ? { kind: 'planned', plan: outcome.result, idempotencyKey: crypto.randomUUID() }
+        : { kind: 'failed', operation, failure: outcome },
+    )
+  }
+
+  /** A retry after a timeout reuses the plan's key, so the restore can never run twice. */
+  async function apply(plan: RestorePlan, idempotencyKey: string) {
+    setState({ kind: 'applying', plan, idempotencyKey, progress: null })
+    const outcome = await client.request(
+      'history.apply',
+      { plan_hash: plan.plan_hash },
+      { owner, idempotencyKey, timeoutMs: 120_000 },
+    )
+    if (outcome.kind === 'cancelled') return
+    if (outcome.kind !== 'ok') {
+      setState({ kind: 'failed', operation: plan.operation, failure: outcome, plan, idempotencyKey })
+    } else if (outcome.result.status === 'committed') {
+      setState({ kind: 'idle' })
+    } else {
+      setState({ kind: 'ended', operation: plan.operation, status: outcome.result.status })
+    }
+    props.onApplied()
+  }
+
+  return { state, preview, apply, close: () => setState({ kind: 'idle' }) }
+}
