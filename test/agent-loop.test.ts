@@ -444,3 +444,27 @@ describe('file tools through the journal', () => {
     for (const earlier of ['patch things', 'good_patch', 'Patched.', 'and now?']) expect(sent).toContain(earlier)
   })
 })
+
+test('a restore announces session.updated so turn cards refetch their actions', async () => {
+  const root = project({ 'a.txt': 'x\n' })
+  const llm = await fake('openai-compatible')
+  llm.enqueue(
+    { kind: 'stream', steps: [{ toolCalls: [{ id: 'r', name: 'read', input: { file_path: 'a.txt' } }] }] },
+    {
+      kind: 'stream',
+      steps: [{ toolCalls: [{ id: 'w', name: 'write', input: { file_path: 'a.txt', content: 'y\n' } }] }],
+    },
+    { kind: 'stream', steps: [{ text: 'ok' }] },
+  )
+  const agent = await agentFixture(root, llm)
+  const turnId = await agent.prompt('change')
+  await agent.finished(turnId)
+  const before = agent.events.frames.length
+  const plan = resultOf(await agent.session('history.plan', { operation: 'undo' })) as { plan_hash: string }
+  await agent.session('history.apply', { plan_hash: plan.plan_hash })
+  expect(
+    agent.events.frames
+      .slice(before)
+      .some((f) => f.event === 'session.updated' && (f.data as { session_id: string }).session_id === agent.sessionId),
+  ).toBe(true)
+})

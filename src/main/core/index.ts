@@ -330,6 +330,8 @@ export function createCore(options: CoreOptions): Core {
         onProgress: (phase, done, total) =>
           events.emit('intent.progress', context.owner, { session_id: session.result.session_id, phase, done, total }),
       })
+      // Which turn actions are executable changed: turn cards refetch on this.
+      if (applied.kind === 'ok') events.emit('session.updated', {}, { session_id: session.result.session_id })
       if (applied.kind === 'ok' && applied.result.transaction_id) {
         const workspace = workspaceOf(context.project)
         const paths = (
