@@ -191,7 +191,7 @@ describe('review.files for This turn and Current branch', () => {
     const git = tempDir('retrace-review-git-')
     execFileSync('git', ['init', '-q', git])
     const inGit = await setup(git)
-    const unsupported = await inGit.call('review.files', { scope: 'workspace' })
+    const unsupported = await inGit.call('review.files', { scope: 'workspace', sub_scope: 'commit' })
     expect(unsupported.status === 'error' && unsupported.error.code).toBe('UNSUPPORTED')
   })
 })
@@ -306,5 +306,85 @@ describe('review.diff', () => {
       (await call('review.diff', { snapshot_id: list.snapshot_id, path: 'x.txt' })) as never,
     ) as DiffPage
     expect(diff).toMatchObject({ diff_state: 'timeout', hunks: [], next_cursor: null })
+  })
+})
+
+function gitRepo(files: Record<string, string>) {
+  const root = tempDir('retrace-review-ws-')
+  const run = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
+  run('init', '-q')
+  run('config', 'user.email', 'test@example.com')
+  run('config', 'user.name', 'Test')
+  for (const [path, content] of Object.entries(files)) writeFileSync(join(root, path), content)
+  run('add', '-A')
+  run('commit', '-qm', 'initial')
+  return { root, run }
+}
+
+describe('review of the git workspace', () => {
+  test('all / staged / unstaged candidates with untracked files, ignored ones left out', async () => {
+    const { root, run } = gitRepo({ 'a.txt': 'one\n', 'b.txt': 'two\n', 'gone.txt': 'bye\n', '.gitignore': '*.log\n' })
+    writeFileSync(join(root, 'a.txt'), 'one\nmore\n')
+    writeFileSync(join(root, 'b.txt'), 'two\nstaged\n')
+    run('add', 'b.txt')
+    writeFileSync(join(root, 'c.txt'), 'new\n')
+    writeFileSync(join(root, 'd.log'), 'ignored\n')
+    run('rm', '-q', 'gone.txt')
+    const { call } = await setup(root)
+    const paths = async (sub_scope?: string) => {
+      const page = resultOf(
+        (await call('review.files', { scope: 'workspace', ...(sub_scope ? { sub_scope } : {}) })) as never,
+      ) as Page
+      return page.files.map((f) => `${f.operation} ${f.path} +${f.added} -${f.removed}`)
+    }
+    expect(await paths()).toEqual([
+      'modify a.txt +1 -0',
+      'modify b.txt +1 -0',
+      'create c.txt +1 -0',
+      'delete gone.txt +0 -1',
+    ])
+    expect(await paths('staged')).toEqual(['modify b.txt +1 -0', 'delete gone.txt +0 -1'])
+    expect(await paths('unstaged')).toEqual(['modify a.txt +1 -0', 'create c.txt +1 -0'])
+  })
+
+  test('a later page or a diff is STALE_SNAPSHOT after the worktree, the index or the untracked set changed', async () => {
+    const files: Record<string, string> = { 'a.txt': 'one\n' }
+    const { root, run } = gitRepo(files)
+    for (let i = 0; i < 120; i++) writeFileSync(join(root, `u${String(i).padStart(3, '0')}.txt`), `${i}\n`)
+    writeFileSync(join(root, 'a.txt'), 'one\ntwo\n')
+    const { call } = await setup(root)
+    const list = async () => resultOf((await call('review.files', { scope: 'workspace' })) as never) as Page
+    const code = async (action: string, payload: unknown) => {
+      const answer = await call(action, payload)
+      return answer.status === 'error' ? answer.error.code : 'ok'
+    }
+
+    let first = await list()
+    expect(first.totals.files).toBe(121)
+    expect(await code('review.diff', { snapshot_id: first.snapshot_id, path: 'a.txt' })).toBe('ok')
+    // Edit an already-modified file: the status vector is the same, its worktree identity is not.
+    writeFileSync(join(root, 'a.txt'), 'one\ntwo\nthree\n')
+    expect(await code('review.files', { scope: 'workspace', cursor: first.next_cursor })).toBe('STALE_SNAPSHOT')
+    expect(await code('review.diff', { snapshot_id: first.snapshot_id, path: 'a.txt' })).toBe('STALE_SNAPSHOT')
+
+    first = await list()
+    run('add', 'a.txt')
+    expect(await code('review.files', { scope: 'workspace', cursor: first.next_cursor })).toBe('STALE_SNAPSHOT')
+
+    first = await list()
+    writeFileSync(join(root, 'zz-new.txt'), 'new\n')
+    expect(await code('review.files', { scope: 'workspace', cursor: first.next_cursor })).toBe('STALE_SNAPSHOT')
+
+    first = await list()
+    expect(await code('review.files', { scope: 'workspace', cursor: first.next_cursor })).toBe('ok')
+    const diff = resultOf(
+      (await call('review.diff', { snapshot_id: first.snapshot_id, path: 'a.txt' })) as never,
+    ) as DiffPage
+    expect(
+      diff.hunks
+        .flatMap((h) => h.lines)
+        .filter((l) => l.kind === 'add')
+        .map((l) => l.text),
+    ).toEqual(['two', 'three'])
   })
 })

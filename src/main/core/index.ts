@@ -54,6 +54,9 @@ import {
   pageReviewFiles,
   rowsFromReceipts,
   turnReceipts,
+  workspaceBasis,
+  workspaceRows,
+  workspaceSubScope,
   type ReviewRow,
 } from './review'
 import { statement } from './store'
@@ -352,11 +355,38 @@ export function createCore(options: CoreOptions): Core {
       if (session.kind === 'error') return session
       const workspace = workspaceOf(context.project)
       if (payload.scope === 'workspace') {
-        return context.project.is_git
-          ? fail('UNSUPPORTED', 'Reviewing the git workspace is not available yet; review this turn or the branch.')
-          : fail('UNAVAILABLE', 'This folder is not a git repository, so there is no git workspace to review.', {
-              reason: 'not-git',
-            })
+        if (!context.project.is_git) {
+          return fail('UNAVAILABLE', 'This folder is not a git repository, so there is no git workspace to review.', {
+            reason: 'not-git',
+          })
+        }
+        const subScope = workspaceSubScope(payload.sub_scope)
+        if (subScope.kind === 'error') return subScope
+        const current = await workspaceBasis(context.project.root)
+        if (current.kind === 'error') return current
+        const owner = { project_id: context.project.project_id, session_id: session.result.session_id }
+        let failure: Outcome<never> | undefined
+        const paged = await pageReviewFiles(
+          review,
+          owner,
+          payload,
+          `${context.project.project_id}|workspace:${subScope.result}:${current.result.basis}`,
+          async () => {
+            const rows = await workspaceRows(
+              context.project.root,
+              current.result.entries,
+              subScope.result,
+              blobs,
+              journal.limits,
+            )
+            if (rows.kind === 'error') {
+              failure = rows
+              return []
+            }
+            return rows.result
+          },
+        )
+        return failure ?? paged
       }
       let receipts: () => Receipt[]
       let basisWhere: string
@@ -393,7 +423,13 @@ export function createCore(options: CoreOptions): Core {
       )
     },
     'review.diff': async (payload, context) =>
-      pageReviewDiff(review, blobs, context.project.project_id, payload, options.reviewDiffBudgetMs),
+      pageReviewDiff(review, blobs, context.project.project_id, payload, options.reviewDiffBudgetMs, async (basis) => {
+        // A workspace snapshot holds only while git's status, the index and the worktree are as listed.
+        const marker = `${context.project.project_id}|workspace:`
+        if (!basis.startsWith(marker)) return true
+        const current = await workspaceBasis(context.project.root)
+        return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
+      }),
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)
       return ok({

@@ -52,11 +52,14 @@ export async function pageReviewDiff(
   projectId: string,
   payload: { snapshot_id: string; path: string; cursor?: string | undefined },
   budgetMs = DIFF_TIME_BUDGET_MS,
+  /** For workspace snapshots: whether the basis still holds now (status, index, worktree). */
+  stillCurrent?: (basis: string) => Promise<boolean>,
 ): Promise<Outcome<Result>> {
   const stale = (reason: string) =>
     fail('STALE_SNAPSHOT', 'The review list changed; reload it before opening this diff.', { reason })
   const snapshot = paging.snapshots.get(payload.snapshot_id)
   if (!snapshot || !snapshot.basis.startsWith(`${projectId}|`)) return stale('evicted')
+  if (stillCurrent && !(await stillCurrent(snapshot.basis))) return stale('basis-changed')
   const row = snapshot.items.find((item) => item.path === payload.path)
   if (!row) return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, { path: payload.path })
   const pair = `${row.before_blob ?? 'absent'}:${row.after_blob ?? 'absent'}`

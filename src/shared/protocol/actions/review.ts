@@ -25,7 +25,7 @@ export const ReviewFileSchema = z.object({
   size: z.number().int().nonnegative(),
   diff_state: z.enum(['available', 'large', 'binary', 'timeout']),
   /** Attribution: where the change came from and who made it. */
-  source: z.enum(['turn', 'revert', 'reapply', 'restore', 'human', 'rewind']),
+  source: z.enum(['turn', 'revert', 'reapply', 'restore', 'human', 'rewind', 'git']),
   actor_id: z.string().nullable(),
   producer_turn_id: z.string().nullable(),
   transaction_ids: z.array(z.string()),
