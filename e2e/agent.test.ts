@@ -79,6 +79,34 @@ test('prompt → approve a write → exact turn card → Undo puts the file back
   )
   await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-agent-transcript.png') })
 
+  // Turn card → Review (This turn) → filter → diff → comment → send to agent.
+  llm.enqueue({ kind: 'stream', steps: [{ text: 'I will address the comment.' }] })
+  await page.getByTestId('turn-review').click()
+  const review = page.getByTestId('review')
+  await expect.poll(() => review.locator('[data-testid="review-file"]').count()).toBe(1)
+  expect(await page.getByTestId('review-scope-turn').getAttribute('aria-selected')).toBe('true')
+  await page.getByTestId('review-category-code').click()
+  await expect.poll(() => page.getByTestId('review-totals').innerText()).toContain('0 files')
+  await page.getByTestId('review-category-docs').click()
+  await expect.poll(() => review.locator('[data-testid="review-file"][data-path="hello.txt"]').count()).toBe(1)
+  expect(await page.getByTestId('review-totals').innerText()).toContain('1 files · +3 −0')
+  await review.locator('[data-testid="review-file"][data-path="hello.txt"]').click()
+  const diffLines = page.getByTestId('review-line')
+  await expect.poll(() => diffLines.count()).toBe(3)
+  expect(await page.getByTestId('review-diff').innerText()).toContain('+world')
+  await diffLines.nth(1).click()
+  await page.getByTestId('review-comment-input').fill('Say "planet" instead.')
+  await page.getByTestId('review-comment-add').click()
+  await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-review.png') })
+  await page.getByTestId('review-send').click()
+  await expect.poll(() => llm.chatRequests().length, { timeout: 15_000 }).toBe(3)
+  const feedback = JSON.stringify(llm.chatRequests()[2]?.body)
+  expect(feedback).toContain('hello.txt:2')
+  expect(feedback).toContain('Say \\"planet\\" instead.')
+  await expect
+    .poll(() => page.getByTestId('transcript').innerText(), { timeout: 15_000 })
+    .toContain('I will address the comment.')
+
   await page.getByTestId('turn-action-undo').click()
   const confirm = page.getByTestId('restore-confirm')
   await expect.poll(() => confirm.count()).toBe(1)
@@ -98,7 +126,7 @@ test('prompt → approve a write → exact turn card → Undo puts the file back
 
   // The model was called with the key from RETRACE_API_KEY and given the tool result.
   const chats = llm.chatRequests()
-  expect(chats).toHaveLength(2)
+  expect(chats).toHaveLength(3)
   expect(chats[0]?.headers.authorization).toBe('Bearer e2e-key')
   expect(JSON.stringify(chats[1]?.body)).toContain('call_write')
   expect(watch.consoleErrors).toEqual([])

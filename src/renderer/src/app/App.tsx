@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 
 import type { DirEntry, ProjectSummary, ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileViewer } from '../features/documents'
+import { ReviewPane } from '../features/review'
 import { Explorer } from '../features/explorer'
 import { ProjectBar } from '../features/projects'
 import { detectLocale, I18nContext, translator, type Locale } from '../i18n'
@@ -21,6 +22,13 @@ export function App(props: { client: RequestClient }) {
   const [projects, setProjects] = useState<readonly ProjectSummary[]>([])
   const [currentId, setCurrentId] = useState<string | null>(null)
   const [openFile, setOpenFile] = useState<string | null>(null)
+  const [center, setCenter] = useState<'file' | 'review'>('file')
+  const [reviewTurn, setReviewTurn] = useState<{ turnId: string | null; opened: number }>({ turnId: null, opened: 0 })
+  const [chatSession, setChatSession] = useState<string | null>(null)
+  const onReview = useCallback((turnId: string) => {
+    setReviewTurn((current) => ({ turnId, opened: current.opened + 1 }))
+    setCenter('review')
+  }, [])
 
   const applyProjects = useCallback((outcome: RequestOutcome<ResultOf<'project.list'>>) => {
     if (outcome.kind !== 'ok') return
@@ -62,7 +70,10 @@ export function App(props: { client: RequestClient }) {
     },
     [refreshProjects, selectProject],
   )
-  const onOpenFile = useCallback((entry: DirEntry) => setOpenFile(entry.path), [])
+  const onOpenFile = useCallback((entry: DirEntry) => {
+    setOpenFile(entry.path)
+    setCenter('file')
+  }, [])
   const onPathGone = useCallback(
     (path: string, movedTo: string | null) => setOpenFile((open) => (open === path ? movedTo : open)),
     [],
@@ -91,14 +102,41 @@ export function App(props: { client: RequestClient }) {
           ) : (
             <main className="workspace" key={currentId}>
               <Explorer projectId={currentId} onOpenFile={onOpenFile} openPath={openFile} onPathGone={onPathGone} />
-              {openFile === null ? (
-                <section className="viewer">
-                  <p className="viewer-note">{t('viewer.empty')}</p>
-                </section>
-              ) : (
-                <FileViewer key={openFile} projectId={currentId} path={openFile} />
-              )}
-              <ChatPane projectId={currentId} />
+              <div className="center">
+                <div className="center-tabs" role="tablist">
+                  <button type="button" role="tab" aria-selected={center === 'file'} onClick={() => setCenter('file')}>
+                    {openFile ?? t('center.file')}
+                  </button>
+                  <button
+                    type="button"
+                    role="tab"
+                    data-testid="tab-review"
+                    aria-selected={center === 'review'}
+                    onClick={() => setCenter('review')}
+                  >
+                    {t('center.review')}
+                  </button>
+                </div>
+                {center === 'review' ? (
+                  <ReviewPane
+                    key={`${chatSession ?? ''}:${reviewTurn.opened}`}
+                    projectId={currentId}
+                    sessionId={chatSession}
+                    initialTurnId={reviewTurn.turnId}
+                    onOpenFile={(path) => {
+                      setOpenFile(path)
+                      setCenter('file')
+                    }}
+                  />
+                ) : openFile === null ? (
+                  <section className="viewer">
+                    <p className="viewer-note">{t('viewer.empty')}</p>
+                  </section>
+                ) : (
+                  <FileViewer key={openFile} projectId={currentId} path={openFile} />
+                )}
+              </div>
+              <ChatPane projectId={currentId} onSessionChange={setChatSession} onReview={onReview} />
             </main>
           )}
         </div>

@@ -16,6 +16,8 @@ export interface TurnContext {
   readonly onDecide: (toolCallId: string, decision: ApprovalDecision) => Promise<RequestOutcome<unknown>>
   readonly onRestored: () => void
   readonly onOpenSettings: () => void
+  /** Opens the Review tab on This turn for a turn with changes. */
+  readonly onReview?: (turnId: string) => void
 }
 
 function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
@@ -68,6 +70,18 @@ export function AssistantTurn(props: {
           offers={context.offers}
           sessionBusy={context.sessionBusy}
           onRestored={context.onRestored}
+          review={
+            context.onReview ? (
+              <button
+                type="button"
+                className="turn-card-review"
+                data-testid="turn-review"
+                onClick={() => context.onReview?.(node.node_id)}
+              >
+                {t('turnCard.review')}
+              </button>
+            ) : undefined
+          }
         />
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { failureMessage } from '../../ui/outcome-message'
@@ -21,13 +21,22 @@ function titleFrom(text: string): string {
 const ABORT_TIMEOUT_MS = 60_000
 
 /** The right-hand pane: the session bar, the transcript with its turn cards, and the composer. */
-export function ChatPane(props: { projectId: string }) {
+export function ChatPane(props: {
+  projectId: string
+  /** Tells the workspace which session is shown (the Review tab reviews it). */
+  onSessionChange?: (sessionId: string | null) => void
+  onReview?: (turnId: string) => void
+}) {
   const client = useClient()
   const { t } = useI18n()
   const sessions = useSessions(props.projectId)
   const current = sessions.current
   const sessionId = current?.session_id ?? null
   const transcript = useTranscript(props.projectId, sessionId)
+  const { onSessionChange } = props
+  useEffect(() => {
+    onSessionChange?.(sessionId)
+  }, [onSessionChange, sessionId])
   const providers = useProviders()
   const [settingsOpen, setSettingsOpen] = useState(false)
   const [error, setError] = useState<{ sessionId: string | null; message: string } | null>(null)
@@ -101,6 +110,7 @@ export function ChatPane(props: { projectId: string }) {
             client.request('session.approve', { session_id: sessionId, tool_call_id: toolCallId, decision }, { owner }),
           onRestored: transcript.reload,
           onOpenSettings: () => setSettingsOpen(true),
+          ...(props.onReview ? { onReview: props.onReview } : {}),
         }
 
   return (

@@ -1,0 +1,1 @@
+export { ReviewPane, commentsPrompt } from './ReviewPane'
