@@ -67,26 +67,26 @@ async function allPages(call: (a: string, p: unknown) => Promise<unknown>, paylo
 }
 
 describe('review.files for This turn and Current branch', () => {
-  test('a large turn pages to the end with totals over the whole filtered result and a stable order', async () => {
+  test('a 10 000-file turn pages to the end with totals over the whole filtered result and a stable order', async () => {
     const { core, project, sessionId, call } = await setup()
     const files: Record<string, string> = {}
-    for (let i = 0; i < 2_500; i++) files[`src/m${String(i).padStart(4, '0')}.ts`] = `export const v${i} = ${i}\n`
+    for (let i = 0; i < 10_000; i++) files[`src/m${String(i).padStart(5, '0')}.ts`] = `export const v${i} = ${i}\n`
     for (let i = 0; i < 7; i++) files[`zz/test/case${i}.test.ts`] = 'test()\nexpect()\n'
     files['docs/guide.md'] = '# Guide\n'
     const turn = await turnAdding(core, project.projectId, sessionId, files)
 
     const pages = await allPages(call, { scope: 'turn', turn_id: turn.turn_id })
     const rows = pages.flatMap((p) => p.files)
-    expect(pages).toHaveLength(26)
+    expect(pages).toHaveLength(101)
     expect(pages.every((p) => p.snapshot_id === pages[0]?.snapshot_id)).toBe(true)
-    expect(rows).toHaveLength(2_508)
-    expect(new Set(rows.map((r) => r.path)).size).toBe(2_508)
+    expect(rows).toHaveLength(10_008)
+    expect(new Set(rows.map((r) => r.path)).size).toBe(10_008)
     expect(rows.map((r) => r.path)).toEqual([...rows.map((r) => r.path)].sort())
     expect(pages[0]?.totals).toEqual({
-      files: 2_508,
-      added: 2_500 + 14 + 1,
+      files: 10_008,
+      added: 10_000 + 14 + 1,
       removed: 0,
-      by_category: { code: 2_500, tests: 7, docs: 1, large: 0, other: 0 },
+      by_category: { code: 10_000, tests: 7, docs: 1, large: 0, other: 0 },
     })
     expect(rows[0]).toMatchObject({
       operation: 'create',
@@ -95,7 +95,7 @@ describe('review.files for This turn and Current branch', () => {
       producer_turn_id: turn.turn_id,
     })
 
-    // The tests sit after 2 500 code files in path order; filtered, they are page one, totals exact.
+    // The tests sit after 10 000 code files in path order; filtered, they are page one, totals exact.
     const tests = resultOf(
       (await call('review.files', { scope: 'turn', turn_id: turn.turn_id, filter: { category: 'tests' } })) as never,
     ) as Page
@@ -106,7 +106,7 @@ describe('review.files for This turn and Current branch', () => {
       (await call('review.files', { scope: 'turn', turn_id: turn.turn_id, filter: { query: 'GUIDE' } })) as never,
     ) as Page
     expect(queried.files.map((f) => f.path)).toEqual(['docs/guide.md'])
-  })
+  }, 180_000)
 
   test('a cursor is bound to its query, scope, project and basis: anything else is STALE_SNAPSHOT', async () => {
     const { core, project, sessionId, call } = await setup()
