@@ -83,6 +83,15 @@ export function useReview(projectId: string, sessionId: string | null, query: Re
   useEffect(() => {
     load()
   }, [load])
+  // A restore, a turn or another client changed files: rescan, so comments written against the old
+  // snapshot are marked stale instead of being sent against another version.
+  useEffect(
+    () =>
+      client.onEvent((frame) => {
+        if (frame.event === 'workspace.changed') load()
+      }),
+    [client, load],
+  )
 
   const loadMore = useCallback(() => {
     if (state.kind !== 'ready' || state.next === null || ownerKey === null) return
