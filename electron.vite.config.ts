@@ -14,6 +14,8 @@ export default defineConfig({
         input: {
           electron: resolve(__dirname, 'src/main/electron/main.ts'),
           web: resolve(__dirname, 'src/main/web/main.ts'),
+          // Loaded by path as a worker_threads script (review diffs off the main thread).
+          'diff-worker': resolve(__dirname, 'src/main/core/review/diff-worker.ts'),
         },
       },
     },

@@ -287,7 +287,7 @@ describe('review.diff', () => {
   })
 
   test('a diff over its time budget is reported as timeout, never approximated', async () => {
-    const { core, project, sessionId, call } = await setup(undefined, 1)
+    const { core, project, sessionId, call } = await setup(undefined, 400)
     const one = Array.from({ length: 6_000 }, (_, i) => `alpha ${i * 7919}`).join('\n')
     const two = Array.from({ length: 6_000 }, (_, i) => `beta ${i * 104729}`).join('\n')
     const turn = await turnAdding(core, project.projectId, sessionId, { 'x.txt': one })
@@ -302,10 +302,15 @@ describe('review.diff', () => {
     const list = resultOf(
       (await call('review.files', { scope: 'turn', turn_id: begun.result.turn_id })) as never,
     ) as Page
+    // The diff runs in a worker: the engine's event loop keeps ticking while it works.
+    let ticks = 0
+    const ticker = setInterval(() => ticks++, 20)
     const diff = resultOf(
       (await call('review.diff', { snapshot_id: list.snapshot_id, path: 'x.txt' })) as never,
     ) as DiffPage
+    clearInterval(ticker)
     expect(diff).toMatchObject({ diff_state: 'timeout', hunks: [], next_cursor: null })
+    expect(ticks).toBeGreaterThanOrEqual(10)
   })
 })
 

@@ -50,6 +50,7 @@ import {
 import type { PermissionMode, ProviderKind } from '../../shared/protocol'
 import {
   branchReceipts,
+  createDiffRunner,
   pageReviewDiff,
   pageReviewFiles,
   rowsFromReceipts,
@@ -138,6 +139,7 @@ export function createCore(options: CoreOptions): Core {
     // Bounded by rows across all review snapshots; a 10 000-file turn fits many times over.
     snapshots: createSnapshotStore<ReviewRow>({ maxItems: 500_000, ttlMs: 10 * 60 * 1000 }),
   }
+  const diffRunner = createDiffRunner()
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
   const workspaceOf = (project: Project): Workspace => ({
@@ -423,13 +425,21 @@ export function createCore(options: CoreOptions): Core {
       )
     },
     'review.diff': async (payload, context) =>
-      pageReviewDiff(review, blobs, context.project.project_id, payload, options.reviewDiffBudgetMs, async (basis) => {
-        // A workspace snapshot holds only while git's status, the index and the worktree are as listed.
-        const marker = `${context.project.project_id}|workspace:`
-        if (!basis.startsWith(marker)) return true
-        const current = await workspaceBasis(context.project.root)
-        return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
-      }),
+      pageReviewDiff(
+        review,
+        diffRunner,
+        blobs,
+        context.project.project_id,
+        payload,
+        options.reviewDiffBudgetMs,
+        async (basis) => {
+          // A workspace snapshot holds only while git's status, the index and the worktree are as listed.
+          const marker = `${context.project.project_id}|workspace:`
+          if (!basis.startsWith(marker)) return true
+          const current = await workspaceBasis(context.project.root)
+          return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
+        },
+      ),
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)
       return ok({
@@ -494,6 +504,7 @@ export function createCore(options: CoreOptions): Core {
     dispose() {
       if (disposed) return
       disposed = true
+      diffRunner.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with
       // none running the store closes at once, so a restart in the same process sees it closed.
       const stopping = agent.dispose()

@@ -1,6 +1,6 @@
-import { structuredPatch } from 'diff'
 import { fail, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
 import type { BlobStore } from '../store'
+import type { DiffRunner } from './diff-runner'
 import type { ReviewPaging } from './review-files'
 
 type Result = ResultOf<'review.diff'>
@@ -22,9 +22,14 @@ interface FlatLine extends Line {
   readonly newAt: number
 }
 
-function flatten(before: string, after: string, budgetMs: number): FlatLine[] | 'timeout' {
-  const patch = structuredPatch('a', 'b', before, after, undefined, undefined, { context: 3, timeout: budgetMs })
-  if (patch === undefined) return 'timeout'
+async function flatten(
+  runner: DiffRunner,
+  before: string,
+  after: string,
+  budgetMs: number,
+): Promise<FlatLine[] | 'timeout'> {
+  const patch = await runner.run(before, after, budgetMs)
+  if (patch.kind === 'timeout') return 'timeout'
   const lines: FlatLine[] = []
   patch.hunks.forEach((hunk, index) => {
     let oldLine = hunk.oldStart
@@ -48,6 +53,7 @@ function flatten(before: string, after: string, budgetMs: number): FlatLine[] | 
  */
 export async function pageReviewDiff(
   paging: ReviewPaging,
+  runner: DiffRunner,
   blobs: BlobStore,
   projectId: string,
   payload: { snapshot_id: string; path: string; cursor?: string | undefined },
@@ -102,7 +108,7 @@ export async function pageReviewDiff(
   } catch {
     return ok({ ...base, diff_state: 'binary', hunks: [], next_cursor: null })
   }
-  const lines = flatten(before, after, budgetMs)
+  const lines = await flatten(runner, before, after, budgetMs)
   if (lines === 'timeout') return ok({ ...base, diff_state: 'timeout', hunks: [], next_cursor: null })
 
   let end = offset
