@@ -191,8 +191,11 @@ describe('review.files for This turn and Current branch', () => {
     const git = tempDir('retrace-review-git-')
     execFileSync('git', ['init', '-q', git])
     const inGit = await setup(git)
-    const unsupported = await inGit.call('review.files', { scope: 'workspace', sub_scope: 'commit' })
-    expect(unsupported.status === 'error' && unsupported.error.code).toBe('UNSUPPORTED')
+    const noCommits = await inGit.call('review.files', { scope: 'workspace', sub_scope: 'commit' })
+    expect(noCommits.status === 'error' && noCommits.error).toMatchObject({
+      code: 'UNAVAILABLE',
+      details: { reason: 'no-commits' },
+    })
   })
 })
 
@@ -391,5 +394,38 @@ describe('review of the git workspace', () => {
         .filter((l) => l.kind === 'add')
         .map((l) => l.text),
     ).toEqual(['two', 'three'])
+  })
+})
+
+describe('review of a branch and a commit', () => {
+  test('Branch compares with the merge-base of the default branch, worktree and untracked included; Commit is HEAD vs its parent', async () => {
+    const { root, run } = gitRepo({ 'base.txt': 'base\n', 'keep.txt': 'keep\n' })
+    run('branch', '-M', 'main')
+    run('checkout', '-q', '-b', 'feature')
+    writeFileSync(join(root, 'base.txt'), 'base\nfeature\n')
+    writeFileSync(join(root, 'added.txt'), 'added\n')
+    run('add', '-A')
+    run('commit', '-qm', 'feature work')
+    writeFileSync(join(root, 'keep.txt'), 'keep\nlocal\n')
+    writeFileSync(join(root, 'untracked.txt'), 'u\n')
+    const { call } = await setup(root)
+    const paths = async (sub_scope: string) => {
+      const page = resultOf((await call('review.files', { scope: 'workspace', sub_scope })) as never) as Page
+      return page.files.map((f) => `${f.operation} ${f.path} +${f.added} -${f.removed}`)
+    }
+    expect(await paths('branch')).toEqual([
+      'create added.txt +1 -0',
+      'modify base.txt +1 -0',
+      'modify keep.txt +1 -0',
+      'create untracked.txt +1 -0',
+    ])
+    expect(await paths('commit')).toEqual(['create added.txt +1 -0', 'modify base.txt +1 -0'])
+
+    run('checkout', '-q', 'main')
+    const onMain = await call('review.files', { scope: 'workspace', sub_scope: 'branch' })
+    expect(onMain.status === 'error' && onMain.error).toMatchObject({
+      code: 'UNAVAILABLE',
+      details: { reason: 'no-base' },
+    })
   })
 })

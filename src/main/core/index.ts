@@ -363,7 +363,6 @@ export function createCore(options: CoreOptions): Core {
           })
         }
         const subScope = workspaceSubScope(payload.sub_scope)
-        if (subScope.kind === 'error') return subScope
         const current = await workspaceBasis(context.project.root)
         if (current.kind === 'error') return current
         const owner = { project_id: context.project.project_id, session_id: session.result.session_id }
@@ -372,12 +371,12 @@ export function createCore(options: CoreOptions): Core {
           review,
           owner,
           payload,
-          `${context.project.project_id}|workspace:${subScope.result}:${current.result.basis}`,
+          `${context.project.project_id}|workspace:${subScope}:${current.result.basis}`,
           async () => {
             const rows = await workspaceRows(
               context.project.root,
               current.result.entries,
-              subScope.result,
+              subScope,
               blobs,
               journal.limits,
             )

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto'
 import { lstat, readFile, readlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { catBlob, indexPath, status, type StatusEntry } from '../git'
+import { branchBase, catBlob, diffRaw, headCommit, headParent, indexPath, status, type StatusEntry } from '../git'
 import { lineStats } from '../journal/line-stats'
 import type { BlobStore } from '../store'
 import { categoryOf } from './categories'
 import type { ReviewRow } from './scope-candidates'
 
-export type WorkspaceSubScope = 'all' | 'unstaged' | 'staged'
+export type WorkspaceSubScope = 'all' | 'unstaged' | 'staged' | 'branch' | 'commit'
 
 async function fingerprint(abs: string): Promise<string> {
   try {
@@ -58,6 +58,68 @@ async function objectSide(root: string, oid: string | null): Promise<Outcome<Sid
   return bytes.kind === 'error' ? bytes : ok({ kind: 'bytes', bytes: bytes.result })
 }
 
+type Source = { kind: 'absent' } | { kind: 'object'; oid: string } | { kind: 'worktree' }
+
+interface Candidate {
+  readonly path: string
+  readonly before: Source
+  readonly after: Source
+}
+
+const object = (oid: string | null): Source => (oid === null ? { kind: 'absent' } : { kind: 'object', oid })
+
+function fromStatus(entries: readonly StatusEntry[], subScope: 'all' | 'unstaged' | 'staged'): Candidate[] {
+  const candidates: Candidate[] = []
+  for (const entry of entries) {
+    const untracked = entry.unstaged === '?'
+    if (subScope === 'staged' && (entry.staged === '.' || untracked)) continue
+    if (subScope === 'unstaged' && entry.unstaged === '.') continue
+    candidates.push({
+      path: entry.path,
+      before: object(subScope === 'unstaged' ? entry.index_oid : entry.head_oid),
+      after: subScope === 'staged' ? object(entry.index_oid) : { kind: 'worktree' },
+    })
+  }
+  return candidates
+}
+
+/** Branch: merge-base → worktree (committed and uncommitted work), untracked files included. */
+async function branchCandidates(root: string, entries: readonly StatusEntry[]): Promise<Outcome<Candidate[]>> {
+  const base = await branchBase(root)
+  if (base.kind === 'error') return base
+  const changes = await diffRaw(root, base.result.base)
+  if (changes.kind === 'error') return changes
+  const candidates: Candidate[] = changes.result.map((change) => ({
+    path: change.path,
+    before: object(change.status === 'A' ? null : change.old_oid),
+    after: { kind: 'worktree' },
+  }))
+  for (const entry of entries) {
+    if (entry.unstaged === '?')
+      candidates.push({ path: entry.path, before: { kind: 'absent' }, after: { kind: 'worktree' } })
+  }
+  return ok(candidates.sort((a, b) => (a.path < b.path ? -1 : 1)))
+}
+
+/** Commit: HEAD against its parent (or, for a root commit, against nothing). */
+async function commitCandidates(root: string): Promise<Outcome<Candidate[]>> {
+  const head = await headCommit(root)
+  if (head === null) return fail('UNAVAILABLE', 'This repository has no commits yet.', { reason: 'no-commits' })
+  const parent = await headParent(root)
+  const changes = await diffRaw(root, parent ?? EMPTY_TREE, head)
+  if (changes.kind === 'error') return changes
+  return ok(
+    changes.result.map((change) => ({
+      path: change.path,
+      before: object(change.old_oid),
+      after: object(change.new_oid),
+    })),
+  )
+}
+
+/** git's id of the empty tree: the "parent" of a root commit. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
+
 /**
  * The candidates of one workspace sub-scope, each with its content pinned in the content store so
  * every later diff renders from exactly what was listed, never from the worktree as it is now.
@@ -69,39 +131,41 @@ export async function workspaceRows(
   blobs: BlobStore,
   limits: { statsBudgetBytes: number; maxFileBytes: number },
 ): Promise<Outcome<ReviewRow[]>> {
+  const listed =
+    subScope === 'branch'
+      ? await branchCandidates(root, entries)
+      : subScope === 'commit'
+        ? await commitCandidates(root)
+        : ok(fromStatus(entries, subScope))
+  if (listed.kind === 'error') return listed
+  const sideOf = async (path: string, source: Source): Promise<Outcome<Side>> =>
+    source.kind === 'absent'
+      ? ok({ kind: 'absent' })
+      : source.kind === 'worktree'
+        ? ok(await worktreeSide(root, path, limits.maxFileBytes))
+        : objectSide(root, source.oid)
   const rows: ReviewRow[] = []
-  for (const entry of entries) {
-    const untracked = entry.unstaged === '?'
-    if (subScope === 'staged' && (entry.staged === '.' || untracked)) continue
-    if (subScope === 'unstaged' && entry.unstaged === '.') continue
-    const before = await objectSide(root, subScope === 'unstaged' ? entry.index_oid : entry.head_oid)
-    if (before.kind === 'error') return before
-    let after: Side
-    if (subScope === 'staged') {
-      const staged = await objectSide(root, entry.index_oid)
-      if (staged.kind === 'error') return staged
-      after = staged.result
-    } else {
-      after = await worktreeSide(root, entry.path, limits.maxFileBytes)
-    }
-    if (before.result.kind === 'absent' && after.kind === 'absent') continue
+  for (const candidate of listed.result) {
+    const beforeSide = await sideOf(candidate.path, candidate.before)
+    if (beforeSide.kind === 'error') return beforeSide
+    const afterSide = await sideOf(candidate.path, candidate.after)
+    if (afterSide.kind === 'error') return afterSide
+    const before = beforeSide.result
+    const after = afterSide.result
+    if (before.kind === 'absent' && after.kind === 'absent') continue
     const pin = async (side: Side) => (side.kind === 'bytes' ? await blobs.put(side.bytes) : null)
     const bytesOf = (side: Side) => (side.kind === 'bytes' ? side.bytes : null)
-    const tooLarge = before.result.kind === 'large' || after.kind === 'large'
+    const tooLarge = before.kind === 'large' || after.kind === 'large'
     const computed = tooLarge
       ? { stats: { unknown: true as const, reason: 'over-budget' }, diff_state: 'large' as const }
-      : lineStats(bytesOf(before.result), bytesOf(after), limits.statsBudgetBytes)
+      : lineStats(bytesOf(before), bytesOf(after), limits.statsBudgetBytes)
     const size =
-      after.kind === 'bytes'
-        ? after.bytes.length
-        : after.kind === 'large'
-          ? after.size
-          : (bytesOf(before.result)?.length ?? 0)
+      after.kind === 'bytes' ? after.bytes.length : after.kind === 'large' ? after.size : (bytesOf(before)?.length ?? 0)
     rows.push({
-      path: entry.path,
-      old_path: entry.old_path,
-      operation: before.result.kind === 'absent' ? 'create' : after.kind === 'absent' ? 'delete' : 'modify',
-      category: categoryOf(entry.path, size, computed.diff_state),
+      path: candidate.path,
+      old_path: null,
+      operation: before.kind === 'absent' ? 'create' : after.kind === 'absent' ? 'delete' : 'modify',
+      category: categoryOf(candidate.path, size, computed.diff_state),
       added: 'added' in computed.stats ? computed.stats.added : null,
       removed: 'added' in computed.stats ? computed.stats.removed : null,
       size,
@@ -110,17 +174,13 @@ export async function workspaceRows(
       actor_id: null,
       producer_turn_id: null,
       transaction_ids: [],
-      before_blob: await pin(before.result),
+      before_blob: await pin(before),
       after_blob: await pin(after),
     })
   }
   return ok(rows)
 }
 
-export function workspaceSubScope(subScope: string | undefined): Outcome<WorkspaceSubScope> {
-  if (subScope === undefined) return ok('all')
-  if (subScope === 'unstaged' || subScope === 'staged') return ok(subScope)
-  return fail('UNSUPPORTED', `The "${subScope}" workspace view is not available yet; use Unstaged or Staged.`, {
-    sub_scope: subScope,
-  })
+export function workspaceSubScope(subScope: WorkspaceSubScope | undefined): WorkspaceSubScope {
+  return subScope ?? 'all'
 }

@@ -53,6 +53,8 @@ export const en = {
   'review.sub.all': 'All uncommitted',
   'review.sub.unstaged': 'Unstaged',
   'review.sub.staged': 'Staged',
+  'review.sub.branch': 'Branch (vs merge-base)',
+  'review.sub.commit': 'Last commit',
   'review.search': 'Filter by path…',
   'review.sort': 'Sort',
   'review.sortPath': 'Path',

@@ -55,6 +55,8 @@ export const zhCN: Record<MessageKey, string> = {
   'review.sub.all': '全部未提交',
   'review.sub.unstaged': '未暂存',
   'review.sub.staged': '已暂存',
+  'review.sub.branch': '分支（相对合并基点）',
+  'review.sub.commit': '最近一次提交',
   'review.search': '按路径筛选…',
   'review.sort': '排序',
   'review.sortPath': '路径',

@@ -120,6 +120,8 @@ export function ReviewPane(props: {
             <option value="all">{t('review.sub.all')}</option>
             <option value="unstaged">{t('review.sub.unstaged')}</option>
             <option value="staged">{t('review.sub.staged')}</option>
+            <option value="branch">{t('review.sub.branch')}</option>
+            <option value="commit">{t('review.sub.commit')}</option>
           </select>
         )}
         <form

@@ -4,7 +4,7 @@ import { useClient } from '../../app/client-context'
 import type { RequestOutcome } from '../../transport'
 
 export type ReviewScope = 'turn' | 'branch' | 'workspace'
-export type SubScope = 'all' | 'unstaged' | 'staged'
+export type SubScope = 'all' | 'unstaged' | 'staged' | 'branch' | 'commit'
 export type ReviewSort = 'path' | 'churn' | 'size'
 export type ReviewList = ResultOf<'review.files'>
 export type ReviewFile = ReviewList['files'][number]
