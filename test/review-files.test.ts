@@ -429,3 +429,23 @@ describe('review of a branch and a commit', () => {
     })
   })
 })
+
+test('workspace content past the review storage quota is listed with metadata only, never pinned', async () => {
+  const { root } = gitRepo({ 'small.txt': 'a\n', 'big.txt': 'b\n' })
+  writeFileSync(join(root, 'small.txt'), 'a\nb\n')
+  writeFileSync(join(root, 'big.txt'), 'x'.repeat(5_000))
+  const core = startCore({ reviewPinQuotaBytes: 1_000 })
+  const project = await openProject(core, root)
+  const session = resultOf(await project.call('session.create', {})) as { session_id: string }
+  const call = (action: string, payload: unknown) =>
+    core.handle(request(action, payload, { project_id: project.projectId, session_id: session.session_id }))
+  const page = resultOf((await call('review.files', { scope: 'workspace' })) as never) as Page
+  expect(page.files.map((f) => [f.path, f.added, (f as unknown as { diff_state: string }).diff_state])).toEqual([
+    ['big.txt', null, 'large'],
+    ['small.txt', 1, 'available'],
+  ])
+  const diff = resultOf(
+    (await call('review.diff', { snapshot_id: page.snapshot_id, path: 'big.txt' })) as never,
+  ) as DiffPage
+  expect(diff).toMatchObject({ diff_state: 'large', hunks: [] })
+})

@@ -26,7 +26,13 @@ export function testHost(overrides: Partial<Host> = {}): Host & TestHostLog {
 }
 
 export function startCore(
-  options: { dataDir?: string; host?: Host; agent?: AgentOptions; reviewDiffBudgetMs?: number } = {},
+  options: {
+    dataDir?: string
+    host?: Host
+    agent?: AgentOptions
+    reviewDiffBudgetMs?: number
+    reviewPinQuotaBytes?: number
+  } = {},
 ): Core {
   const core = createCore({
     dataDir: options.dataDir ?? tempDir('retrace-data-'),
@@ -34,6 +40,7 @@ export function startCore(
     // Tests never probe the machine's own Ollama or read its real API keys.
     agent: { env: {}, ollamaUrl: null, ...options.agent },
     ...(options.reviewDiffBudgetMs !== undefined ? { reviewDiffBudgetMs: options.reviewDiffBudgetMs } : {}),
+    ...(options.reviewPinQuotaBytes !== undefined ? { reviewPinQuotaBytes: options.reviewPinQuotaBytes } : {}),
   })
   cores.push(core)
   return core

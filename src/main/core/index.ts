@@ -76,6 +76,8 @@ export interface CoreOptions {
   readonly agent?: AgentOptions
   /** Time budget of one review diff (tests shorten it); over it the diff is `timeout`. */
   readonly reviewDiffBudgetMs?: number
+  /** Bytes of workspace content one review snapshot may pin (default 256 MiB). */
+  readonly reviewPinQuotaBytes?: number
 }
 
 export interface AgentOptions {
@@ -373,13 +375,10 @@ export function createCore(options: CoreOptions): Core {
           payload,
           `${context.project.project_id}|workspace:${subScope}:${current.result.basis}`,
           async () => {
-            const rows = await workspaceRows(
-              context.project.root,
-              current.result.entries,
-              subScope,
-              blobs,
-              journal.limits,
-            )
+            const rows = await workspaceRows(context.project.root, current.result.entries, subScope, blobs, {
+              ...journal.limits,
+              ...(options.reviewPinQuotaBytes !== undefined ? { pinQuotaBytes: options.reviewPinQuotaBytes } : {}),
+            })
             if (rows.kind === 'error') {
               failure = rows
               return []

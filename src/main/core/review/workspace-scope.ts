@@ -58,6 +58,9 @@ async function objectSide(root: string, oid: string | null): Promise<Outcome<Sid
   return bytes.kind === 'error' ? bytes : ok({ kind: 'bytes', bytes: bytes.result })
 }
 
+/** Bytes of workspace content one review snapshot may pin. */
+export const REVIEW_PIN_QUOTA_BYTES = 256 * 1024 * 1024
+
 type Source = { kind: 'absent' } | { kind: 'object'; oid: string } | { kind: 'worktree' }
 
 interface Candidate {
@@ -129,8 +132,11 @@ export async function workspaceRows(
   entries: readonly StatusEntry[],
   subScope: WorkspaceSubScope,
   blobs: BlobStore,
-  limits: { statsBudgetBytes: number; maxFileBytes: number },
+  limits: { statsBudgetBytes: number; maxFileBytes: number; pinQuotaBytes?: number },
 ): Promise<Outcome<ReviewRow[]>> {
+  // Review storage quota (spec 07): content pinned for one snapshot. Past it, files are listed with
+  // their metadata only (`large`, no diff) rather than pinning without bound.
+  let pinBudget = limits.pinQuotaBytes ?? REVIEW_PIN_QUOTA_BYTES
   const listed =
     subScope === 'branch'
       ? await branchCandidates(root, entries)
@@ -153,9 +159,12 @@ export async function workspaceRows(
     const before = beforeSide.result
     const after = afterSide.result
     if (before.kind === 'absent' && after.kind === 'absent') continue
-    const pin = async (side: Side) => (side.kind === 'bytes' ? await blobs.put(side.bytes) : null)
+    const pin = async (side: Side) => (side.kind === 'bytes' && !overQuota ? await blobs.put(side.bytes) : null)
     const bytesOf = (side: Side) => (side.kind === 'bytes' ? side.bytes : null)
-    const tooLarge = before.kind === 'large' || after.kind === 'large'
+    const pinned = (bytesOf(before)?.length ?? 0) + (bytesOf(after)?.length ?? 0)
+    const overQuota = pinned > pinBudget
+    if (!overQuota) pinBudget -= pinned
+    const tooLarge = before.kind === 'large' || after.kind === 'large' || overQuota
     const computed = tooLarge
       ? { stats: { unknown: true as const, reason: 'over-budget' }, diff_state: 'large' as const }
       : lineStats(bytesOf(before), bytesOf(after), limits.statsBudgetBytes)
