@@ -449,3 +449,39 @@ test('workspace content past the review storage quota is listed with metadata on
   ) as DiffPage
   expect(diff).toMatchObject({ diff_state: 'large', hunks: [] })
 })
+
+test('a changed image has a before/after preview from the pinned blobs; SVG and unknown binaries are metadata only', async () => {
+  const { tinyPng } = await import('../e2e/support/fixture')
+  const { core, project, sessionId, call, root } = await setup()
+  const png = tinyPng()
+  writeFileSync(join(root, 'pic.png'), png)
+  writeFileSync(join(root, 'blob.bin'), Buffer.from([0, 1, 2]))
+  const begun = await core.turns.begin(project.projectId, sessionId, 'change the picture')
+  if (begun.kind !== 'ok') throw new Error('no turn')
+  const changed = Buffer.concat([png, Buffer.from([0])])
+  for (const [path, content] of [
+    ['pic.png', changed],
+    ['blob.bin', Buffer.from([0, 9])],
+  ] as const) {
+    const read = resultOf(await project.call('files.read', { path })) as { revision: string }
+    await core.turns.mutate(project.projectId, begun.result, (context) =>
+      planWrite(context, { path, source: { content }, expected: read.revision }),
+    )
+  }
+  await core.turns.finalize(project.projectId, begun.result, { parts: [], status: 'complete' })
+  const list = resultOf((await call('review.files', { scope: 'turn', turn_id: begun.result.turn_id })) as never) as Page
+  const preview = async (path: string, side: string) =>
+    resultOf((await call('review.preview', { snapshot_id: list.snapshot_id, path, side })) as never) as {
+      kind: string
+      mime?: string
+      content_base64?: string
+    }
+  const before = await preview('pic.png', 'before')
+  expect(before).toMatchObject({ kind: 'image', mime: 'image/png' })
+  expect(Buffer.from(before.content_base64 ?? '', 'base64').equals(png)).toBe(true)
+  const after = await preview('pic.png', 'after')
+  expect(Buffer.from(after.content_base64 ?? '', 'base64').equals(changed)).toBe(true)
+  expect(await preview('blob.bin', 'after')).toMatchObject({ kind: 'unsupported' })
+  const missing = await call('review.preview', { snapshot_id: 'snp_gone', path: 'pic.png', side: 'after' })
+  expect(missing.status === 'error' && missing.error.code).toBe('STALE_SNAPSHOT')
+})

@@ -53,6 +53,7 @@ import {
   createDiffRunner,
   pageReviewDiff,
   pageReviewFiles,
+  reviewPreview,
   rowsFromReceipts,
   turnReceipts,
   workspaceBasis,
@@ -438,6 +439,7 @@ export function createCore(options: CoreOptions): Core {
           return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
         },
       ),
+    'review.preview': async (payload, context) => reviewPreview(review, blobs, context.project.project_id, payload),
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)
       return ok({

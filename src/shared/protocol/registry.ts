@@ -20,7 +20,7 @@ import {
   settingsTestProvider,
 } from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
-import { reviewDiff, reviewFiles } from './actions/review'
+import { reviewDiff, reviewFiles, reviewPreview } from './actions/review'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -52,6 +52,7 @@ export const ACTIONS = {
   [historyApply.name]: historyApply,
   [reviewFiles.name]: reviewFiles,
   [reviewDiff.name]: reviewDiff,
+  [reviewPreview.name]: reviewPreview,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

@@ -4,3 +4,4 @@ export { filterAndSort, pageReviewFiles, REVIEW_PAGE_SIZE, type ReviewPaging } f
 export { DIFF_PAGE_BYTES, DIFF_PAGE_LINES, DIFF_TIME_BUDGET_MS, pageReviewDiff } from './review-diff'
 export { workspaceBasis, workspaceRows, workspaceSubScope } from './workspace-scope'
 export { createDiffRunner, type DiffRunner } from './diff-runner'
+export { reviewPreview } from './review-preview'

@@ -94,3 +94,24 @@ export const reviewDiff = defineAction('review.diff', {
     after_size: z.number().int().nonnegative().nullable(),
   }),
 })
+
+/**
+ * One side of a reviewed image, from the blob the snapshot pinned, for a before/after preview of a
+ * binary file (spec 07 "a visual preview of before and after").
+ */
+export const reviewPreview = defineAction('review.preview', {
+  scope: 'project',
+  mutating: false,
+  payload: z
+    .object({
+      snapshot_id: z.string().min(1).max(200),
+      path: z.string().min(1).max(4_096),
+      side: z.enum(['before', 'after']),
+    })
+    .strict(),
+  result: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('image'), mime: z.string(), content_base64: z.string(), size: z.number().int() }),
+    z.object({ kind: z.literal('absent') }),
+    z.object({ kind: z.literal('unsupported'), mime: z.string(), size: z.number().int() }),
+  ]),
+})

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
+import { BinaryPreview } from './BinaryPreview'
 import type { ReviewFile } from './use-review'
 
 type DiffPage = ResultOf<'review.diff'>
@@ -62,6 +63,9 @@ export function DiffPane(props: {
         {state.message}
       </p>
     )
+  if (state.page.diff_state === 'binary') {
+    return <BinaryPreview owner={owner} snapshotId={snapshotId} path={file.path} />
+  }
   if (state.page.diff_state !== 'available') {
     return (
       <p className="review-note" data-testid="review-diff-state">
