@@ -94,6 +94,10 @@ test('prompt → approve a write → exact turn card → Undo puts the file back
   const diffLines = page.getByTestId('review-line')
   await expect.poll(() => diffLines.count()).toBe(3)
   expect(await page.getByTestId('review-diff').innerText()).toContain('+world')
+  await page.getByTestId('review-reveal').click()
+  await expect
+    .poll(() => page.locator('[role="treeitem"][data-path="hello.txt"]').getAttribute('aria-selected'))
+    .toBe('true')
   await diffLines.nth(1).click()
   await page.getByTestId('review-comment-input').fill('Say "planet" instead.')
   await page.getByTestId('review-comment-add').click()

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import type { DirEntry, ProjectSummary, ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileViewer } from '../features/documents'
 import { ReviewPane } from '../features/review'
-import { Explorer } from '../features/explorer'
+import { Explorer, type ExplorerHandle } from '../features/explorer'
 import { ProjectBar } from '../features/projects'
 import { detectLocale, I18nContext, translator, type Locale } from '../i18n'
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
@@ -25,6 +25,7 @@ export function App(props: { client: RequestClient }) {
   const [center, setCenter] = useState<'file' | 'review'>('file')
   const [reviewTurn, setReviewTurn] = useState<{ turnId: string | null; opened: number }>({ turnId: null, opened: 0 })
   const [chatSession, setChatSession] = useState<string | null>(null)
+  const explorer = useRef<ExplorerHandle>(null)
   const onReview = useCallback((turnId: string) => {
     setReviewTurn((current) => ({ turnId, opened: current.opened + 1 }))
     setCenter('review')
@@ -101,7 +102,13 @@ export function App(props: { client: RequestClient }) {
             </main>
           ) : (
             <main className="workspace" key={currentId}>
-              <Explorer projectId={currentId} onOpenFile={onOpenFile} openPath={openFile} onPathGone={onPathGone} />
+              <Explorer
+                projectId={currentId}
+                onOpenFile={onOpenFile}
+                openPath={openFile}
+                onPathGone={onPathGone}
+                handle={explorer}
+              />
               <div className="center">
                 <div className="center-tabs" role="tablist">
                   <button type="button" role="tab" aria-selected={center === 'file'} onClick={() => setCenter('file')}>
@@ -127,6 +134,7 @@ export function App(props: { client: RequestClient }) {
                       setOpenFile(path)
                       setCenter('file')
                     }}
+                    onReveal={(path) => explorer.current?.reveal(path)}
                   />
                 ) : openFile === null ? (
                   <section className="viewer">

@@ -74,6 +74,7 @@ export const en = {
   'review.split': 'Side by side',
   'review.unified': 'Unified',
   'review.open': 'Open file',
+  'review.reveal': 'Reveal',
   'review.op.create': 'added',
   'review.op.modify': 'modified',
   'review.op.delete': 'deleted',

@@ -76,6 +76,7 @@ export const zhCN: Record<MessageKey, string> = {
   'review.split': '并排',
   'review.unified': '统一',
   'review.open': '打开文件',
+  'review.reveal': '在文件树中显示',
   'review.op.create': '新增',
   'review.op.modify': '修改',
   'review.op.delete': '删除',

@@ -1,9 +1,13 @@
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useImperativeHandle, useMemo, useState, type KeyboardEvent, type Ref } from 'react'
 import { useClient } from '../../app/client-context'
 import type { DirEntry } from '../../../../shared/protocol'
 import { useI18n } from '../../i18n'
 import { DirectoryItems, type TreeSelection } from './DirectoryItems'
 import { ExplorerToolbar, type SelectedEntry } from './ExplorerToolbar'
+
+export interface ExplorerHandle {
+  reveal(path: string): void
+}
 
 /**
  * The project tree (spec 08): folders expand lazily, each listing is paged by the server. Keyboard:
@@ -14,6 +18,8 @@ export function Explorer(props: {
   onOpenFile: (entry: DirEntry) => void
   openPath: string | null
   onPathGone: (path: string, movedTo: string | null) => void
+  /** Lets the workspace reveal a path: its folders expand, it is selected and scrolled into view. */
+  handle?: Ref<ExplorerHandle>
 }) {
   const { t } = useI18n()
   const client = useClient()
@@ -36,6 +42,31 @@ export function Explorer(props: {
       return next
     })
   }, [])
+  useImperativeHandle(
+    props.handle,
+    () => ({
+      reveal(path: string) {
+        const segments = path.split('/')
+        setExpanded((current) => {
+          const next = new Set(current)
+          for (let i = 1; i < segments.length; i++) next.add(segments.slice(0, i).join('/'))
+          return next
+        })
+        setSelected({ path, kind: 'file' })
+        // The row appears once its folders' listings arrive; wait for it, a little.
+        const started = Date.now()
+        const find = () => {
+          const row = document.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(path)}"]`)
+          if (row) {
+            row.scrollIntoView({ block: 'nearest' })
+            row.focus()
+          } else if (Date.now() - started < 3_000) requestAnimationFrame(find)
+        }
+        requestAnimationFrame(find)
+      },
+    }),
+    [],
+  )
   const { onOpenFile, onPathGone } = props
   const selection: TreeSelection = useMemo(
     () => ({

@@ -1,1 +1,1 @@
-export { Explorer } from './Explorer'
+export { Explorer, type ExplorerHandle } from './Explorer'

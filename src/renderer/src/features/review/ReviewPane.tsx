@@ -38,6 +38,7 @@ export function ReviewPane(props: {
   sessionId: string | null
   initialTurnId: string | null
   onOpenFile: (path: string) => void
+  onReveal: (path: string) => void
 }) {
   const client = useClient()
   const { t } = useI18n()
@@ -230,9 +231,14 @@ export function ReviewPane(props: {
                 {layout === 'unified' ? t('review.split') : t('review.unified')}
               </button>
               {file.operation !== 'delete' && (
-                <button type="button" data-testid="review-open" onClick={() => props.onOpenFile(file.path)}>
-                  {t('review.open')}
-                </button>
+                <>
+                  <button type="button" data-testid="review-open" onClick={() => props.onOpenFile(file.path)}>
+                    {t('review.open')}
+                  </button>
+                  <button type="button" data-testid="review-reveal" onClick={() => props.onReveal(file.path)}>
+                    {t('review.reveal')}
+                  </button>
+                </>
               )}
             </div>
             <DiffPane
