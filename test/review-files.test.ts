@@ -485,3 +485,33 @@ test('a changed image has a before/after preview from the pinned blobs; SVG and 
   const missing = await call('review.preview', { snapshot_id: 'snp_gone', path: 'pic.png', side: 'after' })
   expect(missing.status === 'error' && missing.error.code).toBe('STALE_SNAPSHOT')
 })
+
+test('rows name their change sets; a staged rename shows old ↔ new path; an evicted snapshot is STALE_SNAPSHOT', async () => {
+  const { root, run } = gitRepo({ 'old-name.txt': 'same content\nline two\n' })
+  run('mv', 'old-name.txt', 'new-name.txt')
+  const core = startCore({ reviewSnapshotRows: 150 })
+  const project = await openProject(core, root)
+  const session = resultOf(await project.call('session.create', {})) as { session_id: string }
+  const call = (action: string, payload: unknown) =>
+    core.handle(request(action, payload, { project_id: project.projectId, session_id: session.session_id }))
+  const staged = resultOf((await call('review.files', { scope: 'workspace', sub_scope: 'staged' })) as never) as Page
+  expect(staged.files).toMatchObject([
+    { path: 'new-name.txt', old_path: 'old-name.txt', operation: 'rename', added: 0, removed: 0 },
+  ])
+
+  const files: Record<string, string> = {}
+  for (let i = 0; i < 120; i++) files[`f${String(i).padStart(3, '0')}.ts`] = 'x\n'
+  const turn = await turnAdding(core, project.projectId, session.session_id, files)
+  const first = resultOf((await call('review.files', { scope: 'turn', turn_id: turn.turn_id })) as never) as Page & {
+    files: Array<{ change_set_ids: string[]; transaction_ids: string[] }>
+  }
+  expect(first.files[0]?.change_set_ids).toHaveLength(1)
+  expect(first.files[0]?.change_set_ids[0]).toMatch(/^chg_/)
+  // Another 120-row snapshot pushes the first out of the 150-row store.
+  await call('review.files', { scope: 'branch' })
+  const evicted = await call('review.files', { scope: 'turn', turn_id: turn.turn_id, cursor: first.next_cursor })
+  expect(evicted.status === 'error' && evicted.error).toMatchObject({
+    code: 'STALE_SNAPSHOT',
+    details: { reason: 'evicted' },
+  })
+})

@@ -32,6 +32,7 @@ export function startCore(
     agent?: AgentOptions
     reviewDiffBudgetMs?: number
     reviewPinQuotaBytes?: number
+    reviewSnapshotRows?: number
   } = {},
 ): Core {
   const core = createCore({
@@ -41,6 +42,7 @@ export function startCore(
     agent: { env: {}, ollamaUrl: null, ...options.agent },
     ...(options.reviewDiffBudgetMs !== undefined ? { reviewDiffBudgetMs: options.reviewDiffBudgetMs } : {}),
     ...(options.reviewPinQuotaBytes !== undefined ? { reviewPinQuotaBytes: options.reviewPinQuotaBytes } : {}),
+    ...(options.reviewSnapshotRows !== undefined ? { reviewSnapshotRows: options.reviewSnapshotRows } : {}),
   })
   cores.push(core)
   return core

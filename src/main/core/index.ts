@@ -50,6 +50,7 @@ import {
 import type { PermissionMode, ProviderKind } from '../../shared/protocol'
 import {
   branchReceipts,
+  changeSetIndex,
   createDiffRunner,
   pageReviewDiff,
   pageReviewFiles,
@@ -79,6 +80,8 @@ export interface CoreOptions {
   readonly reviewDiffBudgetMs?: number
   /** Bytes of workspace content one review snapshot may pin (default 256 MiB). */
   readonly reviewPinQuotaBytes?: number
+  /** Rows kept across all review snapshots before the least recently used is evicted. */
+  readonly reviewSnapshotRows?: number
 }
 
 export interface AgentOptions {
@@ -140,7 +143,10 @@ export function createCore(options: CoreOptions): Core {
   const review = {
     signer: createCursorSigner(),
     // Bounded by rows across all review snapshots; a 10 000-file turn fits many times over.
-    snapshots: createSnapshotStore<ReviewRow>({ maxItems: 500_000, ttlMs: 10 * 60 * 1000 }),
+    snapshots: createSnapshotStore<ReviewRow>({
+      maxItems: options.reviewSnapshotRows ?? 500_000,
+      ttlMs: 10 * 60 * 1000,
+    }),
   }
   const diffRunner = createDiffRunner()
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
@@ -420,7 +426,13 @@ export function createCore(options: CoreOptions): Core {
         { project_id: context.project.project_id, session_id: session.result.session_id },
         payload,
         basis,
-        () => rowsFromReceipts(receipts(), blobs, journal.limits.statsBudgetBytes),
+        async () =>
+          rowsFromReceipts(
+            receipts(),
+            blobs,
+            journal.limits.statsBudgetBytes,
+            changeSetIndex(db, session.result.session_id),
+          ),
       )
     },
     'review.diff': async (payload, context) =>

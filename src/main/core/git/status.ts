@@ -15,7 +15,7 @@ export interface StatusEntry {
 
 /** Working-tree status with untracked files that .gitignore does not exclude (spec 07). */
 export async function status(root: string): Promise<Outcome<{ entries: StatusEntry[]; raw: Buffer }>> {
-  const out = await git(root, ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames'], 'status')
+  const out = await git(root, ['status', '--porcelain=v2', '-z', '--untracked-files=all'], 'status')
   if (out.kind === 'error') return out
   return { kind: 'ok', result: { entries: parsePorcelainV2(out.result.toString('utf8')), raw: out.result } }
 }
@@ -35,6 +35,18 @@ export function parsePorcelainV2(text: string): StatusEntry[] {
       entries.push({
         path,
         old_path: null,
+        staged: xy[0] ?? '.',
+        unstaged: xy[1] ?? '.',
+        head_oid: ZERO.test(parts[6] ?? '') ? null : (parts[6] ?? null),
+        index_oid: ZERO.test(parts[7] ?? '') ? null : (parts[7] ?? null),
+      })
+    } else if (field.startsWith('2 ')) {
+      // 2 XY sub mH mI mW hH hI Xscore path \0 origPath  (a staged rename or copy)
+      const parts = field.split(' ')
+      const xy = parts[1] ?? '..'
+      entries.push({
+        path: parts.slice(9).join(' '),
+        old_path: fields[++i] ?? null,
         staged: xy[0] ?? '.',
         unstaged: xy[1] ?? '.',
         head_oid: ZERO.test(parts[6] ?? '') ? null : (parts[6] ?? null),

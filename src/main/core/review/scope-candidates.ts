@@ -1,7 +1,7 @@
 import type { ResultOf } from '../../../shared/protocol'
 import { foldByLineage, queryAllReceipts, type FileState, type Receipt } from '../journal'
 import { lineStats } from '../journal/line-stats'
-import type { BlobStore, Database, Digest } from '../store'
+import { statement, type BlobStore, type Database, type Digest } from '../store'
 import { categoryOf } from './categories'
 
 type PublicRow = ResultOf<'review.files'>['files'][number]
@@ -35,6 +35,7 @@ export async function rowsFromReceipts(
   receipts: readonly Receipt[],
   blobs: BlobStore,
   statsBudgetBytes: number,
+  changeSetOf: ReadonlyMap<string, string> = new Map(),
 ): Promise<ReviewRow[]> {
   const byTransaction = new Map(receipts.map((r) => [r.transaction_id, r]))
   const rows: ReviewRow[] = []
@@ -87,6 +88,7 @@ export async function rowsFromReceipts(
       actor_id: last?.actor_id ?? null,
       producer_turn_id: last?.producer_turn_id ?? null,
       transaction_ids: [...change.transactions],
+      change_set_ids: [...new Set(change.transactions.flatMap((id) => changeSetOf.get(id) ?? []))],
       before_blob: beforeBlob === 'none' ? null : beforeBlob,
       after_blob: afterBlob === 'none' ? null : afterBlob,
     })
@@ -109,4 +111,15 @@ export function branchReceipts(db: Database, workspaceId: string, branchId: stri
   return queryAllReceipts(db, { workspace_id: workspaceId, branch_id: branchId }).filter(
     (r) => r.status === 'committed',
   )
+}
+
+/** Transaction → change set, for the attribution of each review row. */
+export function changeSetIndex(db: Database, sessionId: string): Map<string, string> {
+  const index = new Map<string, string>()
+  for (const row of statement(db, 'SELECT change_set_id, transaction_ids FROM change_sets WHERE session_id = ?').all(
+    sessionId,
+  ) as Array<{ change_set_id: string; transaction_ids: string }>) {
+    for (const id of JSON.parse(row.transaction_ids) as string[]) index.set(id, row.change_set_id)
+  }
+  return index
 }

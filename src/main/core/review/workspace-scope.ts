@@ -65,6 +65,7 @@ type Source = { kind: 'absent' } | { kind: 'object'; oid: string } | { kind: 'wo
 
 interface Candidate {
   readonly path: string
+  readonly old_path?: string | null
   readonly before: Source
   readonly after: Source
 }
@@ -79,6 +80,8 @@ function fromStatus(entries: readonly StatusEntry[], subScope: 'all' | 'unstaged
     if (subScope === 'unstaged' && entry.unstaged === '.') continue
     candidates.push({
       path: entry.path,
+      // The unstaged part of a staged rename is an edit of the new path.
+      old_path: subScope === 'unstaged' ? null : entry.old_path,
       before: object(subScope === 'unstaged' ? entry.index_oid : entry.head_oid),
       after: subScope === 'staged' ? object(entry.index_oid) : { kind: 'worktree' },
     })
@@ -172,8 +175,15 @@ export async function workspaceRows(
       after.kind === 'bytes' ? after.bytes.length : after.kind === 'large' ? after.size : (bytesOf(before)?.length ?? 0)
     rows.push({
       path: candidate.path,
-      old_path: null,
-      operation: before.kind === 'absent' ? 'create' : after.kind === 'absent' ? 'delete' : 'modify',
+      old_path: candidate.old_path ?? null,
+      operation:
+        before.kind === 'absent'
+          ? 'create'
+          : after.kind === 'absent'
+            ? 'delete'
+            : candidate.old_path
+              ? 'rename'
+              : 'modify',
       category: categoryOf(candidate.path, size, computed.diff_state),
       added: 'added' in computed.stats ? computed.stats.added : null,
       removed: 'added' in computed.stats ? computed.stats.removed : null,
@@ -183,6 +193,7 @@ export async function workspaceRows(
       actor_id: null,
       producer_turn_id: null,
       transaction_ids: [],
+      change_set_ids: [],
       before_blob: await pin(before),
       after_blob: await pin(after),
     })

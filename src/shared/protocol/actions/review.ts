@@ -29,6 +29,8 @@ export const ReviewFileSchema = z.object({
   actor_id: z.string().nullable(),
   producer_turn_id: z.string().nullable(),
   transaction_ids: z.array(z.string()),
+  /** The conversation change sets (per turn and actor) these transactions belong to. */
+  change_set_ids: z.array(z.string()),
 })
 
 export const reviewFiles = defineAction('review.files', {
