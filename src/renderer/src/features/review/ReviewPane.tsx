@@ -18,6 +18,7 @@ interface ReviewComment {
   readonly quote: string
   readonly text: string
   readonly transactionIds: readonly string[]
+  readonly changeSetIds: readonly string[]
 }
 
 const CATEGORIES: readonly ReviewCategory[] = ['code', 'tests', 'docs', 'large', 'other']
@@ -27,7 +28,10 @@ export function commentsPrompt(comments: readonly ReviewComment[]): string {
   return [
     'Please address these review comments:',
     ...comments.map(
-      (c) => `- ${c.path}:${c.line} (${c.side === 'new' ? 'new' : 'old'} side, line "${c.quote.trim()}"): ${c.text}`,
+      (c) =>
+        `- ${c.path}:${c.line} (${c.side === 'new' ? 'new' : 'old'} side, line "${c.quote.trim()}"${
+          c.changeSetIds.length > 0 ? `, change set ${c.changeSetIds.join(', ')}` : ''
+        }): ${c.text}`,
     ),
   ].join('\n')
 }
@@ -268,6 +272,7 @@ export function ReviewPane(props: {
                       quote: draft.anchor.text,
                       text: draft.text.trim(),
                       transactionIds: file.transaction_ids,
+                      changeSetIds: file.change_set_ids,
                     },
                   ])
                   setDraft(null)
