@@ -28,6 +28,9 @@ export async function reviewPreview(
     return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, { reason: 'expired' })
   }
   const mime = sniffMime(row.path, bytes.result)
+  if (mime === 'application/pdf' && bytes.result.length <= MAX_PREVIEW_BYTES) {
+    return ok({ kind: 'pdf' as const, content_base64: bytes.result.toString('base64'), size: bytes.result.length })
+  }
   if (!PREVIEWABLE.has(mime) || bytes.result.length > MAX_PREVIEW_BYTES) {
     return ok({ kind: 'unsupported' as const, mime, size: bytes.result.length })
   }

@@ -95,6 +95,7 @@ export const en = {
   'review.after': 'After',
   'review.absent': '(absent)',
   'review.bytes': '{size} bytes',
+  'review.pdfFailed': 'This PDF could not be drawn.',
   'review.continued': '(continued)',
   'review.commentHint': 'Comment on this line',
   'review.commentOn': 'Comment on {path}:{line}',

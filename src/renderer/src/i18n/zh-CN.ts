@@ -97,6 +97,7 @@ export const zhCN: Record<MessageKey, string> = {
   'review.after': '修改后',
   'review.absent': '（不存在）',
   'review.bytes': '{size} 字节',
+  'review.pdfFailed': '无法绘制此 PDF。',
   'review.continued': '（续）',
   'review.commentHint': '评论此行',
   'review.commentOn': '评论 {path}:{line}',

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
+import { PdfFirstPage } from './PdfFirstPage'
 
 type Preview = ResultOf<'review.preview'>
 
@@ -30,6 +31,8 @@ export function BinaryPreview(props: {
         <p className="review-note">{t('review.loading')}</p>
       ) : preview.kind === 'image' ? (
         <img alt={`${path} (${t(`review.${side}`)})`} src={`data:${preview.mime};base64,${preview.content_base64}`} />
+      ) : preview.kind === 'pdf' ? (
+        <PdfFirstPage base64={preview.content_base64} label={`${path} (${t(`review.${side}`)})`} />
       ) : preview.kind === 'absent' ? (
         <p className="review-note">{t('review.absent')}</p>
       ) : (

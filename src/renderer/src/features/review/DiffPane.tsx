@@ -6,6 +6,8 @@ import { BinaryPreview } from './BinaryPreview'
 import type { ReviewFile } from './use-review'
 
 type DiffPage = ResultOf<'review.diff'>
+
+const VISUAL = /\.(pdf|png|jpe?g|gif|webp|bmp)$/i
 type DiffLine = DiffPage['hunks'][number]['lines'][number]
 
 export interface LineAnchor {
@@ -63,7 +65,9 @@ export function DiffPane(props: {
         {state.message}
       </p>
     )
-  if (state.page.diff_state === 'binary') {
+  // PDFs and images are compared as pictures: their bytes (PDF internals may even be "text") say
+  // nothing to a reviewer.
+  if (state.page.diff_state === 'binary' || VISUAL.test(file.path)) {
     return <BinaryPreview owner={owner} snapshotId={snapshotId} path={file.path} />
   }
   if (state.page.diff_state !== 'available') {
