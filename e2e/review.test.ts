@@ -40,9 +40,9 @@ test('Workspace review shows a changed PDF and image as before/after previews', 
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
   const watch = await watchPage(page)
   await page.goto(host.url)
-  await page.getByTestId('session-new').click()
+  // No session needed: the git workspace belongs to the project, and Review opens on it.
   await page.getByTestId('tab-review').click()
-  await page.getByTestId('review-scope-workspace').click()
+  expect(await page.getByTestId('review-scope-workspace').getAttribute('aria-selected')).toBe('true')
   const files = page.getByTestId('review-file')
   await expect.poll(() => files.count()).toBe(2)
 

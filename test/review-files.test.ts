@@ -353,6 +353,12 @@ describe('review of the git workspace', () => {
     ])
     expect(await paths('staged')).toEqual(['modify b.txt +1 -0', 'delete gone.txt +0 -1'])
     expect(await paths('unstaged')).toEqual(['modify a.txt +1 -0', 'create c.txt +1 -0'])
+    // The workspace belongs to the project: no session is needed to review it.
+    const { project } = await setup(root)
+    const sessionless = resultOf(await project.call('review.files', { scope: 'workspace' })) as Page
+    expect(sessionless.totals.files).toBe(4)
+    const branchless = await project.call('review.files', { scope: 'branch' })
+    expect(branchless.status === 'error' && branchless.error.code).toBe('INVALID_REQUEST')
   })
 
   test('a later page or a diff is STALE_SNAPSHOT after the worktree, the index or the untracked set changed', async () => {

@@ -362,9 +362,8 @@ export function createCore(options: CoreOptions): Core {
       return applied
     },
     'review.files': async (payload, context) => {
-      const session = sessionOf(context)
-      if (session.kind === 'error') return session
       const workspace = workspaceOf(context.project)
+      // The git workspace belongs to the project, not to a conversation: it needs no session.
       if (payload.scope === 'workspace') {
         if (!context.project.is_git) {
           return fail('UNAVAILABLE', 'This folder is not a git repository, so there is no git workspace to review.', {
@@ -374,7 +373,7 @@ export function createCore(options: CoreOptions): Core {
         const subScope = workspaceSubScope(payload.sub_scope)
         const current = await workspaceBasis(context.project.root)
         if (current.kind === 'error') return current
-        const owner = { project_id: context.project.project_id, session_id: session.result.session_id }
+        const owner = { project_id: context.project.project_id, session_id: context.owner.session_id ?? '' }
         let failure: Outcome<never> | undefined
         const paged = await pageReviewFiles(
           review,
@@ -395,6 +394,8 @@ export function createCore(options: CoreOptions): Core {
         )
         return failure ?? paged
       }
+      const session = sessionOf(context)
+      if (session.kind === 'error') return session
       let receipts: () => Receipt[]
       let basisWhere: string
       let basisKey: string

@@ -8,7 +8,7 @@ type Preview = ResultOf<'review.preview'>
 
 /** Before and after of a binary file, as images where the format is one the app shows safely. */
 export function BinaryPreview(props: {
-  owner: { project_id: string; session_id: string }
+  owner: { project_id: string; session_id?: string }
   snapshotId: string
   path: string
 }) {

@@ -23,7 +23,7 @@ type State =
 
 /** One file's bounded diff (spec 07): pages from the server, unified or side by side, "load more". */
 export function DiffPane(props: {
-  owner: { project_id: string; session_id: string }
+  owner: { project_id: string; session_id?: string }
   snapshotId: string
   file: ReviewFile
   layout: 'unified' | 'split'

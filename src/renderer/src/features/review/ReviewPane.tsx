@@ -47,7 +47,7 @@ export function ReviewPane(props: {
   const client = useClient()
   const { t } = useI18n()
   const [query, setQuery] = useState<ReviewQuery>({
-    scope: props.initialTurnId ? 'turn' : 'branch',
+    scope: props.initialTurnId ? 'turn' : props.sessionId === null ? 'workspace' : 'branch',
     turnId: props.initialTurnId,
     subScope: 'all',
     category: null,
@@ -91,13 +91,6 @@ export function ReviewPane(props: {
     } else setSent(failureMessage(outcome, t))
   }
 
-  if (props.sessionId === null) {
-    return (
-      <section className="review" data-testid="review">
-        <p className="review-note">{t('review.noSession')}</p>
-      </section>
-    )
-  }
   return (
     <section className="review" data-testid="review" aria-label={t('review.title')}>
       <div className="review-rail">
@@ -109,7 +102,8 @@ export function ReviewPane(props: {
               role="tab"
               aria-selected={query.scope === scope}
               data-testid={`review-scope-${scope}`}
-              disabled={scope === 'turn' && !query.turnId}
+              disabled={(scope === 'turn' && !query.turnId) || (scope !== 'workspace' && props.sessionId === null)}
+              title={scope !== 'workspace' && props.sessionId === null ? t('review.noSession') : undefined}
               onClick={() => change({ scope })}
             >
               {t(`review.scope.${scope}`)}
@@ -247,7 +241,11 @@ export function ReviewPane(props: {
             </div>
             <DiffPane
               key={`${list.snapshotId}:${file.path}`}
-              owner={{ project_id: props.projectId, session_id: props.sessionId }}
+              owner={
+                props.sessionId === null
+                  ? { project_id: props.projectId }
+                  : { project_id: props.projectId, session_id: props.sessionId }
+              }
               snapshotId={list.snapshotId}
               file={file}
               layout={layout}
@@ -312,7 +310,7 @@ export function ReviewPane(props: {
               </p>
             ))}
             {stale > 0 && <p className="review-note">{t('review.staleComments', { count: stale })}</p>}
-            {live.length > 0 && (
+            {live.length > 0 && props.sessionId !== null && (
               <button type="button" className="primary" data-testid="review-send" onClick={() => void send()}>
                 {t('review.send', { count: live.length })}
               </button>

@@ -69,16 +69,19 @@ export function useReview(projectId: string, sessionId: string | null, query: Re
     }
   }, [])
 
-  const owner = sessionId === null ? null : { project_id: projectId, session_id: sessionId }
-  const ownerKey = owner ? `${owner.project_id}/${owner.session_id}` : null
+  // Workspace review needs no session; This turn and Current branch are a session's.
+  const needsSession = query.scope !== 'workspace'
+  const ownerOf = useCallback(
+    () => (sessionId === null ? { project_id: projectId } : { project_id: projectId, session_id: sessionId }),
+    [projectId, sessionId],
+  )
   const load = useCallback(() => {
-    if (ownerKey === null || (query.scope === 'turn' && !query.turnId)) return
-    const [project_id, session_id] = ownerKey.split('/') as [string, string]
+    if ((needsSession && sessionId === null) || (query.scope === 'turn' && !query.turnId)) return
     const mine = ++generation.current
     void client
-      .request('review.files', payloadOf(), { owner: { project_id, session_id } })
+      .request('review.files', payloadOf(), { owner: ownerOf() })
       .then((outcome) => apply(mine, outcome, false))
-  }, [client, ownerKey, query, payloadOf, apply])
+  }, [client, needsSession, sessionId, query, payloadOf, apply, ownerOf])
 
   useEffect(() => {
     load()
@@ -94,21 +97,18 @@ export function useReview(projectId: string, sessionId: string | null, query: Re
   )
 
   const loadMore = useCallback(() => {
-    if (state.kind !== 'ready' || state.next === null || ownerKey === null) return
-    const [project_id, session_id] = ownerKey.split('/') as [string, string]
+    if (state.kind !== 'ready' || state.next === null) return
     const mine = generation.current
-    void client
-      .request('review.files', payloadOf(state.next), { owner: { project_id, session_id } })
-      .then((outcome) => {
-        if (outcome.kind === 'error' && outcome.error.code === 'STALE_SNAPSHOT') {
-          // Never mix pages of two scans: start over from page one and say so.
-          setStaleNotice(true)
-          load()
-          return
-        }
-        apply(mine, outcome, true)
-      })
-  }, [client, state, ownerKey, payloadOf, apply, load])
+    void client.request('review.files', payloadOf(state.next), { owner: ownerOf() }).then((outcome) => {
+      if (outcome.kind === 'error' && outcome.error.code === 'STALE_SNAPSHOT') {
+        // Never mix pages of two scans: start over from page one and say so.
+        setStaleNotice(true)
+        load()
+        return
+      }
+      apply(mine, outcome, true)
+    })
+  }, [client, state, ownerOf, payloadOf, apply, load])
 
   return { state, loadMore, reload: load, staleNotice, dismissStale: () => setStaleNotice(false) }
 }
