@@ -64,6 +64,10 @@ export class PinnedDirs {
         if (!sameIdentity(cached[index]?.identity ?? NONE, identity))
           return parentChanged(place.path, 'folder-replaced')
       }
+      // Without /proc/self/fd a cached handle is addressed by path again: re-check the chain.
+      if (PINNING_MODE === 'path-recheck' && !this.stillInPlace(place)) {
+        return parentChanged(place.path, 'folder-replaced')
+      }
       this.chains.delete(key)
       this.chains.set(key, cached)
       return ok(cached[cached.length - 1] as OpenDir)
