@@ -1,7 +1,16 @@
 import { mkdirSync, rmdirSync } from 'node:fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { statLeaf, syncDir } from './leaf'
-import { closeDir, openChain, openChild, sameIdentity, verifyChain, type DirIdentity, type OpenDir } from './pinned-dir'
+import {
+  PINNING_MODE,
+  closeDir,
+  openChain,
+  openChild,
+  sameIdentity,
+  verifyChain,
+  type DirIdentity,
+  type OpenDir,
+} from './pinned-dir'
 
 /**
  * Where a file is, as planned: its parent folders and the identity each existing one had when the
