@@ -15,11 +15,12 @@ import {
   type ReadLimits,
 } from './files'
 import { createCursorSigner, createSnapshotStore } from './paging'
-import { createHumanOperations, type OperationContext } from './files/operations'
+import { createHumanOperations, type OperationContext } from './files'
 import {
   openJournalStore,
   ensureWorkspace,
   faultHookFromEnv,
+  projectOfWorkspace,
   workspaceRevision,
   type FaultHook,
   type JournalLimits,
@@ -212,7 +213,7 @@ export function createCore(options: CoreOptions): Core {
   const emitCommitted = (workspace: Workspace, receipt: Receipt) =>
     events.emit(
       'workspace.changed',
-      {},
+      { project_id: projectOfWorkspace(db, workspace.workspace_id) },
       {
         workspace_id: workspace.workspace_id,
         revision: workspaceRevision(db, workspace.workspace_id),
@@ -253,7 +254,11 @@ export function createCore(options: CoreOptions): Core {
   async function openProject(path: string) {
     const opened = await projects.open(path)
     if (opened.kind === 'ok') {
-      events.emit('project.opened', {}, { project_id: opened.result.project_id, root: opened.result.root })
+      events.emit(
+        'project.opened',
+        { project_id: opened.result.project_id },
+        { project_id: opened.result.project_id, root: opened.result.root },
+      )
     }
     return opened
   }
@@ -288,7 +293,11 @@ export function createCore(options: CoreOptions): Core {
         title,
         permission_mode: permission_mode ?? options.agent?.defaultPermissionMode ?? 'ask',
       })
-      events.emit('session.updated', {}, { session_id: session.session_id })
+      events.emit(
+        'session.updated',
+        { project_id: session.project_id, session_id: session.session_id },
+        { session_id: session.session_id },
+      )
       return ok(publicSession(session))
     },
     'session.list': async ({ include_archived }, context) =>
@@ -309,7 +318,7 @@ export function createCore(options: CoreOptions): Core {
         return fail('BUSY', 'Stop the running turn before archiving this session.', { session_id })
       }
       const updated = updateSession(db, session.result, changes)
-      events.emit('session.updated', {}, { session_id })
+      events.emit('session.updated', { project_id: updated.project_id, session_id }, { session_id })
       return ok(publicSession(updated))
     },
     'session.prompt': async ({ session_id, text }, context) => {
@@ -366,10 +375,20 @@ export function createCore(options: CoreOptions): Core {
         idempotency_key: context.idempotencyKey,
         owner_key: `${context.project.project_id}/${session.result.session_id}`,
         onProgress: (phase, done, total) =>
-          events.emit('intent.progress', context.owner, { session_id: session.result.session_id, phase, done, total }),
+          events.emit(
+            'intent.progress',
+            { project_id: context.project.project_id, session_id: session.result.session_id },
+            { session_id: session.result.session_id, phase, done, total },
+          ),
       })
       // Which turn actions are executable changed: turn cards refetch on this.
-      if (applied.kind === 'ok') events.emit('session.updated', {}, { session_id: session.result.session_id })
+      if (applied.kind === 'ok') {
+        events.emit(
+          'session.updated',
+          { project_id: context.project.project_id, session_id: session.result.session_id },
+          { session_id: session.result.session_id },
+        )
+      }
       if (applied.kind === 'ok' && applied.result.transaction_id) {
         const workspace = workspaceOf(context.project)
         const paths = (
@@ -379,7 +398,7 @@ export function createCore(options: CoreOptions): Core {
         ).map((row) => row.path)
         events.emit(
           'workspace.changed',
-          {},
+          { project_id: context.project.project_id },
           { workspace_id: workspace.workspace_id, revision: workspaceRevision(db, workspace.workspace_id), paths },
         )
       }

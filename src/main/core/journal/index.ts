@@ -12,7 +12,7 @@ export {
 } from './faults'
 export { queryAllReceipts, queryReceipts, type ReceiptQuery } from './receipts'
 export { lineStats } from './line-stats'
-export { ensureWorkspace, workspaceRevision } from './records'
+export { ensureWorkspace, projectOfWorkspace, workspaceRevision } from './records'
 export type { RecoveryReport } from './recover'
 export {
   planCopy,
