@@ -39,6 +39,8 @@ export interface TurnSummary {
   readonly removed: number | null
   readonly first_files: string[]
   readonly transactions: number
+  /** Files changed by commands (spec 06: a step's patch with no receipt in that step); not covered by Undo. */
+  readonly command_files?: number
 }
 
 export interface NodeRecord {

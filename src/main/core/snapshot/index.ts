@@ -154,3 +154,5 @@ export function createSnapshotService(options: SnapshotServiceOptions): Snapshot
     },
   }
 }
+
+export { commandChanges, commandPatches, receiptSteps, type CommandChange, type CommandPatch } from './command-changes'
