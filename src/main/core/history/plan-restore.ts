@@ -41,6 +41,8 @@ export interface Conflict {
   readonly message: string
   readonly expected?: string
   readonly actual?: string
+  /** `command`: a file changed by commands; the person may include it anyway (issue 16). */
+  readonly source?: 'command'
 }
 
 export interface RestorePlan {
@@ -365,6 +367,7 @@ export async function planRestore(
         message: `"${action.path}" changed after this turn; its current content is not what the turn left.`,
         expected: describe(action.expected),
         actual: actual === 'directory' ? 'directory' : describe(actual),
+        ...(action.source === 'command' ? { source: 'command' as const } : {}),
       })
       continue
     }

@@ -43,6 +43,8 @@ export const historyPlan = defineAction('history.plan', {
         message: z.string(),
         expected: z.string().optional(),
         actual: z.string().optional(),
+        /** `command`: a file changed by commands, which the person may include anyway. */
+        source: z.literal('command').optional(),
       }),
     ),
     unavailable: z.array(z.object({ path: z.string(), reason: z.string() })),
