@@ -235,3 +235,25 @@ describe('step snapshots in a turn (issue 16)', () => {
     rmSync(join(root, 'side.txt'))
   })
 })
+
+describe('the snapshot setting', () => {
+  test('snapshot: false in settings stops captures at the next step, and each step says why', async () => {
+    const root = gitProject({ 'keep.txt': 'keep\n' })
+    const llm = await fake()
+    llm.enqueue(
+      { kind: 'stream', steps: [bash('c1', 'echo hi > side.txt')] },
+      { kind: 'stream', steps: [{ text: 'ok' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'auto' })
+    expect(resultOf(await agent.project.call('settings.snapshots', {}))).toEqual({ enabled: true, available: true })
+    expect(resultOf(await agent.project.call('settings.snapshots', { enabled: false }))).toEqual({
+      enabled: false,
+      available: true,
+    })
+    const turnId = await agent.prompt('go')
+    const finished = await agent.finished(turnId)
+    expect(finished.summary).toBeNull()
+    const node = await agent.turn(turnId)
+    for (const start of partsOf(node.parts, 'step-start')) expect(start.snapshot_note?.reason).toBe('disabled')
+  })
+})

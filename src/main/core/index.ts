@@ -352,6 +352,13 @@ export function createCore(options: CoreOptions): Core {
       if (!config) return fail('NOT_FOUND', `There is no provider "${provider_id}".`, { provider_id })
       return ok(await testConnection(config, providers.resolveKey(config)))
     },
+    'settings.snapshots': async ({ enabled }) => {
+      if (enabled !== undefined) {
+        statement(db, "INSERT OR REPLACE INTO app_settings VALUES ('snapshot', ?)").run(enabled ? 'true' : 'false')
+      }
+      const stored = (snapshotSetting.get() as { value: string } | undefined)?.value
+      return ok({ enabled: options.snapshots !== false && stored !== 'false', available: options.snapshots !== false })
+    },
     'history.plan': async (payload, context) => {
       const session = sessionOf(context)
       if (session.kind === 'error') return session

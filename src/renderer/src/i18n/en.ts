@@ -224,6 +224,10 @@ export const en = {
   'restore.ended.rolled_back': 'The restore failed and was rolled back; your files are as they were.',
   'restore.ended.recovery_required':
     'The restore stopped half-way because a file changed meanwhile. Those files were left as they are; check them before trying again.',
+  'settings.snapshots': 'Step snapshots',
+  'settings.snapshotsLabel':
+    'Record the files commands change, step by step (a shadow git repository per git project, in Retrace’s data folder)',
+  'settings.snapshotsOff': 'Turned off when Retrace was started.',
   'settings.title': 'Settings',
   'settings.open': 'Settings',
   'settings.close': 'Done',
