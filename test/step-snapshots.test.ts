@@ -200,6 +200,29 @@ describe('step snapshots in a turn (issue 16)', () => {
     expect(existsSync(join(root, 'gen.txt'))).toBe(false)
   })
 
+  test('a file ↔ folder swap by a command is shown and named as not restorable; nothing is written', async () => {
+    const root = gitProject({ 'keep.txt': 'keep\n' })
+    execFileSync('mkdir', [join(root, 'dir')])
+    writeFileSync(join(root, 'dir', 'x.txt'), 'inside\n')
+    const llm = await fake()
+    llm.enqueue(
+      { kind: 'stream', steps: [bash('c1', 'rm -r dir && echo now-a-file > dir')] },
+      { kind: 'stream', steps: [{ text: 'Swapped.' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'auto' })
+    const turnId = await agent.prompt('swap')
+    expect((await agent.finished(turnId)).summary).toMatchObject({ command_files: 2 })
+    const plan = resultOf(
+      await agent.session('history.plan', { operation: 'undo', turn_id: turnId, include_commands: true }),
+    ) as Plan
+    expect(plan.status).toBe('unavailable')
+    expect(plan.unavailable.map((u) => [u.path, u.reason]).sort()).toEqual([
+      ['dir', 'file-folder-swap'],
+      ['dir/x.txt', 'file-folder-swap'],
+    ])
+    expect(readFileSync(join(root, 'dir'), 'utf8')).toBe('now-a-file\n')
+  })
+
   test('an interrupted step still writes its patch part', async () => {
     const root = gitProject({ 'keep.txt': 'keep\n' })
     const llm = await fake()
