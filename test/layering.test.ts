@@ -36,7 +36,10 @@ describe('layer boundaries', () => {
     ['src/main/core/store/violation.ts', "import { createCore } from '..'\nexport const x = createCore\n"],
     ['src/main/core/agent/violation.ts', "import { createCore } from '../index'\nexport const x = createCore\n"],
     // Modules and renderer features meet only at their index.ts.
-    ['src/main/core/review/violation.ts', "import { markSettled } from '../journal/records'\nexport const x = markSettled\n"],
+    [
+      'src/main/core/review/violation.ts',
+      "import { markSettled } from '../journal/records'\nexport const x = markSettled\n",
+    ],
     [
       'src/renderer/src/features/chat/violation.ts',
       "import { ReviewPane } from '../review/ReviewPane'\nexport const x = ReviewPane\n",
@@ -50,8 +53,14 @@ describe('layer boundaries', () => {
     ['src/main/core/files/allowed.ts', "import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n"],
     ['src/main/electron/allowed.ts', "import { app } from 'electron'\nexport const x = app\n"],
     ['src/renderer/src/allowed.ts', "import { ACTIONS } from '../../shared/protocol'\nexport const x = ACTIONS\n"],
-    ['src/main/core/history/allowed.ts', "import { queryReceipts } from '../journal'\nexport const x = queryReceipts\n"],
-    ['src/renderer/src/features/chat/allowed.ts', "import { ReviewPane } from '../review'\nexport const x = ReviewPane\n"],
+    [
+      'src/main/core/history/allowed.ts',
+      "import { queryReceipts } from '../journal'\nexport const x = queryReceipts\n",
+    ],
+    [
+      'src/renderer/src/features/chat/allowed.ts',
+      "import { ReviewPane } from '../review'\nexport const x = ReviewPane\n",
+    ],
   ])('%s: an allowed import passes', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([])
   })

@@ -1,4 +1,4 @@
-export { git } from './runner'
+export { git, runGit, type GitOptions, type GitResult } from './runner'
 export { status, parsePorcelainV2, type StatusEntry } from './status'
 export { catBlob } from './cat-file'
 export { indexPath } from './rev-parse'
