@@ -62,6 +62,7 @@ export async function benchWorkspaceReview(files = 1_000): Promise<void> {
       gitMs,
       5,
     )
+    report('  the same first page cold (every pin written) vs the same git commands', coldMs, gitMs)
     core.dispose()
   } finally {
     rmSync(work, { recursive: true, force: true })
