@@ -16,8 +16,10 @@ export interface TurnContext {
   readonly onDecide: (toolCallId: string, decision: ApprovalDecision) => Promise<RequestOutcome<unknown>>
   readonly onRestored: () => void
   readonly onOpenSettings: () => void
-  /** Opens the Review tab on This turn for a turn with changes. */
-  readonly onReview?: (turnId: string) => void
+  /** Opens the Review tab on This turn for a turn with changes (optionally on one of its files). */
+  readonly onReview?: (turnId: string, path?: string) => void
+  /** Opens a project file in a tab. */
+  readonly onOpenFile?: (path: string) => void
 }
 
 function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
@@ -70,6 +72,8 @@ export function AssistantTurn(props: {
           offers={context.offers}
           sessionBusy={context.sessionBusy}
           onRestored={context.onRestored}
+          onOpenFile={context.onOpenFile}
+          onReviewFile={context.onReview ? (path) => context.onReview?.(node.node_id, path) : undefined}
           review={
             context.onReview ? (
               <button

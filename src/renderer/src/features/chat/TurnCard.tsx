@@ -27,6 +27,9 @@ export function TurnCard(props: {
   onRestored: () => void
   /** Where the Review button (This turn, spec 07) goes once the Review tab exists. */
   review?: ReactNode
+  /** A blocked restore's way forward: open a conflicting file, or review it in this turn. */
+  onOpenFile?: ((path: string) => void) | undefined
+  onReviewFile?: ((path: string) => void) | undefined
 }) {
   const { t } = useI18n()
   const { summary } = props
@@ -128,6 +131,12 @@ export function TurnCard(props: {
           )}
           <RestorePanel
             state={restore.state}
+            conflicts={{
+              projectId: props.projectId,
+              sessionId: props.sessionId,
+              onOpenFile: props.onOpenFile,
+              onReview: props.onReviewFile,
+            }}
             onConfirm={(plan, key) => void restore.apply(plan, key)}
             onPreview={(operation) => void restore.preview(operation)}
             onClose={restore.close}

@@ -1,0 +1,159 @@
+import { useCallback, useEffect, useImperativeHandle, type ReactNode, type Ref } from 'react'
+import {
+  Group,
+  Panel,
+  Separator,
+  useDefaultLayout,
+  usePanelRef,
+  type PanelImperativeHandle,
+} from 'react-resizable-panels'
+import { useI18n } from '../../i18n'
+import { useStore } from '../../ui/store'
+import {
+  CENTER_MIN_PX,
+  CHAT_MIN_PX,
+  dockedPanes,
+  EXPLORER_MIN_PX,
+  paneState,
+  setPaneOpen,
+  type Pane,
+} from './layout-state'
+import { useWindowWidth } from './use-window-width'
+import './layout.css'
+
+export interface LayoutHandle {
+  toggle(pane: Pane): void
+  /** Shows the pane (expanding or opening its drawer) so something in it can take focus. */
+  show(pane: Pane): void
+}
+
+/**
+ * Explorer | centre | chat. Wide windows dock both side panes as resizable, collapsible panes
+ * (sizes persisted per window in localStorage); narrower ones dock what fits beside a centre of at
+ * least 400 px and open the rest as drawers over it, so the centre is never crushed.
+ */
+export function Layout(props: {
+  explorer: ReactNode
+  center: ReactNode
+  chat: ReactNode
+  activityBar: ReactNode
+  handle: Ref<LayoutHandle>
+}) {
+  const { t } = useI18n()
+  const width = useWindowWidth()
+  const docked = dockedPanes(width)
+  const open = useStore(paneState)
+  const explorerRef = usePanelRef()
+  const chatRef = usePanelRef()
+  const panelIds = [...(docked.explorer ? ['explorer'] : []), 'center', ...(docked.chat ? ['chat'] : [])]
+  const persisted = useDefaultLayout({ id: 'retrace-workbench', panelIds, storage: localStorage })
+
+  const refOf = useCallback((pane: Pane) => (pane === 'explorer' ? explorerRef : chatRef), [explorerRef, chatRef])
+  const isDocked = useCallback((pane: Pane) => docked[pane], [docked])
+
+  useImperativeHandle(
+    props.handle,
+    () => ({
+      toggle(pane) {
+        const panel = refOf(pane).current
+        if (isDocked(pane) && panel) {
+          if (panel.isCollapsed()) panel.expand()
+          else panel.collapse()
+        } else {
+          setPaneOpen(pane, !(pane === 'explorer' ? paneState.get().explorerOpen : paneState.get().chatOpen))
+        }
+      },
+      show(pane) {
+        const panel = refOf(pane).current
+        if (isDocked(pane) && panel) {
+          if (panel.isCollapsed()) panel.expand()
+        } else setPaneOpen(pane, true)
+      },
+    }),
+    [refOf, isDocked],
+  )
+
+  // A pane that becomes a drawer starts closed; one that docks again reports its own state.
+  useEffect(() => {
+    if (!docked.explorer) setPaneOpen('explorer', false)
+  }, [docked.explorer])
+  useEffect(() => {
+    if (!docked.chat) setPaneOpen('chat', false)
+  }, [docked.chat])
+
+  const trackCollapse = (pane: Pane, panel: PanelImperativeHandle | null) => {
+    if (panel) setPaneOpen(pane, !panel.isCollapsed())
+  }
+  const drawer = (pane: Pane, content: ReactNode) => (
+    <div
+      className={`drawer drawer-${pane}`}
+      data-testid={`drawer-${pane}`}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') setPaneOpen(pane, false)
+      }}
+    >
+      {content}
+    </div>
+  )
+
+  return (
+    <div className="workbench" data-testid="workbench">
+      {props.activityBar}
+      <div className="workbench-main">
+        <Group
+          id="retrace-workbench"
+          orientation="horizontal"
+          className="workbench-group"
+          defaultLayout={persisted.defaultLayout}
+          onLayoutChanged={persisted.onLayoutChanged}
+        >
+          {docked.explorer && (
+            <>
+              <Panel
+                id="explorer"
+                panelRef={explorerRef}
+                collapsible
+                collapsedSize={0}
+                minSize={`${EXPLORER_MIN_PX}px`}
+                defaultSize="260px"
+                maxSize="45%"
+                className="pane pane-explorer"
+                onResize={() => trackCollapse('explorer', explorerRef.current)}
+              >
+                <div className="pane-content" hidden={!open.explorerOpen}>
+                  {props.explorer}
+                </div>
+              </Panel>
+              <Separator id="separator-explorer" className="separator" aria-label={t('layout.resizeExplorer')} />
+            </>
+          )}
+          <Panel id="center" minSize={`${CENTER_MIN_PX}px`} className="pane pane-center">
+            {props.center}
+          </Panel>
+          {docked.chat && (
+            <>
+              <Separator id="separator-chat" className="separator" aria-label={t('layout.resizeChat')} />
+              <Panel
+                id="chat"
+                panelRef={chatRef}
+                collapsible
+                collapsedSize={0}
+                minSize={`${CHAT_MIN_PX}px`}
+                defaultSize="380px"
+                maxSize="60%"
+                className="pane pane-chat"
+                onResize={() => trackCollapse('chat', chatRef.current)}
+              >
+                <div className="pane-content" hidden={!open.chatOpen}>
+                  {props.chat}
+                </div>
+              </Panel>
+            </>
+          )}
+        </Group>
+        {!docked.explorer && open.explorerOpen && drawer('explorer', props.explorer)}
+        {!docked.chat && open.chatOpen && drawer('chat', props.chat)}
+      </div>
+    </div>
+  )
+}
