@@ -102,24 +102,26 @@ describe('browser mode: open a folder, browse it, open a file', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
     const watch = await watchPage(page)
     await page.goto(host.url)
+    await page.getByTestId('project-switcher').click()
     await page.getByTestId('open-path-input').fill(join(work, 'second'))
     await page.getByRole('button', { name: 'Open', exact: true }).click()
     const tree = page.getByRole('tree', { name: 'Files' })
     await expect.poll(() => tree.locator('[data-path="only-here.md"]').count()).toBe(1)
-    const select = page.getByTestId('project-select')
-    expect(await select.locator('option').allInnerTexts()).toEqual(['second', 'project'])
+    await page.getByTestId('project-switcher').click()
+    const options = page.getByTestId('project-option')
+    expect(await options.locator('.project-option-name').allInnerTexts()).toEqual(['second', 'project'])
 
     await page.getByTestId('open-path-input').fill(join(work, 'does-not-exist'))
     await page.getByRole('button', { name: 'Open', exact: true }).click()
     await expect.poll(() => page.getByRole('alert').innerText()).toContain('There is no folder at')
 
-    const projectId = await select.locator('option', { hasText: 'project' }).getAttribute('value')
-    await select.selectOption(projectId ?? '')
+    await options.filter({ hasText: /^project/ }).click()
     await expect.poll(() => tree.locator('[data-path="docs"]').count()).toBe(1)
     expect(await tree.locator('[data-path="only-here.md"]').count()).toBe(0)
 
     // The UI follows the chosen language throughout.
-    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN')
+    await page.getByRole('button', { name: 'Menu' }).click()
+    await page.getByRole('menuitemradio', { name: '简体中文' }).click()
     await expect.poll(() => page.getByRole('tree', { name: '文件' }).count()).toBe(1)
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN')
 

@@ -47,7 +47,7 @@ test('Workspace review shows a changed PDF and image as before/after previews', 
   await expect.poll(() => files.count()).toBe(2)
 
   await page.locator('[data-testid="review-file"][data-path="report.pdf"]').click()
-  const pdfs = page.locator('[data-testid="review-pdf"][data-rendered="true"]')
+  const pdfs = page.locator('[data-testid="pdf-page"][data-rendered="true"]')
   await expect.poll(() => pdfs.count(), { timeout: 15_000 }).toBe(2)
   // Both pages were really drawn: each canvas has dark (text) pixels.
   const inked = await pdfs.evaluateAll((canvases) =>

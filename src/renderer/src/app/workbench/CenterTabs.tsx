@@ -29,7 +29,10 @@ export function CenterTabs(props: {
 
   const labelOf = (tab: Tab) => (tab.kind === 'file' ? baseName(tab.path) : t('center.review'))
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const index = state.tabs.findIndex((tab) => tab.id === state.activeId)
+    // Keys act on the focused tab (which may differ from the active one after a click elsewhere).
+    const focusedId = (document.activeElement as HTMLElement | null)?.dataset.tabId ?? state.activeId
+    const index = state.tabs.findIndex((tab) => tab.id === focusedId)
+    const focused = state.tabs[index]
     const focusTab = (i: number) => {
       const tab = state.tabs[(i + state.tabs.length) % state.tabs.length]
       if (!tab) return
@@ -42,8 +45,8 @@ export function CenterTabs(props: {
     else if (event.key === 'ArrowLeft') focusTab(index - 1)
     else if (event.key === 'Home') focusTab(0)
     else if (event.key === 'End') focusTab(state.tabs.length - 1)
-    else if (event.key === 'Delete' && active) {
-      model.close(active.id)
+    else if (event.key === 'Delete' && focused) {
+      model.close(focused.id)
       const next = model.state.activeId
       if (next)
         requestAnimationFrame(() =>

@@ -115,7 +115,7 @@ export function Layout(props: {
                 collapsible
                 collapsedSize={0}
                 minSize={`${EXPLORER_MIN_PX}px`}
-                defaultSize="260px"
+                defaultSize="220px"
                 maxSize="45%"
                 className="pane pane-explorer"
                 onResize={() => trackCollapse('explorer', explorerRef.current)}
@@ -139,7 +139,7 @@ export function Layout(props: {
                 collapsible
                 collapsedSize={0}
                 minSize={`${CHAT_MIN_PX}px`}
-                defaultSize="380px"
+                defaultSize="330px"
                 maxSize="60%"
                 className="pane pane-chat"
                 onResize={() => trackCollapse('chat', chatRef.current)}

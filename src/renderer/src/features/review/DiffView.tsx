@@ -12,7 +12,7 @@ export interface LineAnchor {
 }
 
 /** Below this width side by side falls back to unified: each side would be too narrow to read. */
-export const SPLIT_MIN_PX = 760
+export const SPLIT_MIN_PX = 560
 
 function LineText(props: { line: ShownLine }) {
   const { line } = props

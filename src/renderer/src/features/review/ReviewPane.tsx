@@ -77,14 +77,11 @@ export default function ReviewPane(props: {
     return () => clearTimeout(timer)
   }, [view.search])
 
-  const query: ReviewQuery = {
-    scope,
-    turnId: scope === 'turn' ? (turn?.turnId ?? null) : null,
-    subScope: view.subScope,
-    category: view.category,
-    query: debounced,
-    sort: view.sort,
-  }
+  const turnId = scope === 'turn' ? (turn?.turnId ?? null) : null
+  const query: ReviewQuery = useMemo(
+    () => ({ scope, turnId, subScope: view.subScope, category: view.category, query: debounced, sort: view.sort }),
+    [scope, turnId, view.subScope, view.category, debounced, view.sort],
+  )
   const review = useReview(props.projectId, props.sessionId, query)
   const key = queryKey(query)
   const typing = view.search.trim() !== debounced.trim()
@@ -104,7 +101,7 @@ export default function ReviewPane(props: {
     [comments, key, list],
   )
   const stale = comments.length - live.length
-  const onStale = useCallback(() => review.reload(), [review])
+  const onStale = review.reload
   const noSession = props.sessionId === null
 
   async function send() {
@@ -123,270 +120,277 @@ export default function ReviewPane(props: {
   const scopeLabel = scope === 'workspace' ? t(`review.sub.${view.subScope}`) : t(`review.scope.${scope}`)
   return (
     <section className="review" data-testid="review" aria-label={t('review.title')}>
-      <div className="review-rail">
-        <div className="review-scopes" role="tablist" aria-label={t('review.scopeLabel')}>
-          {(['turn', 'branch', 'workspace'] as ReviewScope[]).map((option) => (
-            <button
-              key={option}
-              type="button"
-              role="tab"
-              aria-selected={scope === option}
-              data-testid={`review-scope-${option}`}
-              disabled={(option === 'turn' && latest === null) || (option !== 'workspace' && noSession)}
-              title={option !== 'workspace' && noSession ? t('review.noSession') : undefined}
-              onClick={() => change({ scope: option })}
-            >
-              {t(`review.scope.${option}`)}
-            </button>
-          ))}
-        </div>
-        {scope === 'turn' && (
-          <TurnHeader turns={turns} turn={turn} pinned={pinned} onPick={(turnId) => change({ pinnedTurnId: turnId })} />
-        )}
-        {scope === 'workspace' && (
-          <select
-            aria-label={t('review.subScope')}
-            value={view.subScope}
-            onChange={(event) => change({ subScope: event.target.value as SubScope })}
-            data-testid="review-sub-scope"
-          >
-            {(['all', 'unstaged', 'staged', 'branch', 'commit'] as const).map((sub) => (
-              <option key={sub} value={sub}>
-                {t(`review.sub.${sub}`)}
-              </option>
-            ))}
-          </select>
-        )}
-        <div className="review-search">
-          <Icon name="filter" className="review-search-icon" />
-          <input
-            type="search"
-            data-testid="review-search"
-            aria-label={t('review.search')}
-            placeholder={t('review.search')}
-            value={view.search}
-            onChange={(event) => update({ search: event.target.value, selected: null })}
-          />
-          <select
-            aria-label={t('review.sort')}
-            value={view.sort}
-            onChange={(event) => change({ sort: event.target.value as ReviewSort })}
-          >
-            <option value="path">{t('review.sortPath')}</option>
-            <option value="churn">{t('review.sortChurn')}</option>
-            <option value="size">{t('review.sortSize')}</option>
-          </select>
-        </div>
-        <div className="review-chips" role="group" aria-label={t('review.categories')}>
-          <button type="button" aria-pressed={view.category === null} onClick={() => change({ category: null })}>
-            {t('review.all')}
-          </button>
-          {CATEGORIES.map((category) => (
-            <button
-              key={category}
-              type="button"
-              data-testid={`review-category-${category}`}
-              aria-pressed={view.category === category}
-              onClick={() => change({ category })}
-            >
-              {t(`review.category.${category}`)}
-              {list.kind === 'ready' && !typing && view.category === null && (
-                <span className="chip-count">{list.totals.by_category[category] ?? 0}</span>
-              )}
-            </button>
-          ))}
-        </div>
-        {review.staleNotice && (
-          <p className="review-note" role="status">
-            {t('review.staleReloaded')}
-          </p>
-        )}
-        <div
-          className="review-list"
-          data-testid="review-list"
-          data-query={list.kind === 'ready' && !typing ? list.key : ''}
-          data-scope-label={scopeLabel}
-          aria-busy={list.kind === 'loading' || typing}
-        >
-          {(list.kind === 'loading' || typing) && (
-            <p className="review-note" role="status" data-testid="review-loading">
-              {typing ? t('review.filtering') : t('review.loadingScope', { scope: scopeLabel })}
-            </p>
-          )}
-          {list.kind === 'idle' && !typing && (
-            <p className="review-note">{noSession ? t('review.noSession') : t('review.noTurns')}</p>
-          )}
-          {list.kind === 'error' && !typing && (
-            <p className="review-note" role="alert">
-              {list.message}
-            </p>
-          )}
-          {list.kind === 'ready' && !typing && (
-            <>
-              <p className="review-totals" data-testid="review-totals">
-                {t('review.totals', {
-                  files: list.totals.files,
-                  added: list.totals.added ?? '—',
-                  removed: list.totals.removed ?? '—',
-                })}
-              </p>
-              <ul className="review-files" data-testid="review-files" aria-label={scopeLabel}>
-                {list.files.map((row) => {
-                  const icon = fileIcon(row.path)
-                  return (
-                    <li key={row.path}>
-                      <button
-                        type="button"
-                        className="review-file"
-                        data-testid="review-file"
-                        data-path={row.path}
-                        data-operation={row.operation}
-                        aria-current={row.path === view.selected}
-                        onClick={() => {
-                          update({ selected: row.path })
-                          setDraft(null)
-                        }}
-                      >
-                        <Icon name={icon.icon} className={`review-file-icon ${icon.tint}`} />
-                        <span className="review-file-name">
-                          <strong>{baseName(row.path)}</strong>
-                          {parentPath(row.path) !== '' && <span className="file-dir">{parentPath(row.path)}</span>}
-                        </span>
-                        <span className="review-file-stats">
-                          <span className="stat-added">+{row.added ?? '—'}</span>
-                          <span className="stat-removed">−{row.removed ?? '—'}</span>
-                        </span>
-                      </button>
-                    </li>
-                  )
-                })}
-              </ul>
-              {list.next !== null && (
-                <button type="button" data-testid="review-more" onClick={review.loadMore}>
-                  {t('review.loadMore')}
-                </button>
-              )}
-            </>
-          )}
-        </div>
-      </div>
-      <div className="review-main">
-        {file && list.kind === 'ready' ? (
-          <>
-            <div className="review-file-bar">
-              <strong className="review-file-path">{file.path}</strong>
-              <span className="review-file-meta">
-                {t(`review.op.${file.operation}`)} · {t(`review.source.${file.source}`)}
-              </span>
-              <span className="review-spacer" />
-              <div className="segmented" role="group" aria-label={t('review.layout')}>
-                <button
-                  type="button"
-                  aria-pressed={view.layout === 'split'}
-                  onClick={() => update({ layout: 'split' })}
-                  data-testid="review-layout-split"
-                >
-                  <Icon name="split-horizontal" /> {t('review.split')}
-                </button>
-                <button
-                  type="button"
-                  aria-pressed={view.layout === 'unified'}
-                  onClick={() => update({ layout: 'unified' })}
-                  data-testid="review-layout-unified"
-                >
-                  <Icon name="list-flat" /> {t('review.unified')}
-                </button>
-              </div>
-              {file.operation !== 'delete' && (
-                <>
-                  <button type="button" data-testid="review-open" onClick={() => props.onOpenFile(file.path)}>
-                    <Icon name="go-to-file" /> {t('review.open')}
-                  </button>
-                  <button type="button" data-testid="review-reveal" onClick={() => props.onReveal(file.path)}>
-                    <Icon name="list-tree" /> {t('review.reveal')}
-                  </button>
-                </>
-              )}
-            </div>
-            <DiffPane
-              key={`${list.snapshotId}:${file.path}`}
-              owner={
-                noSession
-                  ? { project_id: props.projectId }
-                  : { project_id: props.projectId, session_id: props.sessionId ?? '' }
-              }
-              snapshotId={list.snapshotId}
-              file={file}
-              layout={view.layout}
-              onComment={(anchor) => setDraft({ anchor, text: '' })}
-              onStale={onStale}
-            />
-            {draft && (
-              <form
-                className="review-comment-form"
-                onSubmit={(event) => {
-                  event.preventDefault()
-                  if (draft.text.trim() === '') return
-                  setComments((all) => [
-                    ...all,
-                    {
-                      id: crypto.randomUUID(),
-                      scopeKey: key,
-                      snapshotId: list.snapshotId,
-                      path: file.path,
-                      side: draft.anchor.side,
-                      line: draft.anchor.line,
-                      quote: draft.anchor.text,
-                      text: draft.text.trim(),
-                      transactionIds: file.transaction_ids,
-                      changeSetIds: file.change_set_ids,
-                    },
-                  ])
-                  setDraft(null)
-                }}
+      <div className="review-stack">
+        <div className="review-rail">
+          <div className="review-scopes" role="tablist" aria-label={t('review.scopeLabel')}>
+            {(['turn', 'branch', 'workspace'] as ReviewScope[]).map((option) => (
+              <button
+                key={option}
+                type="button"
+                role="tab"
+                aria-selected={scope === option}
+                data-testid={`review-scope-${option}`}
+                disabled={(option === 'turn' && latest === null) || (option !== 'workspace' && noSession)}
+                title={option !== 'workspace' && noSession ? t('review.noSession') : undefined}
+                onClick={() => change({ scope: option })}
               >
-                <label>
-                  {t('review.commentOn', { path: file.path, line: draft.anchor.line })}
-                  <textarea
-                    data-testid="review-comment-input"
-                    value={draft.text}
-                    autoFocus
-                    onChange={(event) => setDraft({ ...draft, text: event.target.value })}
-                  />
-                </label>
-                <div className="review-comment-actions">
-                  <button type="submit" className="primary" data-testid="review-comment-add">
-                    {t('review.addComment')}
+                {t(`review.scope.${option}`)}
+              </button>
+            ))}
+          </div>
+          {scope === 'turn' && (
+            <TurnHeader
+              turns={turns}
+              turn={turn}
+              pinned={pinned}
+              onPick={(turnId) => change({ pinnedTurnId: turnId })}
+            />
+          )}
+          {scope === 'workspace' && (
+            <select
+              aria-label={t('review.subScope')}
+              value={view.subScope}
+              onChange={(event) => change({ subScope: event.target.value as SubScope })}
+              data-testid="review-sub-scope"
+            >
+              {(['all', 'unstaged', 'staged', 'branch', 'commit'] as const).map((sub) => (
+                <option key={sub} value={sub}>
+                  {t(`review.sub.${sub}`)}
+                </option>
+              ))}
+            </select>
+          )}
+          <div className="review-search">
+            <Icon name="filter" className="review-search-icon" />
+            <input
+              type="search"
+              data-testid="review-search"
+              aria-label={t('review.search')}
+              placeholder={t('review.search')}
+              value={view.search}
+              onChange={(event) => update({ search: event.target.value, selected: null })}
+            />
+            <select
+              aria-label={t('review.sort')}
+              value={view.sort}
+              onChange={(event) => change({ sort: event.target.value as ReviewSort })}
+            >
+              <option value="path">{t('review.sortPath')}</option>
+              <option value="churn">{t('review.sortChurn')}</option>
+              <option value="size">{t('review.sortSize')}</option>
+            </select>
+          </div>
+          <div className="review-chips" role="group" aria-label={t('review.categories')}>
+            <button type="button" aria-pressed={view.category === null} onClick={() => change({ category: null })}>
+              {t('review.all')}
+            </button>
+            {CATEGORIES.map((category) => (
+              <button
+                key={category}
+                type="button"
+                data-testid={`review-category-${category}`}
+                aria-pressed={view.category === category}
+                onClick={() => change({ category })}
+              >
+                {t(`review.category.${category}`)}
+                {list.kind === 'ready' && !typing && view.category === null && (
+                  <span className="chip-count">{list.totals.by_category[category] ?? 0}</span>
+                )}
+              </button>
+            ))}
+          </div>
+          {review.staleNotice && (
+            <p className="review-note" role="status">
+              {t('review.staleReloaded')}
+            </p>
+          )}
+          <div
+            className="review-list"
+            data-testid="review-list"
+            data-query={list.kind === 'ready' && !typing ? list.key : ''}
+            data-scope-label={scopeLabel}
+            aria-busy={list.kind === 'loading' || typing}
+          >
+            {(list.kind === 'loading' || typing) && (
+              <p className="review-note" role="status" data-testid="review-loading">
+                {typing ? t('review.filtering') : t('review.loadingScope', { scope: scopeLabel })}
+              </p>
+            )}
+            {list.kind === 'idle' && !typing && (
+              <p className="review-note">{noSession ? t('review.noSession') : t('review.noTurns')}</p>
+            )}
+            {list.kind === 'error' && !typing && (
+              <p className="review-note" role="alert">
+                {list.message}
+              </p>
+            )}
+            {list.kind === 'ready' && !typing && (
+              <>
+                <p className="review-totals" data-testid="review-totals">
+                  {t('review.totals', {
+                    files: list.totals.files,
+                    added: list.totals.added ?? '—',
+                    removed: list.totals.removed ?? '—',
+                  })}
+                </p>
+                <ul className="review-files" data-testid="review-files" aria-label={scopeLabel}>
+                  {list.files.map((row) => {
+                    const icon = fileIcon(row.path)
+                    return (
+                      <li key={row.path}>
+                        <button
+                          type="button"
+                          className="review-file"
+                          data-testid="review-file"
+                          data-path={row.path}
+                          data-operation={row.operation}
+                          aria-current={row.path === view.selected}
+                          onClick={() => {
+                            update({ selected: row.path })
+                            setDraft(null)
+                          }}
+                        >
+                          <Icon name={icon.icon} className={`review-file-icon ${icon.tint}`} />
+                          <span className="review-file-name">
+                            <strong>{baseName(row.path)}</strong>
+                            {parentPath(row.path) !== '' && <span className="file-dir">{parentPath(row.path)}</span>}
+                          </span>
+                          <span className="review-file-stats">
+                            <span className="stat-added">+{row.added ?? '—'}</span>
+                            <span className="stat-removed">−{row.removed ?? '—'}</span>
+                          </span>
+                        </button>
+                      </li>
+                    )
+                  })}
+                </ul>
+                {list.next !== null && (
+                  <button type="button" data-testid="review-more" onClick={review.loadMore}>
+                    {t('review.loadMore')}
                   </button>
-                  <button type="button" onClick={() => setDraft(null)}>
-                    {t('explorer.cancel')}
+                )}
+              </>
+            )}
+          </div>
+        </div>
+        <div className="review-main">
+          {file && list.kind === 'ready' ? (
+            <>
+              <div className="review-file-bar">
+                <strong className="review-file-path">{file.path}</strong>
+                <span className="review-file-meta">
+                  {t(`review.op.${file.operation}`)} · {t(`review.source.${file.source}`)}
+                </span>
+                <span className="review-spacer" />
+                <div className="segmented" role="group" aria-label={t('review.layout')}>
+                  <button
+                    type="button"
+                    aria-pressed={view.layout === 'split'}
+                    onClick={() => update({ layout: 'split' })}
+                    data-testid="review-layout-split"
+                  >
+                    <Icon name="split-horizontal" /> {t('review.split')}
+                  </button>
+                  <button
+                    type="button"
+                    aria-pressed={view.layout === 'unified'}
+                    onClick={() => update({ layout: 'unified' })}
+                    data-testid="review-layout-unified"
+                  >
+                    <Icon name="list-flat" /> {t('review.unified')}
                   </button>
                 </div>
-              </form>
-            )}
-          </>
-        ) : (
-          <p className="review-note review-pick">{t('review.pick')}</p>
-        )}
-        {(comments.length > 0 || sent) && (
-          <div className="review-comments" data-testid="review-comments">
-            {live.map((c) => (
-              <p key={c.id} className="review-comment">
-                <code>
-                  {c.path}:{c.line}
-                </code>{' '}
-                {c.text}
-              </p>
-            ))}
-            {stale > 0 && <p className="review-note">{t('review.staleComments', { count: stale })}</p>}
-            {live.length > 0 && props.sessionId !== null && (
-              <button type="button" className="primary" data-testid="review-send" onClick={() => void send()}>
-                {t('review.send', { count: live.length })}
-              </button>
-            )}
-            {sent && <p role="status">{sent}</p>}
-          </div>
-        )}
+                {file.operation !== 'delete' && (
+                  <>
+                    <button type="button" data-testid="review-open" onClick={() => props.onOpenFile(file.path)}>
+                      <Icon name="go-to-file" /> {t('review.open')}
+                    </button>
+                    <button type="button" data-testid="review-reveal" onClick={() => props.onReveal(file.path)}>
+                      <Icon name="list-tree" /> {t('review.reveal')}
+                    </button>
+                  </>
+                )}
+              </div>
+              <DiffPane
+                key={`${list.snapshotId}:${file.path}`}
+                owner={
+                  noSession
+                    ? { project_id: props.projectId }
+                    : { project_id: props.projectId, session_id: props.sessionId ?? '' }
+                }
+                snapshotId={list.snapshotId}
+                file={file}
+                layout={view.layout}
+                onComment={(anchor) => setDraft({ anchor, text: '' })}
+                onStale={onStale}
+              />
+              {draft && (
+                <form
+                  className="review-comment-form"
+                  onSubmit={(event) => {
+                    event.preventDefault()
+                    if (draft.text.trim() === '') return
+                    setComments((all) => [
+                      ...all,
+                      {
+                        id: crypto.randomUUID(),
+                        scopeKey: key,
+                        snapshotId: list.snapshotId,
+                        path: file.path,
+                        side: draft.anchor.side,
+                        line: draft.anchor.line,
+                        quote: draft.anchor.text,
+                        text: draft.text.trim(),
+                        transactionIds: file.transaction_ids,
+                        changeSetIds: file.change_set_ids,
+                      },
+                    ])
+                    setDraft(null)
+                  }}
+                >
+                  <label>
+                    {t('review.commentOn', { path: file.path, line: draft.anchor.line })}
+                    <textarea
+                      data-testid="review-comment-input"
+                      value={draft.text}
+                      autoFocus
+                      onChange={(event) => setDraft({ ...draft, text: event.target.value })}
+                    />
+                  </label>
+                  <div className="review-comment-actions">
+                    <button type="submit" className="primary" data-testid="review-comment-add">
+                      {t('review.addComment')}
+                    </button>
+                    <button type="button" onClick={() => setDraft(null)}>
+                      {t('explorer.cancel')}
+                    </button>
+                  </div>
+                </form>
+              )}
+            </>
+          ) : (
+            <p className="review-note review-pick">{t('review.pick')}</p>
+          )}
+          {(comments.length > 0 || sent) && (
+            <div className="review-comments" data-testid="review-comments">
+              {live.map((c) => (
+                <p key={c.id} className="review-comment">
+                  <code>
+                    {c.path}:{c.line}
+                  </code>{' '}
+                  {c.text}
+                </p>
+              ))}
+              {stale > 0 && <p className="review-note">{t('review.staleComments', { count: stale })}</p>}
+              {live.length > 0 && props.sessionId !== null && (
+                <button type="button" className="primary" data-testid="review-send" onClick={() => void send()}>
+                  {t('review.send', { count: live.length })}
+                </button>
+              )}
+              {sent && <p role="status">{sent}</p>}
+            </div>
+          )}
+        </div>
       </div>
     </section>
   )
