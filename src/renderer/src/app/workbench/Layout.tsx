@@ -102,6 +102,7 @@ export function Layout(props: {
       <div className="workbench-main">
         <Group
           id="retrace-workbench"
+          data-testid="workbench-group"
           orientation="horizontal"
           className="workbench-group"
           defaultLayout={persisted.defaultLayout}
@@ -111,6 +112,7 @@ export function Layout(props: {
             <>
               <Panel
                 id="explorer"
+                data-testid="pane-explorer"
                 panelRef={explorerRef}
                 collapsible
                 collapsedSize={0}
@@ -124,17 +126,28 @@ export function Layout(props: {
                   {props.explorer}
                 </div>
               </Panel>
-              <Separator id="separator-explorer" className="separator" aria-label={t('layout.resizeExplorer')} />
+              <Separator
+                id="separator-explorer"
+                data-testid="separator-explorer"
+                className="separator"
+                aria-label={t('layout.resizeExplorer')}
+              />
             </>
           )}
-          <Panel id="center" minSize={`${CENTER_MIN_PX}px`} className="pane pane-center">
+          <Panel id="center" data-testid="pane-center" minSize={`${CENTER_MIN_PX}px`} className="pane pane-center">
             {props.center}
           </Panel>
           {docked.chat && (
             <>
-              <Separator id="separator-chat" className="separator" aria-label={t('layout.resizeChat')} />
+              <Separator
+                id="separator-chat"
+                data-testid="separator-chat"
+                className="separator"
+                aria-label={t('layout.resizeChat')}
+              />
               <Panel
                 id="chat"
+                data-testid="pane-chat"
                 panelRef={chatRef}
                 collapsible
                 collapsedSize={0}
