@@ -41,7 +41,7 @@ test('Workspace review shows a changed PDF and image as before/after previews', 
   const watch = await watchPage(page)
   await page.goto(host.url)
   // No session needed: the git workspace belongs to the project, and Review opens on it.
-  await page.getByTestId('tab-review').click()
+  await page.getByRole('button', { name: 'Open Review' }).click()
   expect(await page.getByTestId('review-scope-workspace').getAttribute('aria-selected')).toBe('true')
   const files = page.getByTestId('review-file')
   await expect.poll(() => files.count()).toBe(2)
