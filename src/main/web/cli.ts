@@ -71,7 +71,10 @@ export function parseWebCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   }
   const open = parsed.values.open
   if (open !== undefined && (open === '' || open.startsWith('/') || open.split('/').includes('..'))) {
-    return { kind: 'usage', message: `--open takes a path inside the folder, like src/main.ts, not "${open}".\n${WEB_USAGE}` }
+    return {
+      kind: 'usage',
+      message: `--open takes a path inside the folder, like src/main.ts, not "${open}".\n${WEB_USAGE}`,
+    }
   }
   return {
     kind: 'ok',
