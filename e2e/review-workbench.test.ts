@@ -25,6 +25,8 @@ beforeAll(async () => {
   git('config', 'user.name', 'E2E')
   for (let i = 0; i < 12; i++) writeFileSync(join(root, 'src', `module-${i}.ts`), `export const value${i} = ${i}\n`)
   writeFileSync(join(root, 'docs.md'), '# Docs\n')
+  const long = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`)
+  writeFileSync(join(root, 'long.txt'), `${long.join('\n')}\n`)
   git('add', '-A')
   git('commit', '-qm', 'initial')
   // Unstaged edits, one staged edit, one untracked file: each sub-scope lists something else.
@@ -33,6 +35,8 @@ beforeAll(async () => {
   writeFileSync(join(root, 'docs.md'), '# Docs\n\nStaged words.\n')
   git('add', 'docs.md')
   writeFileSync(join(root, 'notes-untracked.txt'), 'new\n')
+  long[49] = 'line 50, changed'
+  writeFileSync(join(root, 'long.txt'), `${long.join('\n')}\n`)
   llm = await startFakeOpenAI([], { models: ['fake-model'] })
   host = await startWebHost(
     root,
@@ -64,14 +68,31 @@ test('the Review filter applies as you type, and the list always matches the box
   await openReview(page)
   await page.getByTestId('review-scope-workspace').click()
   const rows = page.getByTestId('review-file')
-  await expect.poll(() => rows.count()).toBe(8)
+  await expect.poll(() => rows.count()).toBe(9)
   await page.getByTestId('review-search').pressSequentially('module-3', { delay: 30 })
   // No Enter: after the pause in typing, the server-filtered list is the one shown.
   await expect
     .poll(() => rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-path'))))
     .toEqual(['src/module-3.ts'])
   await page.getByTestId('review-search').fill('')
-  await expect.poll(() => rows.count()).toBe(8)
+  await expect.poll(() => rows.count()).toBe(9)
+
+  // Expand context: three lines around the change, then more, then the whole file.
+  await page.locator('[data-testid="review-file"][data-path="long.txt"]').click()
+  const diff = page.getByTestId('review-diff')
+  await expect.poll(() => diff.innerText()).toContain('line 50, changed')
+  expect(await diff.innerText()).toContain('line 47')
+  expect(await diff.innerText()).not.toContain('line 40\n')
+  await page.getByTestId('diff-more-context').click()
+  await expect.poll(() => diff.innerText()).toContain('line 40')
+  await page.getByTestId('diff-whole-file').click()
+  await expect.poll(() => diff.innerText()).toContain('line 100')
+  expect(await diff.innerText()).toContain('line 1\n')
+  // Next/previous change and the word-level highlight of the changed line.
+  expect(await diff.locator('mark').allInnerTexts()).toEqual(expect.arrayContaining([', changed']))
+  await page.keyboard.press('F7')
+  await expect.poll(() => page.getByTestId('diff-change-count').innerText()).toBe('Change 1 of 1')
+  await page.screenshot({ path: join(ARTIFACTS, 'review-whole-file.png') })
   expect(watch.consoleErrors).toEqual([])
   await page.close()
 })
@@ -81,7 +102,7 @@ test('switching Workspace sub-scopes never shows the previous result under the n
   const watch = await watchPage(page)
   await openReview(page)
   await page.getByTestId('review-scope-workspace').click()
-  await expect.poll(() => page.getByTestId('review-file').count()).toBe(8)
+  await expect.poll(() => page.getByTestId('review-file').count()).toBe(9)
   // Record, at every DOM change, which sub-scope is selected and which query the shown list answers.
   await page.evaluate(() => {
     const seen: Array<{ selected: string; shown: string | null; rows: number }> = []

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { ResultOf } from '../../../../shared/protocol'
+import { REVIEW_CONTEXT_MAX, type ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { BinaryPreview } from './BinaryPreview'
@@ -9,6 +9,8 @@ import type { ReviewFile } from './use-review'
 type DiffPage = ResultOf<'review.diff'>
 
 const VISUAL = /\.(pdf|png|jpe?g|gif|webp|bmp)$/i
+/** "More context" steps: the server's default, then wider, then the whole file. */
+const CONTEXT_STEPS = [3, 12, 50, REVIEW_CONTEXT_MAX] as const
 
 type State =
   | { kind: 'loading' }
@@ -27,12 +29,18 @@ export function DiffPane(props: {
   const client = useClient()
   const { t } = useI18n()
   const [state, setState] = useState<State>({ kind: 'loading' })
+  const [contextStep, setContextStep] = useState(0)
+  const context = CONTEXT_STEPS[contextStep] ?? 3
   const { owner, snapshotId, file, onStale } = props
 
   const fetchPage = useCallback(
     (cursor: string | null, append: boolean) =>
       void client
-        .request('review.diff', { snapshot_id: snapshotId, path: file.path, ...(cursor ? { cursor } : {}) }, { owner })
+        .request(
+          'review.diff',
+          { snapshot_id: snapshotId, path: file.path, context, ...(cursor ? { cursor } : {}) },
+          { owner },
+        )
         .then((outcome) => {
           if (outcome.kind === 'ok') {
             const { hunks, next_cursor, ...page } = outcome.result
@@ -48,7 +56,7 @@ export function DiffPane(props: {
           }
         }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [client, snapshotId, file.path, owner.project_id, owner.session_id, onStale],
+    [client, snapshotId, file.path, owner.project_id, owner.session_id, onStale, context],
   )
   useEffect(() => fetchPage(null, false), [fetchPage])
 
@@ -77,6 +85,11 @@ export function DiffPane(props: {
       hunks={state.hunks}
       layout={props.layout}
       onComment={props.onComment}
+      context={{
+        whole: context === REVIEW_CONTEXT_MAX,
+        onMore: () => setContextStep((step) => Math.min(CONTEXT_STEPS.length - 1, step + 1)),
+        onWhole: () => setContextStep(CONTEXT_STEPS.length - 1),
+      }}
       footer={
         state.next !== null && (
           <button

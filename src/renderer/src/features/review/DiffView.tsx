@@ -41,6 +41,8 @@ export function DiffView(props: {
   hunks: readonly DiffHunk[]
   layout: 'unified' | 'split'
   onComment?: ((anchor: LineAnchor) => void) | undefined
+  /** "More context" around the changes, and the whole file (Review; absent in compact diffs). */
+  context?: { whole: boolean; onMore: () => void; onWhole: () => void } | undefined
   /** Rendered after the hunks (e.g. "Load more"). */
   footer?: React.ReactNode
   compact?: boolean
@@ -150,6 +152,30 @@ export function DiffView(props: {
           >
             <Icon name="arrow-down" />
           </button>
+          {props.context && (
+            <>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={t('review.moreContext')}
+                title={t('review.moreContext')}
+                disabled={props.context.whole}
+                onClick={props.context.onMore}
+                data-testid="diff-more-context"
+              >
+                <Icon name="unfold" />
+              </button>
+              <button
+                type="button"
+                className="dv-whole"
+                disabled={props.context.whole}
+                onClick={props.context.onWhole}
+                data-testid="diff-whole-file"
+              >
+                {props.context.whole ? t('review.wholeFileShown') : t('review.wholeFile')}
+              </button>
+            </>
+          )}
           {props.layout === 'split' && layout === 'unified' && width > 0 && (
             <span className="dv-note">{t('review.splitTooNarrow')}</span>
           )}
