@@ -118,7 +118,14 @@ describe('layout', () => {
       await page.getByRole('button', { name: 'Files', exact: true }).click()
       const drawer = page.getByTestId('drawer-explorer')
       await expect.poll(() => drawer.locator('[role="treeitem"]').count()).toBeGreaterThan(0)
+      // The drawer takes focus; opening a file from it closes it so the file is in view.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="drawer-explorer"]') !== null))
+        .toBe(true)
       await drawer.locator('[data-path="README.md"]').click()
+      await expect.poll(() => drawer.count()).toBe(0)
+      await page.getByRole('button', { name: 'Files', exact: true }).click()
+      await expect.poll(() => drawer.count()).toBe(1)
       await page.keyboard.press('Escape')
       await expect.poll(() => drawer.count()).toBe(0)
       expect(await widthOf(page, '#center-panel')).toBeGreaterThanOrEqual(400)

@@ -305,7 +305,10 @@ function Workspace(props: {
       explorer={
         <Explorer
           projectId={projectId}
-          onOpenFile={(entry, pinned) => props.openFile(entry.path, pinned)}
+          onOpenFile={(entry, pinned) => {
+            props.openFile(entry.path, pinned)
+            props.layout.current?.dismissDrawer('explorer')
+          }}
           onPathGone={(path, movedTo) => tabs.pathGone(path, movedTo)}
           handle={props.explorer}
         />

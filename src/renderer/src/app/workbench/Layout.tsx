@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useImperativeHandle, type ReactNode, type Ref } from 'react'
+import { useCallback, useEffect, useImperativeHandle, useRef, type ReactNode, type Ref } from 'react'
 import {
   Group,
   Panel,
@@ -25,6 +25,8 @@ export interface LayoutHandle {
   toggle(pane: Pane): void
   /** Shows the pane (expanding or opening its drawer) so something in it can take focus. */
   show(pane: Pane): void
+  /** Closes the pane if it is a drawer (a file opened from the explorer drawer is then visible). */
+  dismissDrawer(pane: Pane): void
 }
 
 /**
@@ -32,6 +34,33 @@ export interface LayoutHandle {
  * (sizes persisted per window in localStorage); narrower ones dock what fits beside a centre of at
  * least 400 px and open the rest as drawers over it, so the centre is never crushed.
  */
+/** A side pane over the centre: takes focus when it opens, Escape closes it and gives focus back. */
+function Drawer(props: { pane: Pane; onClose: () => void; children: ReactNode }) {
+  const element = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const returnFocus = document.activeElement
+    const target =
+      element.current?.querySelector<HTMLElement>('[role="tree"], textarea, input, button') ?? element.current
+    target?.focus()
+    return () => {
+      if (returnFocus instanceof HTMLElement && document.activeElement === document.body) returnFocus.focus()
+    }
+  }, [])
+  return (
+    <div
+      ref={element}
+      tabIndex={-1}
+      className={`drawer drawer-${props.pane}`}
+      data-testid={`drawer-${props.pane}`}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') props.onClose()
+      }}
+    >
+      {props.children}
+    </div>
+  )
+}
+
 export function Layout(props: {
   explorer: ReactNode
   center: ReactNode
@@ -69,6 +98,9 @@ export function Layout(props: {
           if (panel.isCollapsed()) panel.expand()
         } else setPaneOpen(pane, true)
       },
+      dismissDrawer(pane) {
+        if (!isDocked(pane)) setPaneOpen(pane, false)
+      },
     }),
     [refOf, isDocked],
   )
@@ -85,15 +117,9 @@ export function Layout(props: {
     if (panel) setPaneOpen(pane, !panel.isCollapsed())
   }
   const drawer = (pane: Pane, content: ReactNode) => (
-    <div
-      className={`drawer drawer-${pane}`}
-      data-testid={`drawer-${pane}`}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') setPaneOpen(pane, false)
-      }}
-    >
+    <Drawer pane={pane} onClose={() => setPaneOpen(pane, false)}>
       {content}
-    </div>
+    </Drawer>
   )
 
   return (
