@@ -230,7 +230,7 @@ export function createCore(options: CoreOptions): Core {
     return getSession(db, context.project.project_id, sessionId)
   }
 
-  // Workbench: one watcher per project in use (bounded); a UI hint, never journaled.
+  // Workbench: one watcher per project a window shows (bounded); a UI hint, never journaled.
   const watchers = createWatchService({
     dataDir,
     onChange: (projectId, batch) => events.emit('files.changed', { project_id: projectId }, batch),
@@ -242,7 +242,6 @@ export function createCore(options: CoreOptions): Core {
     const opened = await projects.open(path)
     if (opened.kind === 'ok') {
       events.emit('project.opened', {}, { project_id: opened.result.project_id, root: opened.result.root })
-      watchers.ensure(opened.result)
     }
     return opened
   }
