@@ -120,16 +120,16 @@ test('switching Workspace sub-scopes never shows the previous result under the n
     new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true })
   })
   const sub = page.getByTestId('review-sub-scope')
-  const expected = { unstaged: 7, staged: 1, all: 8 } as const
-  for (const [scope, count] of [
-    ['unstaged', 6],
+  // Unstaged: seven edits and the untracked file; Staged: docs.md; All: both.
+  const steps = [
+    ['unstaged', 8],
     ['staged', 1],
-    ['all', 8],
-    ['unstaged', 6],
-  ] as const) {
-    void expected
+    ['all', 9],
+    ['unstaged', 8],
+  ] as const
+  for (const [scope, count] of steps) {
     await sub.selectOption(scope)
-    await expect.poll(() => page.getByTestId('review-file').count()).toBe(count === 6 ? 7 : count)
+    await expect.poll(() => page.getByTestId('review-file').count()).toBe(count)
   }
   const seen = (await page.evaluate(() => (window as unknown as { __seen: unknown[] }).__seen)) as Array<{
     selected: string

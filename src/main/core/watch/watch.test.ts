@@ -63,7 +63,7 @@ test('a burst larger than the bound is announced as truncated, not as thousands 
   }
 })
 
-test('the engine announces files.changed for an opened project, scoped to it, and git.status decorates', async () => {
+test('the engine announces files.changed for a project a window shows, scoped to it, and git.status decorates', async () => {
   const root = realpathSync(tempDir('retrace-watch-project-'))
   execFileSync('git', ['-C', root, 'init', '-q'])
   writeFileSync(join(root, 'tracked.txt'), 'a\n')
@@ -73,7 +73,9 @@ test('the engine announces files.changed for an opened project, scoped to it, an
   const frames: EventFrame[] = []
   core.onEvent((frame) => frames.push(frame))
   const project = await openProject(core, root)
-  // The watcher starts with the project; give its first scan a moment on a busy machine.
+  // A window lists the project it shows, and the watcher starts with that; give its first scan a
+  // moment on a busy machine.
+  expect((await project.call('files.list', { path: '' })).status).toBe('ok')
   await new Promise((resolve) => setTimeout(resolve, 300))
   writeFileSync(join(root, 'outside.txt'), 'made by another program\n')
   writeFileSync(join(root, 'tracked.txt'), 'b\n')
