@@ -302,11 +302,25 @@ export default function ReviewPane(props: {
                 </div>
                 {file.operation !== 'delete' && (
                   <>
-                    <button type="button" data-testid="review-open" onClick={() => props.onOpenFile(file.path)}>
-                      <Icon name="go-to-file" /> {t('review.open')}
+                    <button
+                      type="button"
+                      data-testid="review-open"
+                      className="icon-button"
+                      aria-label={t('review.open')}
+                      title={t('review.open')}
+                      onClick={() => props.onOpenFile(file.path)}
+                    >
+                      <Icon name="go-to-file" />
                     </button>
-                    <button type="button" data-testid="review-reveal" onClick={() => props.onReveal(file.path)}>
-                      <Icon name="list-tree" /> {t('review.reveal')}
+                    <button
+                      type="button"
+                      data-testid="review-reveal"
+                      className="icon-button"
+                      aria-label={t('review.reveal')}
+                      title={t('review.reveal')}
+                      onClick={() => props.onReveal(file.path)}
+                    >
+                      <Icon name="list-tree" />
                     </button>
                   </>
                 )}
