@@ -3,7 +3,17 @@ import { fail, ok, type DirEntry, type EventFrame, type Outcome, type ResponseEn
 import type { Disposable } from '../../shared/disposable'
 import { createDispatcher, type ActionHandlers } from './dispatcher'
 import { createEventBus } from './events'
-import { DEFAULT_READ_LIMITS, listDirectory, readFile, type ProjectRoots, type ReadLimits } from './files'
+import {
+  DEFAULT_READ_LIMITS,
+  createByteBudget,
+  createDirectoryListing,
+  listDirectory,
+  readFile,
+  createByteTransfers,
+  type ByteResponse,
+  type ProjectRoots,
+  type ReadLimits,
+} from './files'
 import { createCursorSigner, createSnapshotStore } from './paging'
 import { createHumanOperations, type OperationContext } from './files/operations'
 import {
@@ -68,6 +78,10 @@ import { createWatchService, gitDecorations } from './watch'
 import { conflictDiff } from './history'
 
 export type { Host } from './host'
+export { BYTES_ROUTE, type ByteResponse } from './files'
+
+/** File bytes that large reads may hold in memory at once, across all clients. */
+const LARGE_READ_BUDGET_BYTES = 128 * 1024 * 1024
 
 export interface CoreOptions {
   /** Retrace's private data directory (created 0700 if missing). */
@@ -113,6 +127,11 @@ export interface Core extends Disposable {
    * Runs once in the background after start-up recovery; callable for maintenance and tests.
    */
   collectGarbage(options?: { graceMs?: number }): Promise<{ expired: number; removed: number }>
+  /**
+   * Answers a byte-transfer URL issued by `files.read_bytes` (or a stored version); each shell
+   * serves it on the app's origin at `/api/bytes/<ticket>` after its own access checks.
+   */
+  serveBytes(ticketId: string, options: { range?: string | undefined; head?: boolean }): Promise<ByteResponse>
 }
 
 export interface TurnApi {
@@ -139,10 +158,13 @@ export function createCore(options: CoreOptions): Core {
   const host = options.host
   const events = createEventBus((error) => host.log('error', 'An event listener failed', { error: String(error) }))
   const projects = createProjectRegistry(db, dataDir)
-  const listing = {
-    signer: createCursorSigner(),
-    snapshots: createSnapshotStore<DirEntry>({ maxItems: 1_000_000, ttlMs: 10 * 60 * 1000 }),
-  }
+  // Bounded by entries across all listings (~150 B each): a 100 000-entry folder fits four times.
+  const listing = createDirectoryListing(
+    createCursorSigner(),
+    createSnapshotStore<DirEntry>({ maxItems: 400_000, ttlMs: 10 * 60 * 1000 }),
+  )
+  // File bytes of large reads held at once; past it reads queue (spec 12's memory bound).
+  const readBudget = createByteBudget(LARGE_READ_BUDGET_BYTES)
   const review = {
     signer: createCursorSigner(),
     // Bounded by rows across all review snapshots; a 10 000-file turn fits many times over.
@@ -153,6 +175,7 @@ export function createCore(options: CoreOptions): Core {
   }
   const diffRunner = createDiffRunner()
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
+  const byteTransfers = createByteTransfers({ blobs, limits: readLimits, budget: readBudget })
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
   const workspaceOf = (project: Project): Workspace => ({
     workspace_id: ensureWorkspace(db, project.project_id, project.root),
@@ -264,7 +287,8 @@ export function createCore(options: CoreOptions): Core {
       watchers.ensure(project) // Workbench: the explorer lists a project it shows, so watch it.
       return listDirectory(listing, project.project_id, rootsOf(project.root), payload)
     },
-    'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits),
+    'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits, readBudget),
+    'files.read_bytes': async ({ path }, { project }) => byteTransfers.issueFile(rootsOf(project.root), path),
     'files.write': async (payload, context) => operations.write(operationContext(context), payload),
     'files.create': async (payload, context) => operations.create(operationContext(context), payload),
     'files.rename': async (payload, context) => operations.rename(operationContext(context), payload),
@@ -539,6 +563,10 @@ export function createCore(options: CoreOptions): Core {
     ready,
     turns,
     collectGarbage,
+    serveBytes: async (ticketId, options) => {
+      await ready.catch(() => undefined)
+      return byteTransfers.serve(ticketId, options)
+    },
     handle: async (raw) => {
       await ready.catch(() => undefined)
       return dispatcher.handle(raw)
