@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -24,6 +24,11 @@ beforeAll(async () => {
   writeFileSync(join(root, 'src', 'beta.ts'), longFile('beta'))
   writeFileSync(join(root, 'src', 'lib', 'gamma.ts'), longFile('gamma'))
   writeFileSync(join(root, 'README.md'), '# Workbench fixture\n')
+  // A binary no adapter shows: a (tiny, valid) zip archive.
+  writeFileSync(
+    join(root, 'bundle.zip'),
+    Buffer.from([0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+  )
   writeFileSync(join(root, '.gitignore'), 'build/\n')
   const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
   git('init', '-q')
@@ -270,6 +275,25 @@ describe('tabs', () => {
     await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true')
     await page.close()
   })
+})
+
+test('a type no adapter shows gets an explicit state with Download and Reveal', async () => {
+  const { page, watch } = await open(1280)
+  const tree = page.getByRole('tree', { name: 'Files' })
+  await tree.locator('[data-path="bundle.zip"]').dblclick()
+  const card = page.getByTestId('cannot-preview')
+  await expect.poll(() => card.innerText()).toContain('application/zip')
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    card.getByRole('button', { name: 'Download' }).click(),
+  ])
+  expect(download.suggestedFilename()).toBe('bundle.zip')
+  const saved = await download.path()
+  expect(readFileSync(saved ?? '').subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x05, 0x06]))
+  await card.getByRole('button', { name: 'Reveal in explorer' }).click()
+  await expect.poll(() => tree.locator('[data-path="bundle.zip"]').getAttribute('aria-selected')).toBe('true')
+  expect(watch.consoleErrors).toEqual([])
+  await page.close()
 })
 
 describe('live files', () => {

@@ -354,7 +354,7 @@ export const en = {
   'viewer.breadcrumbs': 'Path',
   'viewer.download': 'Download',
   'viewer.downloadFailed': 'The download failed.',
-  'viewer.downloadPending': 'Downloading binary files needs the engine’s byte transfer, which is not available yet.',
+  'viewer.bytesFailed': 'Its bytes could not be read; try again.',
   'viewer.gone': '{path} was deleted or moved outside Retrace.',
   'viewer.reveal': 'Reveal in explorer',
   'welcome.title': 'Open a file to start',

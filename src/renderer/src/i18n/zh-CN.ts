@@ -351,7 +351,7 @@ export const zhCN: Record<MessageKey, string> = {
   'viewer.breadcrumbs': '路径',
   'viewer.download': '下载',
   'viewer.downloadFailed': '下载失败。',
-  'viewer.downloadPending': '下载二进制文件需要引擎的字节传输功能，目前尚不可用。',
+  'viewer.bytesFailed': '无法读取其字节，请重试。',
   'viewer.gone': '{path} 已在 Retrace 之外被删除或移动。',
   'viewer.reveal': '在资源管理器中显示',
   'welcome.title': '打开一个文件开始',

@@ -112,6 +112,12 @@ export function FileTab(props: {
   )
 
   const reveal = () => props.onReveal(props.path)
+  const download = async (): Promise<Blob | null> => {
+    const exported = await mounted.current?.export()
+    if (exported) return exported
+    const bytes = await loadBytes(client, { kind: 'project-file', projectId: props.projectId, path: props.path })
+    return bytes.kind === 'ok' ? new Blob([bytes.bytes as Uint8Array<ArrayBuffer>], { type: bytes.mime }) : null
+  }
   let body
   if (state.kind === 'loading') {
     body = <p className="viewer-note">{t('viewer.loading', { path: props.path })}</p>
@@ -137,8 +143,12 @@ export function FileTab(props: {
         path={props.path}
         mime={mime}
         size={state.file.size}
-        reason={t('viewer.binary')}
-        downloadUnavailable={t('viewer.downloadPending')}
+        reason={
+          state.bytes?.kind === 'unavailable' && state.bytes.reason === 'failed'
+            ? t('viewer.bytesFailed')
+            : t('viewer.binary')
+        }
+        onDownload={download}
         onReveal={reveal}
       />
     )
@@ -156,7 +166,7 @@ export function FileTab(props: {
         mime={typeof details.mime === 'string' ? details.mime : 'application/octet-stream'}
         size={typeof details.size === 'number' ? details.size : 0}
         reason={t('viewer.tooLarge', { limit: formatBytes(typeof details.limit === 'number' ? details.limit : 0) })}
-        downloadUnavailable={t('viewer.downloadPending')}
+        onDownload={download}
         onReveal={reveal}
       />
     )

@@ -16,16 +16,16 @@ export type BytesOutcome =
   | { readonly kind: 'absent' }
   | {
       readonly kind: 'unavailable'
-      readonly reason: 'no-byte-transfer' | 'unsupported' | 'failed'
+      readonly reason: 'unsupported' | 'failed'
       readonly mime?: string
       readonly size?: number
     }
 
 /**
- * The one way binary adapters get bytes. Project files come through the engine's bounded byte
- * transfer (`files.read_bytes` → a same-origin ticket URL fetched as raw bytes), never as base64
- * inside JSON frames. Review's before/after still arrives as `review.preview` (the snapshot's
- * pinned blob, bounded by the review quota) until that moves onto the byte transfer too.
+ * The one way binary adapters (and Download) get bytes. Project files come through the engine's
+ * bounded byte transfer (`files.read_bytes` → a same-origin ticket URL fetched as raw bytes),
+ * never as base64 inside JSON frames. Review's before/after still arrives as `review.preview` (the
+ * snapshot's pinned blob, bounded by the review quota) until that moves onto the byte transfer.
  */
 export async function loadBytes(
   client: RequestClient,
@@ -54,13 +54,37 @@ export async function loadBytes(
   return projectFileBytes(client, source, signal)
 }
 
-/** Until the engine's byte transfer lands, project binaries cannot be fetched. */
+/**
+ * `files.read_bytes` hands out a short-lived same-origin URL for exactly the file's current
+ * revision; a 409 means it changed between the ticket and the fetch, so one fresh ticket is tried.
+ */
 async function projectFileBytes(
-  _client: RequestClient,
-  _source: Extract<ByteSource, { kind: 'project-file' }>,
-  _signal?: AbortSignal,
+  client: RequestClient,
+  source: Extract<ByteSource, { kind: 'project-file' }>,
+  signal?: AbortSignal,
 ): Promise<BytesOutcome> {
-  return { kind: 'unavailable', reason: 'no-byte-transfer' }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const ticket = await client.request(
+      'files.read_bytes',
+      { path: source.path },
+      { owner: { project_id: source.projectId }, ...(signal ? { signal } : {}) },
+    )
+    if (ticket.kind !== 'ok') {
+      if (ticket.kind === 'error' && ticket.error.code === 'NOT_FOUND') return { kind: 'absent' }
+      return { kind: 'unavailable', reason: 'failed' }
+    }
+    let response: Response
+    try {
+      response = await fetch(ticket.result.url, { credentials: 'same-origin', ...(signal ? { signal } : {}) })
+    } catch {
+      return { kind: 'unavailable', reason: 'failed' }
+    }
+    if (response.status === 409) continue
+    if (!response.ok)
+      return { kind: 'unavailable', reason: 'failed', mime: ticket.result.mime, size: ticket.result.size }
+    return { kind: 'ok', bytes: new Uint8Array(await response.arrayBuffer()), mime: ticket.result.mime }
+  }
+  return { kind: 'unavailable', reason: 'failed' }
 }
 
 function fromBase64(base64: string): Uint8Array {
