@@ -3,18 +3,16 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { tempDir } from './support/temp'
+import type { Core } from '../src/main/core'
+import type { ResponseEnvelope } from '../src/shared/protocol'
 
 /**
  * Where `/proc/self/fd` does not exist (macOS, Windows) project files are reached by path with
  * every folder's identity re-checked around each step. Forced here so the fallback runs on Linux.
  */
 describe('path-recheck pinning (the non-Linux fallback)', () => {
-  let core: import('../src/main/core').Core
-  let call: (
-    action: string,
-    payload: unknown,
-    key?: boolean,
-  ) => Promise<import('../src/shared/protocol').ResponseEnvelope>
+  let core: Core
+  let call: (action: string, payload: unknown, key?: boolean) => Promise<ResponseEnvelope>
   let root: string
 
   beforeAll(async () => {

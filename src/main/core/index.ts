@@ -298,7 +298,7 @@ export function createCore(options: CoreOptions): Core {
       const session = createSession(db, {
         project_id: context.project.project_id,
         workspace_id: workspaceOf(context.project).workspace_id,
-        title: title ?? 'New session',
+        title,
         permission_mode: permission_mode ?? options.agent?.defaultPermissionMode ?? 'ask',
       })
       events.emit('session.updated', {}, { session_id: session.session_id })

@@ -5,7 +5,7 @@ import { journalFixture } from '../../../../test/support/journal'
 import { treeFingerprint } from '../../../../test/support/tree'
 import { planApplyPatch } from './apply-patch'
 import { parsePatch } from './apply-patch-parse'
-import { foldByLineage } from './receipts'
+import { foldReceipts } from '../changes'
 
 function write(root: string, files: Record<string, string>) {
   for (const [path, content] of Object.entries(files)) {
@@ -189,7 +189,7 @@ describe('apply_patch', () => {
     }
     const moved = '*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n*** End Patch'
     await f.journal.mutate(f.workspace, { kind: 'edit', origin_turn_id: 't' }, () => planApplyPatch(f.context, moved))
-    const folded = foldByLineage(f.journal.receipts({ workspace_id: f.workspace.workspace_id, origin_turn_id: 't' }))
+    const folded = foldReceipts(f.journal.receipts({ workspace_id: f.workspace.workspace_id, origin_turn_id: 't' }))
     expect(folded).toHaveLength(1)
     expect(folded[0]).toMatchObject({ first_path: 'a.txt', last_path: 'b.txt', transactions: expect.any(Array) })
     expect(folded[0]?.transactions).toHaveLength(3)

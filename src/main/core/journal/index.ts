@@ -10,7 +10,8 @@ export {
   type FaultHook,
   type FaultPhase,
 } from './faults'
-export { foldByLineage, queryAllReceipts, queryReceipts, type NetChange, type ReceiptQuery } from './receipts'
+export { queryAllReceipts, queryReceipts, type ReceiptQuery } from './receipts'
+export { lineStats } from './line-stats'
 export { ensureWorkspace, workspaceRevision } from './records'
 export type { RecoveryReport } from './recover'
 export {

@@ -205,6 +205,7 @@ export async function workspaceRows(
       source: 'git',
       actor_id: null,
       producer_turn_id: null,
+      outside_changes: 0,
       transaction_ids: [],
       change_set_ids: [],
       before_blob: await pin(before),
