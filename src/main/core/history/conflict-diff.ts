@@ -1,7 +1,8 @@
 import type { StructuredPatchHunk } from 'diff'
 import { fail, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
 import { CONFLICT_DIFF_LINES } from '../../../shared/protocol'
-import { foldByLineage, queryAllReceipts, type FileState, type Workspace } from '../journal'
+import { foldReceipts } from '../changes'
+import { queryAllReceipts, type FileState, type Workspace } from '../journal'
 import { readWriteTarget } from '../journal/target'
 import { statement, type BlobStore, type Database } from '../store'
 import type { SessionRecord } from './types'
@@ -43,7 +44,7 @@ export async function conflictDiff(
   if (!node) return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: request.turn_id })
   const receipts = queryAllReceipts(db, { workspace_id: workspace.workspace_id, origin_turn_id: request.turn_id })
   const side = request.expected ?? 'after'
-  const change = foldByLineage(receipts).find((c) =>
+  const change = foldReceipts(receipts).find((c) =>
     side === 'after' ? c.last_path === request.path : c.first_path === request.path,
   )
   if (!change) {
