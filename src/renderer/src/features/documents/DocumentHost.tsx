@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { useI18n } from '../../i18n'
 import type { DocumentAdapterEntry, DocumentContent, MountedDocument } from './adapters/types'
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
@@ -18,9 +19,12 @@ export function DocumentHost(props: {
   onMounted?: (mounted: MountedDocument | null) => void
   onError?: (message: string) => void
 }) {
+  const { t } = useI18n()
   const container = useRef<HTMLDivElement>(null)
   const mounted = useRef<MountedDocument | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
+  // The adapter's chunk (Monaco, pdf.js…) may take a moment on first use: say so meanwhile.
+  const [mountedPath, setMountedPath] = useState<string | null>(null)
   const latest = useRef(props)
   useEffect(() => {
     latest.current = props
@@ -53,6 +57,7 @@ export function DocumentHost(props: {
           return
         }
         mounted.current = instance
+        setMountedPath(path)
         instance.on('error', ({ message }) => {
           setFailed(message)
           latest.current.onError?.(message)
@@ -78,12 +83,19 @@ export function DocumentHost(props: {
   }, [content, revision])
 
   return (
-    <div
-      ref={container}
-      className={`document-host document-host-${size}`}
-      data-testid={size === 'full' ? `${entry.id}-view` : undefined}
-      data-adapter={entry.id}
-      data-failed={failed !== null ? 'true' : undefined}
-    />
+    <>
+      {mountedPath !== path && failed === null && (
+        <p className="viewer-note document-loading" role="status">
+          {t('viewer.loading', { path })}
+        </p>
+      )}
+      <div
+        ref={container}
+        className={`document-host document-host-${size}`}
+        data-testid={size === 'full' ? `${entry.id}-view` : undefined}
+        data-adapter={entry.id}
+        data-failed={failed !== null ? 'true' : undefined}
+      />
+    </>
   )
 }
