@@ -16,8 +16,12 @@ export interface TurnContext {
   readonly onDecide: (toolCallId: string, decision: ApprovalDecision) => Promise<RequestOutcome<unknown>>
   readonly onRestored: () => void
   readonly onOpenSettings: () => void
-  /** Opens the Review tab on This turn for a turn with changes. */
-  readonly onReview?: (turnId: string, commandsOnly?: boolean) => void
+  /** Opens the Review tab on This turn for a turn with changes (optionally on one of its files). */
+  readonly onReview?: (turnId: string, path?: string) => void
+  /** Opens Review on This turn's "Changed by commands" filter. */
+  readonly onReviewCommands?: (turnId: string) => void
+  /** Opens a project file in a tab. */
+  readonly onOpenFile?: (path: string) => void
 }
 
 function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
@@ -50,9 +54,8 @@ export function AssistantTurn(props: {
   const { t } = useI18n()
   const { node, context } = props
   const summary = summaryOf(node)
-  const running = node.status === 'running'
-  const snapshotNote = running ? null : snapshotNoteOf(node)
   const changed = summary !== null && (summary.files > 0 || (summary.command_files ?? 0) > 0)
+  const running = node.status === 'running'
   return (
     <div className="assistant-turn" data-testid="turn" data-turn-id={node.node_id} data-status={node.status}>
       {node.parts.map((part, index) => (
@@ -64,9 +67,9 @@ export function AssistantTurn(props: {
           {t('chat.working')}
         </p>
       )}
-      {snapshotNote !== null && (
-        <p className="turn-snapshot-note" data-testid="turn-snapshot-note" data-reason={snapshotNote.reason}>
-          {t('turnCard.commandsUntracked', { reason: snapshotNote.message })}
+      {!running && snapshotNoteOf(node) !== null && (
+        <p className="turn-snapshot-note" data-testid="turn-snapshot-note" data-reason={snapshotNoteOf(node)?.reason}>
+          {t('turnCard.commandsUntracked', { reason: snapshotNoteOf(node)?.message ?? '' })}
         </p>
       )}
       {!running && summary !== null && changed && (
@@ -78,7 +81,9 @@ export function AssistantTurn(props: {
           offers={context.offers}
           sessionBusy={context.sessionBusy}
           onRestored={context.onRestored}
-          {...(context.onReview ? { onReviewCommands: () => context.onReview?.(node.node_id, true) } : {})}
+          {...(context.onReviewCommands ? { onReviewCommands: () => context.onReviewCommands?.(node.node_id) } : {})}
+          onOpenFile={context.onOpenFile}
+          onReviewFile={context.onReview ? (path) => context.onReview?.(node.node_id, path) : undefined}
           review={
             context.onReview ? (
               <button
