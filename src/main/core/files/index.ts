@@ -4,3 +4,4 @@ export { createByteBudget, readFile, DEFAULT_READ_LIMITS, type ByteBudget, type 
 export { BYTES_ROUTE, createByteTransfers, parseRange, type ByteResponse, type ByteTransfers } from './bytes'
 export { classifyContent, sniffMime } from './sniff'
 export { createHumanOperations, type HumanOperations, type MutationResult, type OperationContext } from './operations'
+export { createFilesModule, type FilesModule } from './module'
