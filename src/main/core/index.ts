@@ -63,6 +63,7 @@ import {
   type ReviewRow,
 } from './review'
 import { statement } from './store'
+import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 
 export type { Host } from './host'
 
@@ -82,6 +83,8 @@ export interface CoreOptions {
   readonly reviewPinQuotaBytes?: number
   /** Rows kept across all review snapshots before the least recently used is evicted. */
   readonly reviewSnapshotRows?: number
+  /** Office documents (spec 10): bundle pin, LibreOffice detection and limits. */
+  readonly office?: OfficeModuleOptions
 }
 
 export interface AgentOptions {
@@ -110,6 +113,8 @@ export interface Core extends Disposable {
    * Runs once in the background after start-up recovery; callable for maintenance and tests.
    */
   collectGarbage(options?: { graceMs?: number }): Promise<{ expired: number; removed: number }>
+  /** The Office module's side for the shells: the bundle tree and origin (spec 10). */
+  readonly office: OfficeHost
 }
 
 export interface TurnApi {
@@ -172,6 +177,18 @@ export function createCore(options: CoreOptions): Core {
     root: string
   }>
   const restore = createRestoreService({ db, blobs, journal, idempotency, fault })
+
+  // Office documents: their own module; only its actions and shell-facing host cross this line.
+  const office = createOfficeModule({
+    dataDir,
+    events,
+    operations,
+    log: host.log,
+    rootsOf,
+    operationContext,
+    options: options.office,
+  })
+
   const ready = journal
     .recover((workspaceId) => roots.find((r) => r.workspace_id === workspaceId)?.root)
     .then((report) => {
@@ -453,6 +470,7 @@ export function createCore(options: CoreOptions): Core {
         },
       ),
     'review.preview': async (payload, context) => reviewPreview(review, blobs, context.project.project_id, payload),
+    ...office.actions,
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)
       return ok({
@@ -509,6 +527,7 @@ export function createCore(options: CoreOptions): Core {
     ready,
     turns,
     collectGarbage,
+    office: office.host,
     handle: async (raw) => {
       await ready.catch(() => undefined)
       return dispatcher.handle(raw)
@@ -518,6 +537,7 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return
       disposed = true
       diffRunner.dispose()
+      office.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with
       // none running the store closes at once, so a restart in the same process sees it closed.
       const stopping = agent.dispose()

@@ -21,6 +21,7 @@ import {
 } from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
 import { reviewDiff, reviewFiles, reviewPreview } from './actions/review'
+import { officeConvert, officeInspect, officeInstall, officePreview, officeStatus } from './actions/office'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -53,6 +54,11 @@ export const ACTIONS = {
   [reviewFiles.name]: reviewFiles,
   [reviewDiff.name]: reviewDiff,
   [reviewPreview.name]: reviewPreview,
+  [officeStatus.name]: officeStatus,
+  [officeInstall.name]: officeInstall,
+  [officeInspect.name]: officeInspect,
+  [officePreview.name]: officePreview,
+  [officeConvert.name]: officeConvert,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

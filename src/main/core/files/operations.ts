@@ -18,6 +18,8 @@ type StoredResponse = { status: 'ok'; result: MutationResult } | { status: 'erro
 export interface MutationResult {
   readonly transaction_id: string
   readonly revision: string | null
+  /** The file the mutation ended on (for replays of operations that chose it, like a conversion). */
+  readonly path?: string
 }
 
 export interface OperationContext {
@@ -45,6 +47,22 @@ export interface HumanOperations {
     context: OperationContext,
     payload: { path: string; expected_revision: string | null },
   ): Promise<Outcome<MutationResult>>
+  /**
+   * Another module's human file operation (e.g. `office.convert` publishing a converted copy):
+   * the same idempotency and journal path as the explorer's, under that module's action name.
+   */
+  custom(
+    context: OperationContext,
+    action: string,
+    canonical: { payload: unknown; precondition: unknown },
+    plan: (mutator: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
+  ): Promise<Outcome<MutationResult>>
+  /** The stored outcome for this key if it was already used (replay, conflict, still running), else undefined. */
+  replayed(
+    context: OperationContext,
+    action: string,
+    canonical: { payload: unknown; precondition: unknown },
+  ): Outcome<MutationResult> | undefined
 }
 
 const WAIT_FOR_RUNNING_MS = 30_000
@@ -71,17 +89,7 @@ export function createHumanOperations(deps: {
   ): Promise<Outcome<MutationResult>> {
     const key = context.idempotencyKey
     if (key === undefined) return fail('INVALID_REQUEST', `"${action}" needs an idempotency_key.`)
-    const claim: IdempotencyClaim = {
-      ownerKey: `${context.projectId}/${context.sessionId ?? ''}`,
-      action,
-      key,
-      fingerprint: fingerprintOf(
-        action,
-        { project_id: context.projectId, session_id: context.sessionId ?? null },
-        canonical.payload,
-        canonical.precondition,
-      ),
-    }
+    const claim = claimOf(context, action, key, canonical)
     const inFlightKey = `${claim.ownerKey}\u0000${action}\u0000${key}`
     const keyConflict = () =>
       fail(
@@ -174,6 +182,28 @@ export function createHumanOperations(deps: {
   }
 
   return {
+    custom: (context, action, canonical, plan) => run(context, action, canonical, plan),
+    replayed(context, action, canonical) {
+      const key = context.idempotencyKey
+      if (key === undefined) return fail('INVALID_REQUEST', `"${action}" needs an idempotency_key.`)
+      const existing = idempotency.lookup(claimOf(context, action, key, canonical))
+      switch (existing.kind) {
+        case 'conflict':
+          return fail(
+            'IDEMPOTENCY_KEY_CONFLICT',
+            'This idempotency key was already used for a different request; nothing was written.',
+            {
+              idempotency_key: key,
+            },
+          )
+        case 'replay':
+          return fromStored(existing.response as StoredResponse)
+        case 'running':
+          return fail('IN_PROGRESS', 'This request is still being carried out.', { operation_id: existing.operationId })
+        case 'new':
+          return undefined
+      }
+    },
     async write(context, payload) {
       const bytes = decodeContent(payload.content, payload.content_base64)
       if (bytes.kind === 'error') return bytes
@@ -237,9 +267,32 @@ export function createHumanOperations(deps: {
   }
 }
 
+function claimOf(
+  context: OperationContext,
+  action: string,
+  key: string,
+  canonical: { payload: unknown; precondition: unknown },
+): IdempotencyClaim {
+  return {
+    ownerKey: `${context.projectId}/${context.sessionId ?? ''}`,
+    action,
+    key,
+    fingerprint: fingerprintOf(
+      action,
+      { project_id: context.projectId, session_id: context.sessionId ?? null },
+      canonical.payload,
+      canonical.precondition,
+    ),
+  }
+}
+
 function resultOf(receipt: Receipt): MutationResult {
   const last = receipt.files[receipt.files.length - 1]
-  return { transaction_id: receipt.transaction_id, revision: last?.after.kind === 'regular' ? last.after.digest : null }
+  return {
+    transaction_id: receipt.transaction_id,
+    revision: last?.after.kind === 'regular' ? last.after.digest : null,
+    ...(last ? { path: last.path } : {}),
+  }
 }
 
 function fromStored(stored: StoredResponse): Outcome<MutationResult> {

@@ -1,0 +1,466 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { basename, extname, join } from 'node:path'
+import { fail, ok, type OfficeEngine, type OfficeFormat, type Outcome, type ResultOf } from '../../../shared/protocol'
+import { joinRelPath, parentPath } from '../../../shared/paths'
+import type { Disposable } from '../../../shared/disposable'
+import type { ActionHandlers, ProjectRequestContext } from '../dispatcher'
+import type { EventBus } from '../events'
+import type { ProjectRoots } from '../files'
+import type { HumanOperations, OperationContext } from '../files/operations'
+import type { Host } from '../host'
+import { planWrite } from '../journal'
+import { createBundleStore, type BundleStore } from './bundle/install'
+import { loadPin } from './bundle/pin'
+import type { ExtractLimits } from './bundle/extract'
+import { ALL_FORMATS, BUILTIN_EDIT, BUILTIN_PREVIEW, conversionTargets, ONLYOFFICE_EDIT } from './formats'
+import { inspectOffice, type Inspection } from './inspect'
+import { createConverter, type Converter } from './libreoffice/converter'
+import { detectLibreOffice, type Detection } from './libreoffice/detect'
+import type { ConversionFailure } from './libreoffice/types'
+import { createPreviewCache } from './preview-cache'
+import { trackProgress } from './progress'
+import { readSource, type SourceBytes } from './source'
+import { createByteTickets, type ByteTickets } from './tickets'
+
+export { answerOfficeAsset, OFFICE_CONTENT_TYPES } from './origin'
+export type { ByteTickets } from './tickets'
+
+type OfficeActions = Pick<
+  ActionHandlers,
+  'office.status' | 'office.install' | 'office.inspect' | 'office.preview' | 'office.convert'
+>
+
+export interface OfficeModuleOptions {
+  /** `build/office-bundle.json` of this build; `RETRACE_OFFICE_BUNDLE` in `env` overrides it. */
+  readonly pinFile?: string
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** Per conversion; a listener stuck longer is ended and the one-shot path tried. */
+  readonly conversionTimeoutMs?: number
+  readonly maxSourceBytes?: number
+  readonly extractLimits?: ExtractLimits
+  /** Tests replace the machine's LibreOffice with none (`missing`) or a specific one. */
+  readonly detect?: () => Promise<Detection>
+}
+
+export interface OfficeModuleDeps {
+  readonly dataDir: string
+  readonly events: EventBus
+  readonly operations: HumanOperations
+  readonly log: Host['log']
+  readonly rootsOf: (root: string) => ProjectRoots
+  readonly operationContext: (context: ProjectRequestContext) => OperationContext
+  readonly options?: OfficeModuleOptions
+}
+
+/** What the shells need from the Office module: the bundle tree to serve and the origin that serves it. */
+export interface OfficeHost {
+  /** The selected bundle's folder, resolved per request (an install switches it without a restart). */
+  bundleDirectory(): Promise<string | null>
+  /** The shell announces the Office origin it serves; `office.status` reports it. */
+  attachOrigin(origin: string): Disposable
+  /** Bytes named by a ticket from `office.preview`. */
+  readonly tickets: ByteTickets
+  /** The LibreOffice converter once started (tests inspect its supervisor). */
+  converter(): Promise<Converter | undefined>
+}
+
+export interface OfficeModule extends Disposable {
+  readonly actions: OfficeActions
+  readonly host: OfficeHost
+}
+
+const DEFAULT_MAX_SOURCE = 64 * 1024 * 1024
+
+export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
+  const options = deps.options ?? {}
+  const env = options.env ?? process.env
+  const officeDir = join(deps.dataDir, 'office')
+  const workDir = join(officeDir, 'libreoffice')
+  const previews = createPreviewCache(join(officeDir, 'previews'))
+  const tickets = createByteTickets()
+  const bundles: BundleStore = createBundleStore(officeDir, { limits: options.extractLimits })
+  const pinFile = options.pinFile ?? defaultPinFile()
+  const origins = new Set<string>()
+  const installKeys = new Map<string, { fingerprint: string; installId: string; version: string }>()
+  const previewFlights = new Map<string, Promise<Outcome<ResultOf<'office.preview'>>>>()
+  const convertFlights = new Map<string, Promise<Outcome<ResultOf<'office.convert'>>>>()
+  let detection: { at: number; result: Promise<Detection>; missing: boolean } | undefined
+  let converter: Promise<Converter | undefined> | undefined
+  let disposed = false
+  void bundles.cleanup().catch(() => undefined)
+
+  function libreOffice(): Promise<Detection> {
+    // A missing LibreOffice is looked for again after a while: installing it needs no restart.
+    if (!detection || (detection.missing && Date.now() - detection.at > 30_000)) {
+      const entry: { at: number; result: Promise<Detection>; missing: boolean } = {
+        at: Date.now(),
+        result: (options.detect ?? (() => detectLibreOffice(env)))(),
+        missing: false,
+      }
+      void entry.result.then((d) => (entry.missing = d.kind === 'missing'))
+      detection = entry
+    }
+    return detection.result
+  }
+
+  async function getConverter(): Promise<Converter | undefined> {
+    const found = await libreOffice()
+    if (found.kind !== 'found' || disposed) return undefined
+    converter ??= Promise.resolve(createConverter({ install: found.install, workDir, env, log: deps.log }))
+    return converter
+  }
+
+  async function status(): Promise<ResultOf<'office.status'>> {
+    const found = await libreOffice()
+    const selected = await bundles.current()
+    const pin = await loadPin(pinFile, env)
+    const libre: OfficeEngine =
+      found.kind === 'found'
+        ? {
+            id: 'libreoffice',
+            available: true,
+            version: found.install.version,
+            ...(found.install.python === null ? { reason: 'no-resident-listener' } : {}),
+            preview: ALL_FORMATS,
+            edit: [],
+            convert: ALL_FORMATS.map((from) => ({ from, to: conversionTargets(from) })),
+          }
+        : { id: 'libreoffice', available: false, reason: 'not-found', preview: [], edit: [] }
+    const origin = [...origins][0]
+    const only: OfficeEngine = selected
+      ? {
+          id: 'onlyoffice',
+          available: origin !== undefined,
+          version: selected.version,
+          ...(origin !== undefined ? { origin } : { reason: 'no-origin' }),
+          preview: ['docx', 'pptx', 'xlsx', 'doc', 'ppt', 'xls', 'odt', 'ods', 'odp', 'csv'],
+          edit: ONLYOFFICE_EDIT,
+        }
+      : { id: 'onlyoffice', available: false, reason: 'not-installed', preview: [], edit: [] }
+    const running = bundles.running()
+    return {
+      engines: [{ id: 'builtin', available: true, preview: BUILTIN_PREVIEW, edit: BUILTIN_EDIT }, libre, only],
+      bundle:
+        pin.kind === 'pinned'
+          ? {
+              pinned: true,
+              version: pin.pin.version,
+              size: pin.pin.size,
+              licence: pin.pin.licence,
+              source: pin.pin.source,
+              ...(running ? { install_id: running.installId } : {}),
+            }
+          : {
+              pinned: false,
+              ...(pin.version !== undefined ? { version: pin.version } : {}),
+              ...(pin.licence !== undefined ? { licence: pin.licence } : {}),
+              ...(pin.source !== undefined ? { source: pin.source } : {}),
+            },
+    }
+  }
+
+  const emitInstall = (progress: Parameters<Parameters<BundleStore['install']>[1]>[0]) =>
+    deps.events.emit('office.install.progress', {}, progress)
+
+  async function install(key: string | undefined): Promise<Outcome<ResultOf<'office.install'>>> {
+    if (key === undefined) return fail('INVALID_REQUEST', '"office.install" needs an idempotency_key.')
+    const pin = await loadPin(pinFile, env)
+    if (pin.kind !== 'pinned') return fail('UNAVAILABLE', pin.reason, { reason: 'unpinned' })
+    const fingerprint = `${pin.pin.version}:${pin.pin.sha256}`
+    const known = installKeys.get(key)
+    if (known && known.fingerprint !== fingerprint) {
+      return fail('IDEMPOTENCY_KEY_CONFLICT', 'This idempotency key was used for another bundle release.', {
+        idempotency_key: key,
+      })
+    }
+    const selected = await bundles.current()
+    const running = bundles.running()
+    if (known && !running) {
+      return ok({
+        install_id: known.installId,
+        state: selected?.version === pin.pin.version ? 'installed' : 'failed',
+        version: known.version,
+      })
+    }
+    if (!running && selected?.version === pin.pin.version && selected.id.endsWith(pin.pin.sha256.slice(0, 12))) {
+      return ok({ install_id: known?.installId ?? randomUUID(), state: 'installed', version: selected.version })
+    }
+    const run = bundles.install(pin.pin, emitInstall)
+    installKeys.set(key, { fingerprint, installId: run.installId, version: run.version })
+    void run.done.then((outcome) => {
+      if (outcome.state === 'failed') deps.log('warn', 'Office bundle install failed', outcome.error)
+    })
+    return ok({ install_id: run.installId, state: 'running', version: run.version })
+  }
+
+  async function source(context: ProjectRequestContext, path: string): Promise<Outcome<SourceBytes>> {
+    return readSource(deps.rootsOf(context.project.root), path, options.maxSourceBytes ?? DEFAULT_MAX_SOURCE)
+  }
+
+  async function inspect(payload: { path: string }, context: ProjectRequestContext) {
+    const read = await source(context, payload.path)
+    if (read.kind === 'error') return read
+    const inspection = await inspectOffice(basename(payload.path), read.result.bytes)
+    return ok({
+      path: payload.path,
+      revision: read.result.revision,
+      size: read.result.bytes.length,
+      format: inspection.format,
+      state: inspection.state,
+      ...(inspection.state !== 'ok' ? { message: inspection.message } : {}),
+      ...(inspection.state === 'ok' && inspection.docxLosses
+        ? { docx_losses: inspection.docxLosses.map((l) => ({ feature: l.feature, count: l.count })) }
+        : {}),
+    })
+  }
+
+  /** Writes the snapshot where LibreOffice reads it: a private folder, a plain ASCII name. */
+  async function stage(read: SourceBytes, format: OfficeFormat) {
+    await mkdir(workDir, { recursive: true, mode: 0o700 })
+    const dir = await mkdtemp(join(workDir, 'job-'))
+    const input = join(dir, `source.${format}`)
+    await writeFile(input, read.bytes, { mode: 0o600 })
+    return { dir, input, dispose: () => rm(dir, { recursive: true, force: true }) }
+  }
+
+  async function preview(
+    payload: { path: string },
+    context: ProjectRequestContext,
+  ): Promise<Outcome<ResultOf<'office.preview'>>> {
+    const read = await source(context, payload.path)
+    if (read.kind === 'error') return read
+    const inspection = await inspectOffice(basename(payload.path), read.result.bytes)
+    if (inspection.state !== 'ok') return ok(unavailable(payload.path, inspection))
+    const found = await libreOffice()
+    if (found.kind !== 'found') {
+      return ok({
+        kind: 'unavailable',
+        path: payload.path,
+        reason: 'no-engine',
+        message: 'A page-faithful preview needs LibreOffice, which is not installed on this machine.',
+      })
+    }
+    const key = previews.keyOf(read.result.revision, found.install.version)
+    const issue = (file: { path: string; size: number }, cached: boolean) =>
+      ok({
+        kind: 'pdf' as const,
+        path: payload.path,
+        revision: read.result.revision,
+        engine: 'libreoffice' as const,
+        pdf: tickets.issue({ path: file.path, mime: 'application/pdf', size: file.size }),
+        cached,
+      })
+    const hit = await previews.get(key)
+    if (hit) return issue(hit, true)
+    // Two viewers of one revision share one conversion.
+    const flight = previewFlights.get(key)
+    if (flight) return flight
+    const converting = (async () => {
+      const progress = trackProgress(deps.events, context.owner, 'preview', payload.path)
+      const staged = await stage(read.result, inspection.format)
+      try {
+        const engine = await getConverter()
+        if (!engine) return fail('UNAVAILABLE', 'LibreOffice is not available.', { reason: 'no-engine' })
+        const output = join(staged.dir, 'preview.pdf')
+        const outcome = await engine.convert(
+          { input: staged.input, output, target: 'pdf', timeoutMs: options.conversionTimeoutMs ?? 120_000 },
+          (phase) => progress.phase(phase),
+        )
+        progress.finish(outcome.kind === 'ok')
+        if (outcome.kind !== 'ok') return ok(conversionUnavailable(payload.path, outcome.reason, outcome.message))
+        return issue(await previews.put(key, output), false)
+      } finally {
+        progress.finish(false)
+        await staged.dispose()
+      }
+    })()
+    previewFlights.set(key, converting)
+    try {
+      return await converting
+    } finally {
+      previewFlights.delete(key)
+    }
+  }
+
+  async function convert(
+    payload: { path: string; to: OfficeFormat },
+    context: ProjectRequestContext,
+  ): Promise<Outcome<ResultOf<'office.convert'>>> {
+    const read = await source(context, payload.path)
+    if (read.kind === 'error') return read
+    const operation = deps.operationContext(context)
+    const canonical = {
+      payload: { path: payload.path, to: payload.to },
+      precondition: { from_revision: read.result.revision },
+    }
+    const stored = deps.operations.replayed(operation, 'office.convert', canonical)
+    if (stored) {
+      if (stored.kind === 'error') return stored
+      return ok({
+        path: stored.result.path ?? '',
+        from_revision: read.result.revision,
+        transaction_id: stored.result.transaction_id,
+        revision: stored.result.revision ?? '',
+      })
+    }
+    const flightKey = `${context.project.project_id}\u0000${context.idempotencyKey ?? ''}`
+    const flight = convertFlights.get(flightKey)
+    if (flight) return flight
+    const running = runConversion(read.result, payload, context, operation, canonical)
+    convertFlights.set(flightKey, running)
+    try {
+      return await running
+    } finally {
+      convertFlights.delete(flightKey)
+    }
+  }
+
+  async function runConversion(
+    read: SourceBytes,
+    payload: { path: string; to: OfficeFormat },
+    context: ProjectRequestContext,
+    operation: OperationContext,
+    canonical: { payload: unknown; precondition: unknown },
+  ): Promise<Outcome<ResultOf<'office.convert'>>> {
+    const inspection = await inspectOffice(basename(payload.path), read.bytes)
+    if (inspection.state !== 'ok') {
+      const reason = inspection.state
+      return fail(reason === 'unsupported' ? 'UNSUPPORTED' : 'UNAVAILABLE', inspection.message, { reason })
+    }
+    if (!conversionTargets(inspection.format).includes(payload.to)) {
+      return fail(
+        'UNSUPPORTED',
+        `A ${inspection.format.toUpperCase()} document cannot be converted to ${payload.to.toUpperCase()}.`,
+        {
+          reason: 'wrong-family',
+          from: inspection.format,
+          to: payload.to,
+          allowed: conversionTargets(inspection.format),
+        },
+      )
+    }
+    const engine = await getConverter()
+    if (!engine) {
+      return fail('UNAVAILABLE', 'Converting needs LibreOffice, which is not installed on this machine.', {
+        reason: 'no-engine',
+      })
+    }
+    const progress = trackProgress(deps.events, context.owner, 'convert', payload.path)
+    const staged = await stage(read, inspection.format)
+    try {
+      const output = join(staged.dir, `converted.${payload.to}`)
+      const outcome = await engine.convert(
+        { input: staged.input, output, target: payload.to, timeoutMs: options.conversionTimeoutMs ?? 120_000 },
+        (phase) => progress.phase(phase),
+      )
+      if (outcome.kind !== 'ok') {
+        progress.finish(false)
+        const mapped = conversionUnavailable(payload.path, outcome.reason, outcome.message)
+        return fail(outcome.reason === 'wrong-family' ? 'UNSUPPORTED' : 'UNAVAILABLE', mapped.message, {
+          reason: mapped.reason,
+        })
+      }
+      progress.phase('publishing')
+      // A new file next to the original; a name taken meanwhile moves on to the next free one.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const target = candidateName(payload.path, payload.to, attempt)
+        const published = await deps.operations.custom(operation, 'office.convert', canonical, (mutator) =>
+          planWrite(mutator, { path: target, source: { source_path: output }, expected: null }),
+        )
+        if (published.kind === 'error' && published.error.code === 'CONFLICT') continue
+        progress.finish(published.kind === 'ok')
+        if (published.kind === 'error') return published
+        return ok({
+          path: target,
+          from_revision: read.revision,
+          transaction_id: published.result.transaction_id,
+          revision: published.result.revision ?? '',
+        })
+      }
+      progress.finish(false)
+      return fail('CONFLICT', 'No free name was found next to the original for the converted file.', {
+        path: payload.path,
+      })
+    } finally {
+      progress.finish(false)
+      await staged.dispose()
+    }
+  }
+
+  return {
+    actions: {
+      'office.status': async () => ok(await status()),
+      'office.install': async (_payload, context) => install(context.idempotencyKey),
+      'office.inspect': inspect,
+      'office.preview': preview,
+      'office.convert': convert,
+    },
+    host: {
+      bundleDirectory: async () => (await bundles.current())?.dir ?? null,
+      attachOrigin(origin) {
+        origins.add(origin)
+        return { dispose: () => origins.delete(origin) }
+      },
+      tickets,
+      converter: getConverter,
+    },
+    dispose() {
+      disposed = true
+      void converter?.then((c) => c?.dispose())
+    },
+  }
+}
+
+/** `build/office-bundle.json` beside the built main bundle (`out/main`), or beside the sources under tests. */
+function defaultPinFile(): string {
+  const candidates = [join(__dirname, '..', '..', 'build'), join(__dirname, '..', '..', '..', '..', 'build')]
+  const found = candidates.find((dir) => existsSync(join(dir, 'office-bundle.json')))
+  return join(found ?? candidates[0] ?? '', 'office-bundle.json')
+}
+
+/** `report.doc` → `report.docx`, then `report (1).docx`, `report (2).docx` … in the same folder. */
+export function candidateName(path: string, to: OfficeFormat, attempt: number): string {
+  const name = basename(path)
+  const stem = extname(name) === '' ? name : name.slice(0, -extname(name).length)
+  const file = attempt === 0 ? `${stem}.${to}` : `${stem} (${attempt}).${to}`
+  const parent = parentPath(path)
+  return parent === '' ? file : joinRelPath(parent, file)
+}
+
+function unavailable(path: string, inspection: Exclude<Inspection, { state: 'ok' }>): ResultOf<'office.preview'> {
+  return {
+    kind: 'unavailable',
+    path,
+    reason: inspection.state === 'password-protected' ? 'password-protected' : inspection.state,
+    message: inspection.message,
+  }
+}
+
+function conversionUnavailable(
+  path: string,
+  reason: ConversionFailure,
+  message: string,
+): Extract<ResultOf<'office.preview'>, { kind: 'unavailable' }> {
+  switch (reason) {
+    case 'password':
+      return {
+        kind: 'unavailable',
+        path,
+        reason: 'password-protected',
+        message: 'This document is protected with a password.',
+      }
+    case 'load-failed':
+      return {
+        kind: 'unavailable',
+        path,
+        reason: 'corrupt',
+        message: 'LibreOffice could not open this document; it may be damaged.',
+      }
+    case 'wrong-family':
+      return { kind: 'unavailable', path, reason: 'unsupported', message }
+    default:
+      return { kind: 'unavailable', path, reason: 'conversion-failed', message }
+  }
+}

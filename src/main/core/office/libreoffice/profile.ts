@@ -1,0 +1,72 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/**
+ * A fresh LibreOffice user profile per engine start: the user's own profile (macros, extensions,
+ * recent files) is never used, and these settings hold before the first document loads — macros
+ * never run, linked content and the update check never reach the network, no first-start wizard.
+ */
+const SETTINGS: Array<[path: string, name: string, type: string, value: string]> = [
+  ['/org.openoffice.Office.Common/Security/Scripting', 'MacroSecurityLevel', 'int', '3'],
+  ['/org.openoffice.Office.Common/Security/Scripting', 'DisableMacrosExecution', 'boolean', 'true'],
+  ['/org.openoffice.Office.Common/Security/Scripting', 'BlockUntrustedRefererLinks', 'boolean', 'true'],
+  ['/org.openoffice.Office.Common/Misc', 'FirstRun', 'boolean', 'false'],
+  ['/org.openoffice.Office.Common/Misc', 'ShowTipOfTheDay', 'boolean', 'false'],
+  ['/org.openoffice.Office.Common/Misc', 'CollectUsageInformation', 'boolean', 'false'],
+  ['/org.openoffice.Office.Common/Misc', 'UseOpenCL', 'boolean', 'false'],
+  ['/org.openoffice.Office.Common/Misc', 'UseLocking', 'boolean', 'false'],
+  ['/org.openoffice.Office.Common/Load', 'UpdateDocMode', 'int', '0'],
+  ['/org.openoffice.Office.Calc/Formula/Load', 'OOXMLRecalcMode', 'int', '0'],
+  ['/org.openoffice.Office.Calc/Formula/Load', 'ODFRecalcMode', 'int', '0'],
+  [
+    "/org.openoffice.Office.Jobs/Jobs/org.openoffice.Office.Jobs:Job['UpdateCheck']/Arguments",
+    'AutoCheckEnabled',
+    'boolean',
+    'false',
+  ],
+  ['/org.openoffice.Office.Recovery/AutoSave', 'Enabled', 'boolean', 'false'],
+  ['/org.openoffice.Office.Recovery/RecoveryInfo', 'Enabled', 'boolean', 'false'],
+]
+
+export interface Profile {
+  readonly dir: string
+  /** The `-env:UserInstallation=` argument. */
+  readonly argument: string
+  dispose(): Promise<void>
+}
+
+export async function createProfile(parent: string): Promise<Profile> {
+  await mkdir(parent, { recursive: true, mode: 0o700 })
+  const dir = await mkdtemp(join(parent, 'profile-'))
+  await mkdir(join(dir, 'user'), { recursive: true, mode: 0o700 })
+  const items = SETTINGS.map(
+    ([path, name, type, value]) =>
+      `<item oor:path="${escape(path)}"><prop oor:name="${name}" oor:op="fuse" oor:type="xs:${type}"><value>${escape(value)}</value></prop></item>`,
+  ).join('\n')
+  await writeFile(
+    join(dir, 'user', 'registrymodifications.xcu'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items}\n</oor:items>\n`,
+    { mode: 0o600 },
+  )
+  return {
+    dir,
+    argument: `-env:UserInstallation=${pathToFileURL(dir).href}`,
+    dispose: () => rm(dir, { recursive: true, force: true, maxRetries: 3 }),
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+}
+
+/** Environment for every LibreOffice process: no proxies to reach, no display to open. */
+export function sofficeEnvironment(base: Readonly<Record<string, string | undefined>>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const key of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERPROFILE']) {
+    if (base[key] !== undefined) env[key] = base[key]
+  }
+  env.SAL_USE_VCLPLUGIN = 'svp'
+  env.SAL_DISABLE_JAVA = '1'
+  return env
+}
