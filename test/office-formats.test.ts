@@ -1,13 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import {
-  changedParts,
-  corpusFile,
-  makeDocx,
-  makePptx,
-  makeXlsx,
-  unzipParts,
-  zipParts,
-} from './support/office-fixtures'
+import { changedParts, corpusFile, makeDocx, makePptx, makeXlsx, unzipParts, zipParts } from './support/office-fixtures'
 import { scanDocx } from '../src/shared/office/docx'
 import { editSlideText, LINE_BREAK, readSlideTexts } from '../src/shared/office/pptx'
 import { editCell, listSheets, parseAddress, parseCellInput, readSheet } from '../src/shared/office/xlsx'

@@ -16,7 +16,7 @@ import type { ConversionJob, ConversionOutcome, ConversionPhase } from './types'
 export interface Converter extends Disposable {
   convert(job: ConversionJob, onPhase?: (phase: ConversionPhase) => void): Promise<ConversionOutcome>
   /** Which path served recent conversions; for tests and status. */
-  readonly stats: { resident: number; oneShot: number; restarts: number; fallbacks: number }
+  readonly stats: { starts: number; resident: number; oneShot: number; restarts: number; fallbacks: number }
   /** The resident listener's soffice pid, if running (tests kill it to prove the supervisor). */
   residentPid(): number | undefined
 }
@@ -37,7 +37,7 @@ export interface ConverterOptions {
 
 export function createConverter(options: ConverterOptions): Converter {
   const env = sofficeEnvironment(options.env ?? process.env)
-  const stats = { resident: 0, oneShot: 0, restarts: 0, fallbacks: 0 }
+  const stats = { starts: 0, resident: 0, oneShot: 0, restarts: 0, fallbacks: 0 }
   let listener: ResidentListener | undefined
   let starting: Promise<ResidentListener | undefined> | undefined
   let queue: Promise<unknown> = Promise.resolve()
@@ -65,6 +65,7 @@ export function createConverter(options: ConverterOptions): Converter {
           return undefined
         }
         listener = started
+        stats.starts++
         void started.ended.then(() => {
           if (listener === started) listener = undefined
         })

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { ChildProcess } from 'node:child_process'
+import { rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { EXPORT_FILTERS, FAMILY_OF, PDF_FILTERS } from '../formats'
 import type { ConversionJob, ConversionOutcome } from './types'
@@ -76,7 +79,9 @@ export async function startResident(options: {
     killGroup(office)
     for (const settle of pending.values()) settle({ id: -1, ok: false, error: 'crashed' })
     pending.clear()
-    void profile.dispose().finally(endedResolve)
+    // A killed listener leaves its named pipe behind in the temp folder.
+    const pipeFile = join(options.env.TMPDIR ?? tmpdir(), `OSL_PIPE_${process.getuid?.() ?? 0}_${pipe}`)
+    void Promise.all([profile.dispose(), rm(pipeFile, { force: true })]).finally(endedResolve)
   }
   const lines = createInterface({ input: bridge.stdout as NodeJS.ReadableStream })
   lines.on('line', (line) => {
