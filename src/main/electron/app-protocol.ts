@@ -1,6 +1,7 @@
 import type { Protocol } from 'electron'
 import { appContentSecurityPolicy } from '../../shared/csp'
 import { resolveStaticFile } from '../core/platform'
+import { OFFICE_ORIGIN } from './office-protocol'
 
 export const APP_SCHEME = 'app'
 export const APP_HOST = 'retrace'
@@ -28,7 +29,8 @@ export async function answerAppRequest(rendererDir: string, requestUrl: string, 
     status: 200,
     headers: {
       'Content-Type': file.mime,
-      'Content-Security-Policy': appContentSecurityPolicy(),
+      // The app may frame its Office origin and nothing else.
+      'Content-Security-Policy': appContentSecurityPolicy({ officeOrigin: OFFICE_ORIGIN }),
       'X-Content-Type-Options': 'nosniff',
     },
   })

@@ -7,6 +7,7 @@ import { appContentSecurityPolicy } from '../../shared/csp'
 import type { Core } from '../core'
 import { decideAccess, readCookie, tokenCookieName, type AccessDecision } from './access'
 import { resolveStaticFile } from '../core/platform'
+import { startOfficeOrigin, type OfficeOrigin } from './office-origin'
 
 export const WEBSOCKET_PATH = '/api/ws'
 /** Large enough for a 64 MiB file sent base64-encoded in one `files.write`. */
@@ -25,15 +26,21 @@ export interface WebHost {
   readonly token: string
   /** The line scripts wait for: `http://127.0.0.1:<port>/?token=<token>`. */
   readonly url: string
+  /** The Office bundle's own origin (a second loopback port). */
+  readonly officeOrigin: string
   close(): Promise<void>
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(24).toString('base64url')
-  const csp = appContentSecurityPolicy()
+  let port = 0
+  const office: OfficeOrigin = await startOfficeOrigin({
+    core: options.core,
+    appOrigin: () => `http://127.0.0.1:${port}`,
+  })
+  const csp = appContentSecurityPolicy({ officeOrigin: office.origin })
   const sockets = new Set<WebSocket>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
-  let port = 0
 
   const decide = (request: IncomingMessage, url: URL): AccessDecision =>
     decideAccess(
@@ -147,7 +154,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port,
     token,
     url: `http://127.0.0.1:${port}/?token=${token}`,
+    officeOrigin: office.origin,
     async close() {
+      await office.close()
       subscription.dispose()
       for (const ws of sockets) ws.terminate()
       wss.close()
