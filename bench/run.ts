@@ -1,5 +1,6 @@
 import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
+import { benchOffice } from './office.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
 
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   await benchRestore()
   await benchFiles()
   await benchReview()
+  await benchOffice()
 }
 
 void main()

@@ -3,18 +3,15 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import CFB from 'cfb'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { EventFrame } from '../src/shared/protocol'
 import { detectLibreOffice, type Detection } from '../src/main/core/office/libreoffice/detect'
 import { openProject, startCore } from './support/core'
 import { corpusFile, makeDocx } from './support/office-fixtures'
 import { tempDir } from './support/temp'
 
-let detection: Detection = { kind: 'missing', reason: 'not probed' }
-beforeAll(async () => {
-  detection = await detectLibreOffice()
-  if (detection.kind === 'missing') console.log(`skipped: LibreOffice tier — ${detection.reason}`)
-})
+const detection: Detection = await detectLibreOffice()
+if (detection.kind === 'missing') console.log(`skipped: the LibreOffice tier — ${detection.reason}`)
 const withLibreOffice = () => detection.kind === 'found'
 
 function pageCount(pdf: Buffer): number {
@@ -158,9 +155,8 @@ describe('office.inspect', () => {
   })
 })
 
-describe.runIf(process.env.RETRACE_SKIP_LIBREOFFICE !== '1')('LibreOffice tier', () => {
+describe.skipIf(detection.kind === 'missing')('LibreOffice tier', () => {
   test('preview page count equals a bare soffice --convert-to pdf, and the second open is served from the cache', async () => {
-    if (!withLibreOffice()) return
     const names = [
       'poi-60329-tables-hdrftr.docx',
       'poi-aptia-slides-images.pptx',
@@ -192,7 +188,6 @@ describe.runIf(process.env.RETRACE_SKIP_LIBREOFFICE !== '1')('LibreOffice tier',
   })
 
   test('password-protected and truncated files get explicit states, not a crash', async () => {
-    if (!withLibreOffice()) return
     const truncated = corpusFile('poi-truncated62886.docx')
     const { call } = await project({
       'secret.xlsx': encryptedOoxml(),
@@ -209,7 +204,10 @@ describe.runIf(process.env.RETRACE_SKIP_LIBREOFFICE !== '1')('LibreOffice tier',
   })
 
   test('a crashed listener is restarted, and the document it died on is converted one-shot', async () => {
-    if (!withLibreOffice() || detection.kind !== 'found' || detection.install.python === null) return
+    if (detection.kind !== 'found' || detection.install.python === null) {
+      console.log('skipped: no Python with the uno module, so no resident listener to crash')
+      return
+    }
     const docs: Record<string, Uint8Array> = {}
     for (let i = 0; i < 3; i++) docs[`d${i}.docx`] = await makeDocx(`<w:p><w:r><w:t>Document ${i}</w:t></w:r></w:p>`)
     const { call, core } = await project(docs)
@@ -229,7 +227,6 @@ describe.runIf(process.env.RETRACE_SKIP_LIBREOFFICE !== '1')('LibreOffice tier',
   })
 
   test('.doc → .docx creates a new journaled file next to the original and never overwrites', async () => {
-    if (!withLibreOffice()) return
     const legacy = corpusFile('poi-travel-form.doc')
     if (!legacy) return
     const { root, mutate, call, events } = await project({ 'forms/travel.doc': legacy })
@@ -269,7 +266,6 @@ describe.runIf(process.env.RETRACE_SKIP_LIBREOFFICE !== '1')('LibreOffice tier',
   })
 
   test('a conversion longer than a second reports progress events ending in done', async () => {
-    if (!withLibreOffice()) return
     const deck = corpusFile('poi-aptia-slides-images.pptx')
     if (!deck) return
     const { mutate, events } = await project({ 'deck.pptx': deck })

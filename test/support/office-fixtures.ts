@@ -164,12 +164,12 @@ export async function makeDocx(
 }
 
 /** A DOCX of `pages` pages: each page a heading, a paragraph of text and a page break. */
-export async function makeLongDocx(pages: number): Promise<Uint8Array> {
+export async function makeLongDocx(pages: number, stamp = ''): Promise<Uint8Array> {
   const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
   const filler = 'The quick brown fox jumps over the lazy dog. '.repeat(20)
   let body = ''
   for (let page = 1; page <= pages; page++) {
-    body += paragraph(`Page ${page}`) + paragraph(filler) + paragraph(filler)
+    body += paragraph(`Page ${page} ${stamp}`) + paragraph(filler) + paragraph(filler)
     if (page < pages) body += '<w:p><w:r><w:br w:type="page"/></w:r></w:p>'
   }
   return makeDocx(body)

@@ -255,9 +255,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     const hit = await previews.get(key)
     if (hit) return issue(hit, true)
     // Two viewers of one revision share one conversion.
-    const flight = previewFlights.get(key)
-    if (flight) return flight
-    const converting = (async () => {
+    return singleFlight(previewFlights, key, async () => {
       const progress = trackProgress(deps.events, context.owner, 'preview', payload.path)
       const staged = await stage(read.result, inspection.format)
       try {
@@ -275,13 +273,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         progress.finish(false)
         await staged.dispose()
       }
-    })()
-    previewFlights.set(key, converting)
-    try {
-      return await converting
-    } finally {
-      previewFlights.delete(key)
-    }
+    })
   }
 
   async function convert(
@@ -305,16 +297,10 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         revision: stored.result.revision ?? '',
       })
     }
-    const flightKey = `${context.project.project_id}\u0000${context.idempotencyKey ?? ''}`
-    const flight = convertFlights.get(flightKey)
-    if (flight) return flight
-    const running = runConversion(read.result, payload, context, operation, canonical)
-    convertFlights.set(flightKey, running)
-    try {
-      return await running
-    } finally {
-      convertFlights.delete(flightKey)
-    }
+    // A retry with the same key while the first is still converting waits for that one.
+    return singleFlight(convertFlights, `${context.project.project_id}\u0000${context.idempotencyKey ?? ''}`, () =>
+      runConversion(read.result, payload, context, operation, canonical),
+    )
   }
 
   async function runConversion(
@@ -410,6 +396,18 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       disposed = true
       void converter?.then((c) => c?.dispose())
     },
+  }
+}
+
+async function singleFlight<T>(flights: Map<string, Promise<T>>, key: string, start: () => Promise<T>): Promise<T> {
+  const running = flights.get(key)
+  if (running) return running
+  const started = start()
+  flights.set(key, started)
+  try {
+    return await started
+  } finally {
+    flights.delete(key)
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rename, rm } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import { EXPORT_FILTERS } from '../formats'
 import type { ConversionJob, ConversionOutcome } from './types'
-import { createProfile } from './profile'
+import { createProfile, HEADLESS_ARGUMENTS } from './profile'
 import { exited, killGroup, spawnGroup, tail } from './process'
 
 /**
@@ -22,20 +22,7 @@ export async function convertOneShot(
     const target = job.target === 'pdf' ? 'pdf' : `${job.target}:${EXPORT_FILTERS[job.target] ?? ''}`
     const child = spawnGroup(
       soffice,
-      [
-        profile.argument,
-        '--headless',
-        '--invisible',
-        '--norestore',
-        '--nologo',
-        '--nodefault',
-        '--nolockcheck',
-        '--convert-to',
-        target,
-        '--outdir',
-        outDir,
-        job.input,
-      ],
+      [profile.argument, ...HEADLESS_ARGUMENTS, '--convert-to', target, '--outdir', outDir, job.input],
       { env, stdio: ['ignore', 'pipe', 'pipe'] },
     )
     const stderr = tail(child.stderr)

@@ -70,3 +70,13 @@ export function sofficeEnvironment(base: Readonly<Record<string, string | undefi
   env.SAL_DISABLE_JAVA = '1'
   return env
 }
+
+/** Every LibreOffice process runs without a window, a splash, restore or a default document. */
+export const HEADLESS_ARGUMENTS = [
+  '--headless',
+  '--invisible',
+  '--norestore',
+  '--nologo',
+  '--nodefault',
+  '--nolockcheck',
+]

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { EXPORT_FILTERS, FAMILY_OF, PDF_FILTERS } from '../formats'
 import type { ConversionJob, ConversionOutcome } from './types'
-import { createProfile, type Profile } from './profile'
+import { createProfile, HEADLESS_ARGUMENTS, type Profile } from './profile'
 import { killGroup, spawnGroup, tail } from './process'
 import { UNO_BRIDGE_SCRIPT } from './uno-bridge-script'
 
@@ -44,16 +44,7 @@ export async function startResident(options: {
   const pipe = `retrace-${randomBytes(8).toString('hex')}`
   const office = spawnGroup(
     options.soffice,
-    [
-      profile.argument,
-      '--headless',
-      '--invisible',
-      '--norestore',
-      '--nologo',
-      '--nodefault',
-      '--nolockcheck',
-      `--accept=pipe,name=${pipe};urp;StarOffice.ComponentContext`,
-    ],
+    [profile.argument, ...HEADLESS_ARGUMENTS, `--accept=pipe,name=${pipe};urp;StarOffice.ComponentContext`],
     { env: options.env, stdio: ['ignore', 'ignore', 'pipe'] },
   )
   const officeErrors = tail(office.stderr)
