@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import CFB from 'cfb'
 import { describe, expect, test } from 'vitest'
 import type { EventFrame } from '../src/shared/protocol'
 import { detectLibreOffice, type Detection } from '../src/main/core/office/libreoffice/detect'
 import { openProject, startCore } from './support/core'
-import { corpusFile, makeDocx } from './support/office-fixtures'
+import { corpusFile, makeDocx, makePptx, makeXlsx, unzipParts } from './support/office-fixtures'
+import { editCell, editSlideText, LINE_BREAK } from '../src/shared/office'
 import { tempDir } from './support/temp'
 
 const detection: Detection = await detectLibreOffice()
@@ -121,6 +122,34 @@ describe('office.status', () => {
     expect(converted).toMatchObject({
       status: 'error',
       error: { code: 'UNAVAILABLE', details: { reason: 'no-engine' } },
+    })
+  })
+})
+
+describe('office.open_external', () => {
+  test('hands the project file to LibreOffice as an external editor, inside the project only', async () => {
+    const root = tempDir('retrace-office-project-')
+    writeFileSync(join(root, 'a.docx'), await makeDocx('<w:p/>'))
+    const record = join(tempDir('retrace-fake-lo-'), 'args.txt')
+    const fake = join(tempDir('retrace-fake-lo-'), 'soffice')
+    writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > ${JSON.stringify(record)}\n`, { mode: 0o755 })
+    const core = startCore({
+      office: { detect: async () => ({ kind: 'found', install: { soffice: fake, version: '7.4', python: null } }) },
+    })
+    const { call } = await openProject(core, root)
+    expect(await call('office.open_external', { path: 'a.docx' })).toMatchObject({
+      status: 'ok',
+      result: { opened: true },
+    })
+    for (let i = 0; i < 50 && !existsSync(record); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(readFileSync(record, 'utf8').trim().split('\n')).toEqual([
+      '--nologo',
+      '--norestore',
+      join(realpathSync(root), 'a.docx'),
+    ])
+    expect(await call('office.open_external', { path: '../outside.docx' })).toMatchObject({
+      status: 'error',
+      error: { code: 'PERMISSION_DENIED' },
     })
   })
 })
@@ -263,6 +292,31 @@ describe.skipIf(detection.kind === 'missing')('LibreOffice tier', () => {
     // Conversions past a second announce their phase and elapsed time (no percentages).
     const progress = events.filter((e) => e.event === 'office.progress')
     for (const frame of progress) expect(frame.data).toMatchObject({ operation: 'convert', path: 'forms/travel.doc' })
+  })
+
+  test('LibreOffice reopens built-in edits: recalculated totals after a cell edit, edited slide text', async () => {
+    const sheet = await editCell(await makeXlsx(), {
+      sheet: 'Data',
+      address: 'A2',
+      input: { kind: 'number', value: 25 },
+    })
+    const deck = await editSlideText(await makePptx(), {
+      slide: 1,
+      shapeId: '3',
+      paragraphs: ['Revenue grew 15% this year', `Costs${LINE_BREAK}stayed flat`],
+    })
+    if (sheet.kind !== 'ok' || deck.kind !== 'ok') throw new Error('edit refused')
+    const { mutate, root } = await project({ 'book.xlsx': sheet.bytes, 'deck.pptx': deck.bytes })
+    expect(await mutate('office.convert', { path: 'book.xlsx', to: 'ods' })).toMatchObject({ status: 'ok' })
+    expect(await mutate('office.convert', { path: 'deck.pptx', to: 'odp' })).toMatchObject({ status: 'ok' })
+    const content = async (file: string) =>
+      (await unzipParts(readFileSync(join(root, file)))).get('content.xml')?.toString() ?? ''
+    const book = await content('book.ods')
+    // SUM(A1:A3) with A2 = 25, and the other sheet's Data!A4*2 — both recomputed, not the stale 60/120.
+    expect(book).toContain('office:value="65"')
+    expect(book).toContain('office:value="130"')
+    expect(book).not.toContain('office:value="120"')
+    expect(await content('deck.odp')).toContain('15%')
   })
 
   test('a conversion longer than a second reports progress events ending in done', async () => {

@@ -21,7 +21,14 @@ import {
 } from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
 import { reviewDiff, reviewFiles, reviewPreview } from './actions/review'
-import { officeConvert, officeInspect, officeInstall, officePreview, officeStatus } from './actions/office'
+import {
+  officeConvert,
+  officeInspect,
+  officeInstall,
+  officeOpenExternal,
+  officePreview,
+  officeStatus,
+} from './actions/office'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -59,6 +66,7 @@ export const ACTIONS = {
   [officeInspect.name]: officeInspect,
   [officePreview.name]: officePreview,
   [officeConvert.name]: officeConvert,
+  [officeOpenExternal.name]: officeOpenExternal,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

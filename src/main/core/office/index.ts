@@ -7,7 +7,7 @@ import { joinRelPath, parentPath } from '../../../shared/paths'
 import type { Disposable } from '../../../shared/disposable'
 import type { ActionHandlers, ProjectRequestContext } from '../dispatcher'
 import type { EventBus } from '../events'
-import type { ProjectRoots } from '../files'
+import { resolveForRead, type ProjectRoots } from '../files'
 import type { HumanOperations, OperationContext } from '../files/operations'
 import type { Host } from '../host'
 import { planWrite } from '../journal'
@@ -18,6 +18,7 @@ import { ALL_FORMATS, BUILTIN_EDIT, BUILTIN_PREVIEW, conversionTargets, ONLYOFFI
 import { inspectOffice, type Inspection } from './inspect'
 import { createConverter, type Converter } from './libreoffice/converter'
 import { detectLibreOffice, type Detection } from './libreoffice/detect'
+import { openInLibreOffice } from './libreoffice/open-external'
 import type { ConversionFailure } from './libreoffice/types'
 import { createPreviewCache } from './preview-cache'
 import { trackProgress } from './progress'
@@ -29,7 +30,7 @@ export type { ByteTickets } from './tickets'
 
 type OfficeActions = Pick<
   ActionHandlers,
-  'office.status' | 'office.install' | 'office.inspect' | 'office.preview' | 'office.convert'
+  'office.status' | 'office.install' | 'office.inspect' | 'office.preview' | 'office.convert' | 'office.open_external'
 >
 
 export interface OfficeModuleOptions {
@@ -382,6 +383,17 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       'office.inspect': inspect,
       'office.preview': preview,
       'office.convert': convert,
+      'office.open_external': async ({ path }, context) => {
+        const resolved = await resolveForRead(deps.rootsOf(context.project.root), path)
+        if (resolved.kind === 'error') return resolved
+        if (!resolved.result.stats.isFile()) return fail('INVALID_REQUEST', `"${path}" is not a file.`, { path })
+        const found = await libreOffice()
+        if (found.kind !== 'found') {
+          return fail('UNAVAILABLE', 'LibreOffice is not installed on this machine.', { reason: 'no-engine' })
+        }
+        await openInLibreOffice(found.install.soffice, resolved.result.real, { ...process.env, ...env })
+        return ok({ opened: true as const, engine: 'libreoffice' as const })
+      },
     },
     host: {
       bundleDirectory: async () => (await bundles.current())?.dir ?? null,

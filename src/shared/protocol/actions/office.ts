@@ -117,3 +117,11 @@ export const officeConvert = defineAction('office.convert', {
     revision: Revision,
   }),
 })
+
+/** "Open in LibreOffice" as an external editor (the person's own LibreOffice and profile). */
+export const officeOpenExternal = defineAction('office.open_external', {
+  scope: 'project',
+  mutating: false,
+  payload: z.object({ path: RelPath }).strict(),
+  result: z.object({ opened: z.literal(true), engine: z.literal('libreoffice') }),
+})
