@@ -1,3 +1,4 @@
+import { SimulatedCrash as BaseSimulatedCrash } from '../src/main/core/journal'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -23,7 +24,7 @@ type Step =
 const line = fc.stringMatching(/^[a-z]{1,6}$/)
 const crash = fc.option(fc.constantFrom(...FAULT_PHASES), { nil: null, freq: 3 })
 
-class SimulatedCrash extends Error {}
+class SimulatedCrash extends BaseSimulatedCrash {}
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 3,

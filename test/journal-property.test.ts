@@ -1,3 +1,4 @@
+import { SimulatedCrash as BaseSimulatedCrash } from '../src/main/core/journal'
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -41,7 +42,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
 )
 
-class SimulatedCrash extends Error {}
+class SimulatedCrash extends BaseSimulatedCrash {}
 
 /**
  * Random operation sequences with an external writer and crashes at random phases (the fault hook

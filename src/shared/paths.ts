@@ -5,9 +5,19 @@
 export type RelPathCheck =
   | { kind: 'ok'; path: string; segments: readonly string[] }
   | { kind: 'escape'; reason: 'absolute' | 'dot-segment' | 'backslash' }
-  | { kind: 'malformed'; reason: 'empty-segment' | 'nul' | 'too-long' | 'not-unicode' }
+  | { kind: 'malformed'; reason: 'empty-segment' | 'nul' | 'too-long' | 'not-unicode' | 'name-too-long' }
 
 const MAX_PATH_LENGTH = 4096
+/** NAME_MAX on Linux and macOS (bytes of one path segment, UTF-8). */
+export const MAX_NAME_BYTES = 255
+/** PATH_MAX on Linux, NUL included: the longest absolute path the kernel accepts. */
+export const MAX_ABSOLUTE_PATH_BYTES = 4095
+
+const encoder = new TextEncoder()
+
+export function utf8Length(text: string): number {
+  return encoder.encode(text).length
+}
 
 export function checkRelPath(path: string): RelPathCheck {
   if (path.length > MAX_PATH_LENGTH) return { kind: 'malformed', reason: 'too-long' }
@@ -22,6 +32,10 @@ export function checkRelPath(path: string): RelPathCheck {
   const segments = path.split('/')
   if (segments.some((s) => s === '.' || s === '..')) return { kind: 'escape', reason: 'dot-segment' }
   if (segments.some((s) => s === '')) return { kind: 'malformed', reason: 'empty-segment' }
+  if (utf8Length(path) > MAX_PATH_LENGTH) return { kind: 'malformed', reason: 'too-long' }
+  if (segments.some((s) => s.length > MAX_NAME_BYTES / 4 && utf8Length(s) > MAX_NAME_BYTES)) {
+    return { kind: 'malformed', reason: 'name-too-long' }
+  }
   return { kind: 'ok', path, segments }
 }
 
@@ -41,10 +55,12 @@ export function parentPath(path: string): string {
 
 /**
  * Folders the server never lists, reads or writes: git's internals (a repository's object store
- * is not project content and reading it could leak other branches).
+ * is not project content and reading it could leak other branches). Compared the way
+ * case-insensitive file systems compare names (`.GIT`, and Windows' `.git.` / `.git ` and 8.3
+ * short name `GIT~1` all open the same folder there), on every platform: refusing such a name on a
+ * case-sensitive disk costs nothing, missing it on macOS or Windows would expose the repository.
  */
-const FORBIDDEN_SEGMENTS = new Set(['.git'])
-
 export function isForbiddenSegment(name: string): boolean {
-  return FORBIDDEN_SEGMENTS.has(name)
+  const folded = name.toLowerCase().replace(/[. ]+$/, '')
+  return folded === '.git' || folded === 'git~1'
 }

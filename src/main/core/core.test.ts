@@ -210,13 +210,18 @@ describe('files.list', () => {
     }
   })
 
-  test("the journal's in-flight temp files are not listed", async () => {
+  test("the journal's in-flight temp files are not listed; a person's own file with that prefix is", async () => {
     const root = tempDir()
     writeFileSync(join(root, 'a.txt'), 'a')
-    writeFileSync(join(root, '.retrace-tmp-mtx_1-abcd-a.txt'), 'partial')
+    writeFileSync(join(root, '.retrace-tmp-mtx_0f8c2d7e-1b2a-4c3d-9e8f-001122334455-abcd1234'), 'partial')
+    writeFileSync(join(root, '.retrace-tmp-notes.txt'), 'mine')
     const project = await openProject(startCore(), root)
     expect(await project.call('files.list', { path: '' })).toMatchObject({
-      result: { total: 1, entries: [{ name: 'a.txt' }] },
+      result: { total: 2, entries: [{ name: '.retrace-tmp-notes.txt' }, { name: 'a.txt' }] },
+    })
+    // The user's file is an ordinary file for every operation; only exact journal temp names are reserved.
+    expect(await project.call('files.read', { path: '.retrace-tmp-notes.txt' })).toMatchObject({
+      result: { text: 'mine' },
     })
   })
 

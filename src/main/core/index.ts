@@ -3,7 +3,15 @@ import { fail, ok, type DirEntry, type EventFrame, type Outcome, type ResponseEn
 import type { Disposable } from '../../shared/disposable'
 import { createDispatcher, type ActionHandlers } from './dispatcher'
 import { createEventBus } from './events'
-import { DEFAULT_READ_LIMITS, listDirectory, readFile, type ProjectRoots, type ReadLimits } from './files'
+import {
+  DEFAULT_READ_LIMITS,
+  createByteBudget,
+  createDirectoryListing,
+  listDirectory,
+  readFile,
+  type ProjectRoots,
+  type ReadLimits,
+} from './files'
 import { createCursorSigner, createSnapshotStore } from './paging'
 import { createHumanOperations, type OperationContext } from './files/operations'
 import {
@@ -66,6 +74,9 @@ import { statement } from './store'
 import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 
 export type { Host } from './host'
+
+/** File bytes that large reads may hold in memory at once, across all clients. */
+const LARGE_READ_BUDGET_BYTES = 128 * 1024 * 1024
 
 export interface CoreOptions {
   /** Retrace's private data directory (created 0700 if missing). */
@@ -141,10 +152,13 @@ export function createCore(options: CoreOptions): Core {
   const host = options.host
   const events = createEventBus((error) => host.log('error', 'An event listener failed', { error: String(error) }))
   const projects = createProjectRegistry(db, dataDir)
-  const listing = {
-    signer: createCursorSigner(),
-    snapshots: createSnapshotStore<DirEntry>({ maxItems: 1_000_000, ttlMs: 10 * 60 * 1000 }),
-  }
+  // Bounded by entries across all listings (~150 B each): a 100 000-entry folder fits four times.
+  const listing = createDirectoryListing(
+    createCursorSigner(),
+    createSnapshotStore<DirEntry>({ maxItems: 400_000, ttlMs: 10 * 60 * 1000 }),
+  )
+  // File bytes of large reads held at once; past it reads queue (spec 12's memory bound).
+  const readBudget = createByteBudget(LARGE_READ_BUDGET_BYTES)
   const review = {
     signer: createCursorSigner(),
     // Bounded by rows across all review snapshots; a 10 000-file turn fits many times over.
@@ -268,7 +282,7 @@ export function createCore(options: CoreOptions): Core {
     },
     'files.list': async (payload, { project }) =>
       listDirectory(listing, project.project_id, rootsOf(project.root), payload),
-    'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits),
+    'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits, readBudget),
     'files.write': async (payload, context) => operations.write(operationContext(context), payload),
     'files.create': async (payload, context) => operations.create(operationContext(context), payload),
     'files.rename': async (payload, context) => operations.rename(operationContext(context), payload),

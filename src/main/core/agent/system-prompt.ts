@@ -1,16 +1,16 @@
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readPath } from '../project-fs'
 
 const MAX_AGENTS_MD = 64 * 1024
 
 /** Spec 05 "Context": project root, platform, date and the project's AGENTS.md if present. */
 export async function systemPrompt(root: string, now: Date = new Date()): Promise<string> {
-  let agents: string
-  try {
-    const text = await readFile(join(root, 'AGENTS.md'), 'utf8')
+  let agents = ''
+  // Read like any project file: no link followed (a link to a secret outside never reaches the
+  // model), no FIFO waited on.
+  const read = await readPath(root, 'AGENTS.md', 4 * MAX_AGENTS_MD)
+  if (read.kind === 'regular' || read.kind === 'too-large') {
+    const text = read.kind === 'regular' ? read.bytes.toString('utf8') : ''
     agents = text.length > MAX_AGENTS_MD ? `${text.slice(0, MAX_AGENTS_MD)}\n… (cut)` : text
-  } catch {
-    agents = ''
   }
   const lines = [
     'You are a coding agent working in a project folder inside Retrace. The person watches every',

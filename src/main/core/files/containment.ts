@@ -1,9 +1,10 @@
-import { realpath, stat } from 'node:fs/promises'
+import { closeSync } from 'node:fs'
+import { realpath } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
-import type { Stats } from 'node:fs'
 import { checkRelPath, isForbiddenSegment } from '../../../shared/paths'
-import { isInside } from '../platform/fs-paths'
 import { fail, type Outcome } from '../../../shared/protocol'
+import { isInside } from '../platform/fs-paths'
+import { openChain, openFileForRead, type FileIdentity, type OpenDir } from '../project-fs'
 
 export interface ProjectRoots {
   /** Real path of the project root. */
@@ -12,20 +13,29 @@ export interface ProjectRoots {
   readonly dataDir: string
 }
 
-export interface ResolvedPath {
-  /** Real absolute path on disk (every symlink resolved). */
-  readonly real: string
-  readonly stats: Stats
-}
-
 /** Git internals and Retrace's own data directory are never listed or read. */
 export const isForbiddenName = isForbiddenSegment
 
+/** A file or folder opened for reading; the caller reads through it and then closes it. */
+export type OpenedForRead =
+  | { kind: 'file'; fd: number; identity: FileIdentity; size: number; close(): void }
+  | { kind: 'directory'; dir: OpenDir; close(): void }
+
+function notFound(path: string) {
+  return fail('NOT_FOUND', `"${path}" does not exist.`, { path })
+}
+
+function outside(path: string) {
+  return fail('PERMISSION_DENIED', `"${path}" is a link that points outside the project folder.`, { path })
+}
+
 /**
- * Resolves a root-relative path for reading. Symlinks are followed, but the resolved target must
- * stay inside the root and outside the forbidden folders; otherwise `PERMISSION_DENIED`.
+ * Opens a root-relative path for reading. Symlinks inside the project are followed (to their real
+ * location, which must stay inside the root and outside the forbidden folders); the real location
+ * is then opened component by component from the root without following links, so a folder
+ * swapped for a link after the check cannot redirect the read. Never blocks on a FIFO.
  */
-export async function resolveForRead(roots: ProjectRoots, path: string): Promise<Outcome<ResolvedPath>> {
+export async function openForRead(roots: ProjectRoots, path: string): Promise<Outcome<OpenedForRead>> {
   const check = checkRelPath(path)
   if (check.kind === 'escape') {
     return fail('PERMISSION_DENIED', `"${path}" points outside the project folder.`, { path, reason: check.reason })
@@ -36,29 +46,93 @@ export async function resolveForRead(roots: ProjectRoots, path: string): Promise
   if (check.segments.some(isForbiddenName)) {
     return fail('PERMISSION_DENIED', `"${path}" is inside a folder Retrace does not open.`, { path })
   }
-  const joined = check.segments.length === 0 ? roots.root : `${roots.root}${sep}${check.segments.join(sep)}`
-  let real: string
-  try {
-    real = await realpath(joined)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return fail('NOT_FOUND', `"${path}" does not exist.`, { path })
-    if (code === 'EACCES' || code === 'EPERM') return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path })
-    if (code === 'ELOOP') return fail('PERMISSION_DENIED', `"${path}" is a symlink loop.`, { path })
-    throw error
+  // One retry: a link that appeared between resolving and opening is resolved again (and then
+  // refused if it leads out); a second change means someone is racing us, and we refuse.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const joined = check.segments.length === 0 ? roots.root : `${roots.root}${sep}${check.segments.join(sep)}`
+    let real: string
+    try {
+      real = await realpath(joined)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') return notFound(path)
+      if (code === 'EACCES' || code === 'EPERM') return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path })
+      if (code === 'ELOOP') return fail('PERMISSION_DENIED', `"${path}" is a symlink loop.`, { path })
+      if (code === 'ENAMETOOLONG')
+        return fail('INVALID_REQUEST', `"${path}" is too long for this file system.`, { path, reason: 'too-long' })
+      throw error
+    }
+    if (!isInside(roots.root, real)) return outside(path)
+    const realSegments = real === roots.root ? [] : relative(roots.root, real).split(sep)
+    if (realSegments.some(isForbiddenName) || isInside(roots.dataDir, real)) {
+      return fail('PERMISSION_DENIED', `"${path}" is inside a folder Retrace does not open.`, { path })
+    }
+    const opened = openReal(roots.root, realSegments)
+    if (opened.kind === 'opened') return { kind: 'ok', result: opened.target }
+    if (opened.kind === 'absent') return notFound(path)
+    if (opened.kind === 'special') {
+      return fail('UNSUPPORTED', `"${path}" is not a regular file (a device, socket or pipe).`, { path })
+    }
+    if (opened.kind === 'no-access') return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path })
   }
-  if (!isInside(roots.root, real)) {
-    return fail('PERMISSION_DENIED', `"${path}" is a link that points outside the project folder.`, { path })
+  return fail('PERMISSION_DENIED', `"${path}" kept changing while Retrace read it; try again.`, {
+    path,
+    reason: 'changed-during-read',
+  })
+}
+
+type RealOpen = { kind: 'opened'; target: OpenedForRead } | { kind: 'absent' | 'special' | 'no-access' | 'changed' }
+
+function openReal(root: string, segments: readonly string[]): RealOpen {
+  if (segments.length === 0) {
+    const walked = openChain(root, [])
+    if (walked.kind === 'failed') return { kind: 'changed' }
+    const chain = walked.chain
+    return { kind: 'opened', target: { kind: 'directory', dir: chain.deepest, close: () => chain.close() } }
   }
-  const realSegments = relative(roots.root, real).split(sep)
-  if (realSegments.some(isForbiddenName) || isInside(roots.dataDir, real)) {
-    return fail('PERMISSION_DENIED', `"${path}" is inside a folder Retrace does not open.`, { path })
+  const walked = openChain(root, segments.slice(0, -1))
+  if (walked.kind === 'failed') return { kind: walked.reason === 'no-access' ? 'no-access' : 'changed' }
+  const chain = walked.chain
+  if (chain.missing.length > 0) {
+    chain.close()
+    return { kind: 'absent' }
   }
-  try {
-    return { kind: 'ok', result: { real, stats: await stat(real) } }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return fail('NOT_FOUND', `"${path}" does not exist.`, { path })
-    throw error
+  const name = segments[segments.length - 1] as string
+  const file = openFileForRead(chain.deepest, name)
+  switch (file.kind) {
+    case 'regular':
+      chain.close()
+      return {
+        kind: 'opened',
+        target: {
+          kind: 'file',
+          fd: file.fd,
+          identity: file.identity,
+          size: Number(file.identity.size),
+          close: () => closeSync(file.fd),
+        },
+      }
+    case 'directory': {
+      const dirChain = openChain(root, segments)
+      chain.close()
+      if (dirChain.kind === 'failed' || dirChain.chain.missing.length > 0) {
+        if (dirChain.kind === 'ok') dirChain.chain.close()
+        return { kind: 'changed' }
+      }
+      const held = dirChain.chain
+      return { kind: 'opened', target: { kind: 'directory', dir: held.deepest, close: () => held.close() } }
+    }
+    case 'absent':
+      chain.close()
+      return { kind: 'absent' }
+    case 'special':
+      chain.close()
+      return { kind: 'special' }
+    case 'no-access':
+      chain.close()
+      return { kind: 'no-access' }
+    case 'symlink':
+      chain.close()
+      return { kind: 'changed' }
   }
 }

@@ -1,3 +1,3 @@
-export { resolveForRead, type ProjectRoots } from './containment'
-export { listDirectory, type DirectoryListing } from './list'
-export { readFile, DEFAULT_READ_LIMITS, type ReadLimits } from './read'
+export { openForRead, type OpenedForRead, type ProjectRoots } from './containment'
+export { createDirectoryListing, listDirectory, type DirectoryListing } from './list'
+export { createByteBudget, readFile, DEFAULT_READ_LIMITS, type ByteBudget, type ReadLimits } from './read'

@@ -1,15 +1,29 @@
-import { lstat, readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { fstatSync, statSync } from 'node:fs'
+import { lstat, readdir } from 'node:fs/promises'
 import { joinRelPath } from '../../../shared/paths'
 import { DIRECTORY_PAGE_SIZE, fail, ok, type DirEntry, type Outcome, type ResultOf } from '../../../shared/protocol'
 import type { CursorSigner, SnapshotStore } from '../paging'
-import { isInside } from '../platform/fs-paths'
-import { JOURNAL_TEMP_PREFIX } from '../journal'
-import { isForbiddenName, resolveForRead, type ProjectRoots } from './containment'
+import { createLimiter } from '../platform'
+import { isJournalTempName } from '../journal'
+import type { OpenDir } from '../project-fs'
+import { isForbiddenName, openForRead, type ProjectRoots } from './containment'
 
 export interface DirectoryListing {
   readonly signer: CursorSigner
   readonly snapshots: SnapshotStore<DirEntry>
+  /** Scans in flight by project, folder and version: concurrent first pages share one scan. */
+  readonly scans: Map<string, Promise<DirEntry[]>>
+  /** Bounds folder scans running at once (each holds a whole folder's entries in memory). */
+  readonly scanLimit: <T>(task: () => Promise<T>) => Promise<T>
+}
+
+/** At most this many folder scans run at once; more wait (their clients see latency, not failure). */
+const SCANS_AT_ONCE = 2
+/** lstat calls in flight per scan: enough to overlap the thread pool, never one promise per entry. */
+const STATS_IN_FLIGHT = 32
+
+export function createDirectoryListing(signer: CursorSigner, snapshots: SnapshotStore<DirEntry>): DirectoryListing {
+  return { signer, snapshots, scans: new Map(), scanLimit: createLimiter(SCANS_AT_ONCE) }
 }
 
 type FilesListResult = ResultOf<'files.list'>
@@ -27,13 +41,30 @@ export async function listDirectory(
   roots: ProjectRoots,
   request: { path: string; cursor?: string | undefined },
 ): Promise<Outcome<FilesListResult>> {
-  const resolved = await resolveForRead(roots, request.path)
-  if (resolved.kind === 'error') return resolved
-  const { real, stats } = resolved.result
-  if (!stats.isDirectory()) {
-    return fail('INVALID_REQUEST', `"${request.path}" is a file, not a folder.`, { path: request.path })
+  const opened = await openForRead(roots, request.path)
+  if (opened.kind === 'error') {
+    if (opened.error.code !== 'UNSUPPORTED') return opened
+    return fail('INVALID_REQUEST', `"${request.path}" is not a folder.`, { path: request.path, reason: 'not-a-folder' })
   }
-  const basis = await directoryVersion(real)
+  const target = opened.result
+  try {
+    if (target.kind !== 'directory') {
+      return fail('INVALID_REQUEST', `"${request.path}" is a file, not a folder.`, { path: request.path })
+    }
+    return await listOpened(listing, projectId, roots, request, target.dir)
+  } finally {
+    target.close()
+  }
+}
+
+async function listOpened(
+  listing: DirectoryListing,
+  projectId: string,
+  roots: ProjectRoots,
+  request: { path: string; cursor?: string | undefined },
+  dir: OpenDir,
+): Promise<Outcome<FilesListResult>> {
+  const basis = directoryVersion(dir)
   const query = JSON.stringify({ path: request.path, sort: 'dirs-first-name' })
 
   if (request.cursor !== undefined) {
@@ -53,7 +84,14 @@ export async function listDirectory(
     return ok(page(listing, projectId, query, request.path, snapshot.snapshot_id, basis, snapshot.items, claims.offset))
   }
 
-  const entries = await scanDirectory(real, request.path, roots)
+  const scanKey = `${projectId}\u0000${request.path}\u0000${basis}`
+  let scan = listing.scans.get(scanKey)
+  if (!scan) {
+    scan = listing.scanLimit(() => scanDirectory(dir, request.path, roots))
+    listing.scans.set(scanKey, scan)
+    void scan.finally(() => listing.scans.delete(scanKey)).catch(() => undefined)
+  }
+  const entries = await scan
   const snapshot = listing.snapshots.put(basis, entries)
   return ok(page(listing, projectId, query, request.path, snapshot.snapshot_id, basis, entries, 0))
 }
@@ -89,44 +127,57 @@ function page(
   }
 }
 
+/** The data directory is hidden wherever it appears in a project (matched by identity, not name). */
+function dataDirIdentity(dataDir: string): { dev: bigint; ino: bigint } | undefined {
+  try {
+    const info = statSync(dataDir, { bigint: true })
+    return { dev: info.dev, ino: info.ino }
+  } catch {
+    return undefined
+  }
+}
+
 /** Changes whenever an entry is added, removed or renamed in the directory itself. */
-async function directoryVersion(real: string): Promise<string> {
-  const s = await stat(real, { bigint: true })
+function directoryVersion(dir: OpenDir): string {
+  const s = fstatSync(dir.fd, { bigint: true })
   return `${s.dev}:${s.ino}:${s.mtimeNs}:${s.ctimeNs}`
 }
 
-async function scanDirectory(real: string, relDir: string, roots: ProjectRoots): Promise<DirEntry[]> {
-  const dirents = await readdir(real, { withFileTypes: true, encoding: 'buffer' })
+async function scanDirectory(dir: OpenDir, relDir: string, roots: ProjectRoots): Promise<DirEntry[]> {
+  const dirents = await readdir(dir.self, { withFileTypes: true, encoding: 'buffer' })
   const entries: DirEntry[] = []
+  const limit = createLimiter(STATS_IN_FLIGHT)
+  const dataDir = dataDirIdentity(roots.dataDir)
   await Promise.all(
-    dirents.map(async (dirent) => {
-      let name: string
-      try {
-        name = utf8.decode(dirent.name)
-      } catch {
-        // A name that is not UTF-8 cannot round-trip through the protocol's string paths; it is
-        // left out rather than shown under a lossy name that would then address nothing.
-        return
-      }
-      if (isForbiddenName(name)) return
-      // The journal's in-flight temp files (renamed into place or removed within milliseconds).
-      if (name.startsWith(JOURNAL_TEMP_PREFIX)) return
-      const abs = join(real, name)
-      if (isInside(roots.dataDir, abs)) return
-      let info
-      try {
-        info = await lstat(abs)
-      } catch {
-        return // removed between readdir and lstat
-      }
-      entries.push({
-        name,
-        path: joinRelPath(relDir, name),
-        kind: info.isSymbolicLink() ? 'symlink' : info.isDirectory() ? 'dir' : 'file',
-        size: info.isDirectory() ? 0 : info.size,
-        mtime_ms: Math.trunc(info.mtimeMs),
-      })
-    }),
+    dirents.map((dirent) =>
+      limit(async () => {
+        let name: string
+        try {
+          name = utf8.decode(dirent.name)
+        } catch {
+          // A name that is not UTF-8 cannot round-trip through the protocol's string paths; it is
+          // left out rather than shown under a lossy name that would then address nothing.
+          return
+        }
+        if (isForbiddenName(name)) return
+        // The journal's in-flight temp files (renamed into place or removed within milliseconds).
+        if (isJournalTempName(name)) return
+        let info
+        try {
+          info = await lstat(dir.at(name), { bigint: true })
+        } catch {
+          return // removed between readdir and lstat
+        }
+        if (dataDir && info.dev === dataDir.dev && info.ino === dataDir.ino) return
+        entries.push({
+          name,
+          path: joinRelPath(relDir, name),
+          kind: info.isSymbolicLink() ? 'symlink' : info.isDirectory() ? 'dir' : 'file',
+          size: info.isDirectory() ? 0 : Number(info.size),
+          mtime_ms: Number(info.mtimeMs),
+        })
+      }),
+    ),
   )
   return sortEntries(entries)
 }

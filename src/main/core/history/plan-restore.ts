@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto'
-import { accessSync, constants } from 'node:fs'
 import { statfs } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { foldByLineage, queryAllReceipts, type FileState, type Receipt, type Workspace } from '../journal'
-import { readWriteTarget, type DiskState } from '../journal/target'
+import {
+  foldByLineage,
+  parentWritable,
+  queryAllReceipts,
+  readWriteTarget,
+  type DiskState,
+  type FileState,
+  type Receipt,
+  type Workspace,
+} from '../journal'
 import { canonicalJson, statement, type BlobStore, type Database, type Digest } from '../store'
 import { getBranch } from './sessions'
 import type { SessionRecord } from './types'
@@ -303,16 +309,12 @@ export async function planRestore(
         continue
       }
     }
-    try {
-      accessSync(dirname(disk.result.abs), constants.W_OK)
-    } catch {
-      if (disk.result.kind !== 'absent' || disk.result.missingParents.length === 0) {
-        conflicts.push({
-          path: action.path,
-          reason: 'no-permission',
-          message: `Retrace may not write "${action.path}".`,
-        })
-      }
+    if (!parentWritable(workspace.root, disk.result.place)) {
+      conflicts.push({
+        path: action.path,
+        reason: 'no-permission',
+        message: `Retrace may not write "${action.path}".`,
+      })
     }
   }
   if (bytesNeeded > 0) {

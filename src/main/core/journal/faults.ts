@@ -22,6 +22,12 @@ export type FaultPhase = (typeof FAULT_PHASES)[number] | typeof ROLLBACK_FAULT_P
 
 export type FaultHook = (phase: FaultPhase) => void
 
+/**
+ * Thrown by an in-process fault hook (the randomised tests) to stop the engine where a SIGKILL
+ * would: nothing after it may run, so the engine lets it through without settling anything.
+ */
+export class SimulatedCrash extends Error {}
+
 interface FaultRule {
   readonly phase: string
   readonly nth: number

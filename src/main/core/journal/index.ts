@@ -5,6 +5,7 @@ export {
   FAULT_PHASES,
   INTENT_FAULT_PHASE,
   ROLLBACK_FAULT_PHASE,
+  SimulatedCrash,
   faultHookFromEnv,
   type FaultHook,
   type FaultPhase,
@@ -23,7 +24,8 @@ export {
   type MutatorContext,
   type WriteSource,
 } from './mutators'
-export { JOURNAL_TEMP_PREFIX } from './transaction'
+export { JOURNAL_TEMP_PREFIX, isJournalTempName } from './temp-names'
+export { readWriteTarget, parentWritable, type DiskState } from './target'
 export type { MutateOptions, PlannedChange, TransactionEngine, Workspace } from './transaction'
 export * from './types'
 export { openJournalStore, type JournalStore } from './open'

@@ -19,12 +19,18 @@ export function createJournal(deps: {
   idempotency: IdempotencyStore
   limits: JournalLimits
   fault: FaultHook
+  /** Real path of the data directory (never a write target, even inside a project). */
+  dataDir: string
 }): Journal {
   const engine = createTransactionEngine(deps)
   return {
     limits: deps.limits,
     mutate: (workspace, attribution, plan, options) => engine.mutate(workspace, attribution, plan, options),
     receipts: (query) => queryReceipts(deps.db, query),
-    recover: (rootOf) => recoverPrepared(deps.db, deps.blobs, deps.idempotency, rootOf, deps.limits.maxFileBytes),
+    recover: (rootOf) =>
+      recoverPrepared(deps.db, deps.blobs, deps.idempotency, rootOf, {
+        maxBytes: deps.limits.maxFileBytes,
+        dataDir: deps.dataDir,
+      }),
   }
 }

@@ -1,9 +1,10 @@
-import { constants } from 'node:fs'
-import { access, lstat, realpath } from 'node:fs/promises'
+import { constants, readdirSync } from 'node:fs'
+import { access, lstat } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
+import { openChain } from '../project-fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import type { Digest } from '../store'
-import { readNoFollow, readWriteTarget, tooLarge, type DiskState } from './target'
+import { readLocalFile, readWriteTarget, tooLarge, type DiskState } from './target'
 import type { PlannedChange, Workspace } from './transaction'
 import type { JournalLimits } from './types'
 
@@ -113,15 +114,27 @@ async function readSource(
   } catch {
     return fail('PERMISSION_DENIED', `Retrace may not read "${sourcePath}".`, { ...details, reason: 'no-access' })
   }
+  let read
+  try {
+    read = await readLocalFile(sourcePath, context.limits.maxFileBytes)
+  } catch {
+    return fail('NOT_FOUND', `The source file "${sourcePath}" cannot be opened.`, details)
+  }
+  if (read.kind === 'not-regular')
+    return fail('PERMISSION_DENIED', `The source "${sourcePath}" is not a regular file.`, {
+      ...details,
+      reason: 'not-regular',
+    })
+  if (read.kind === 'too-large')
+    return tooLarge(sourcePath, context.limits.maxFileBytes + 1, context.limits.maxFileBytes)
   if (
-    targetState.kind !== 'absent' &&
-    (await realpath(sourcePath)) === (await realpath(targetState.abs).catch(() => ''))
+    targetState.kind === 'regular' &&
+    read.dev === targetState.identity.dev &&
+    read.ino === targetState.identity.ino
   ) {
     return fail('INVALID_REQUEST', 'source_path is the target file itself.', { ...details, reason: 'source-is-target' })
   }
-  const bytes = await readNoFollow(sourcePath, context.limits.maxFileBytes)
-  if (bytes === 'too-large') return tooLarge(sourcePath, context.limits.maxFileBytes + 1, context.limits.maxFileBytes)
-  return ok(bytes)
+  return ok(read.bytes)
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -278,8 +291,7 @@ export async function planDelete(
   const before = state.result
   if (before.kind === 'absent') return fail('NOT_FOUND', `"${input.path}" does not exist.`, { path: input.path })
   if (before.kind === 'directory') {
-    const { readdir } = await import('node:fs/promises')
-    if ((await readdir(before.abs)).length > 0) {
+    if (!folderIsEmpty(context.workspace.root, [...before.place.parentSegments, before.place.name])) {
       return fail('UNSUPPORTED', 'Deleting a folder that is not empty is not supported yet; delete its files first.', {
         path: input.path,
         reason: 'directory-not-empty',
@@ -290,4 +302,15 @@ export async function planDelete(
   const baseline = checkBaseline(input.path, before, input.expected)
   if (baseline.kind === 'error') return baseline
   return ok([{ operation: 'delete', path: input.path, old_path: null, before, after: { kind: 'absent' } }])
+}
+
+/** True when the folder exists, is reachable without links, and has no entries. */
+function folderIsEmpty(root: string, segments: readonly string[]): boolean {
+  const walked = openChain(root, segments)
+  if (walked.kind === 'failed') return false
+  try {
+    return walked.chain.missing.length === 0 && readdirSync(walked.chain.deepest.self).length === 0
+  } finally {
+    walked.chain.close()
+  }
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   createBlobStore,
@@ -44,6 +44,7 @@ export function openJournalStore(
     idempotency,
     limits: { ...DEFAULT_JOURNAL_LIMITS, ...options.limits },
     fault: options.fault,
+    dataDir: realpathSync(dataDir),
   })
   return {
     db,

@@ -1,11 +1,8 @@
-import { lstatSync } from 'node:fs'
-import { link, mkdir, rename, rmdir, unlink } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { linkSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { fsyncDirectory, writeNewFileSynced } from '../platform'
+import { readLeaf, statLeaf, syncDir, writeNewFile, type OpenDir, type PinnedDirs, type Place } from '../project-fs'
 import { digestOf, type Digest } from '../store'
 import type { FaultHook } from './faults'
-import { readNoFollow } from './target'
 
 /** The state a publish step expects to replace; anything else on disk is someone else's write. */
 export type Expected = { kind: 'absent' } | { kind: 'directory' } | { kind: 'regular'; digest: Digest }
@@ -13,19 +10,30 @@ export type Expected = { kind: 'absent' } | { kind: 'directory' } | { kind: 'reg
 export type Observed =
   { kind: 'absent' } | { kind: 'directory' } | { kind: 'regular'; digest: Digest } | { kind: 'other' }
 
-/** What is at `abs` now (never following a symlink). */
-export async function observe(abs: string, maxBytes: number): Promise<Observed> {
-  let info
-  try {
-    info = lstatSync(abs)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' }
-    throw error
+/** What `name` in `dir` is now (never following a symlink, never blocking on a FIFO). */
+export async function observeIn(dir: OpenDir, name: string, maxBytes: number): Promise<Observed> {
+  const leaf = statLeaf(dir, name)
+  if (leaf.kind === 'absent') return { kind: 'absent' }
+  if (leaf.kind === 'directory') return { kind: 'directory' }
+  if (leaf.kind !== 'regular' || leaf.nlink > 1n) return { kind: 'other' }
+  const read = await readLeaf(dir, name, maxBytes)
+  if (read.kind === 'absent') return { kind: 'absent' }
+  if (read.kind === 'directory') return { kind: 'directory' }
+  if (read.kind !== 'regular' || read.nlink > 1n) return { kind: 'other' }
+  return { kind: 'regular', digest: digestOf(read.bytes) }
+}
+
+/**
+ * What is at `place` now, through the run's pinned folders. A folder on the way that is missing or
+ * no longer the one the run used reads as `absent` or `other` — never as the bytes of some other
+ * folder that took its name.
+ */
+export async function observe(dirs: PinnedDirs, place: Place, maxBytes: number): Promise<Observed> {
+  const parent = await dirs.parent(place, { create: false })
+  if (parent.kind === 'error') {
+    return parent.error.details?.detail === 'folder-missing' ? { kind: 'absent' } : { kind: 'other' }
   }
-  if (info.isDirectory()) return { kind: 'directory' }
-  if (!info.isFile() || info.nlink > 1) return { kind: 'other' }
-  const bytes = await readNoFollow(abs, maxBytes)
-  return bytes === 'too-large' ? { kind: 'other' } : { kind: 'regular', digest: digestOf(bytes) }
+  return observeIn(parent.result, place.name, maxBytes)
 }
 
 export function matches(observed: Observed, expected: Expected): boolean {
@@ -37,122 +45,118 @@ function changedUnderUs(path: string) {
   return fail(
     'CONFLICT',
     `"${path}" was changed by someone else while Retrace was writing it; nothing was overwritten.`,
-    {
-      path,
-      reason: 'changed-during-publish',
-    },
+    { path, reason: 'changed-during-publish' },
   )
-}
-
-async function ensureParents(missingParents: readonly string[]): Promise<void> {
-  for (const dir of missingParents) {
-    await mkdir(dir, { mode: 0o755 }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error
-    })
-    await fsyncDirectory(dirname(dir))
-  }
 }
 
 export interface PublishContext {
   readonly fault: FaultHook
   readonly maxBytes: number
-  readonly tempName: (abs: string) => string
+  /** The folders this run works in, opened once from the root and held. */
+  readonly dirs: PinnedDirs
+  /** A fresh temporary name (reserved by the journal, hidden from listings). */
+  readonly tempName: () => string
 }
 
 /**
- * Spec 03 step 5 for one file: temp in the target's directory → fsync → re-verify the target →
- * rename (or link, which refuses to clobber, for a target that must not exist) → fsync the dir.
- * On any failure the temp file is removed and the target left as it was.
+ * Spec 03 step 5 for one file: temp in the target's folder → fsync → re-verify the target →
+ * rename (or link, which refuses to clobber, for a target that must not exist) → fsync the folder.
+ * Every step goes through the pinned folder handle. On any failure the temp file is removed and
+ * the target left as it was.
  */
 export async function publishRegular(
   context: PublishContext,
-  path: string,
-  abs: string,
+  place: Place,
   bytes: Uint8Array,
   mode: number,
   expected: Expected,
-  missingParents: readonly string[],
 ): Promise<Outcome<void>> {
-  await ensureParents(missingParents)
-  const temp = context.tempName(abs)
-  await writeNewFileSynced(temp, bytes, mode)
+  const parent = await context.dirs.parent(place, { create: true })
+  if (parent.kind === 'error') return parent
+  const dir = parent.result
+  const temp = context.tempName()
+  await writeNewFile(dir, temp, bytes, mode)
   try {
     context.fault('after-temp-write')
-    if (!matches(await observe(abs, context.maxBytes), expected)) return changedUnderUs(path)
+    if (!matches(await observeIn(dir, place.name, context.maxBytes), expected)) return changedUnderUs(place.path)
     if (expected.kind === 'absent') {
       try {
-        await link(temp, abs)
+        linkSync(dir.at(temp), dir.at(place.name))
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(path)
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(place.path)
         throw error
       }
-      await unlink(temp)
+      unlinkSync(dir.at(temp))
     } else {
-      await rename(temp, abs)
+      renameSync(dir.at(temp), dir.at(place.name))
     }
-    await fsyncDirectory(dirname(abs))
+    await syncDir(dir)
     return ok(undefined)
   } finally {
-    await unlink(temp).catch(() => undefined)
+    try {
+      unlinkSync(dir.at(temp))
+    } catch {
+      // renamed into place, or already removed
+    }
   }
 }
 
-export async function publishDelete(
-  context: PublishContext,
-  path: string,
-  abs: string,
-  expected: Expected,
-): Promise<Outcome<void>> {
-  if (!matches(await observe(abs, context.maxBytes), expected)) return changedUnderUs(path)
+export async function publishDelete(context: PublishContext, place: Place, expected: Expected): Promise<Outcome<void>> {
+  const parent = await context.dirs.parent(place, { create: false })
+  if (parent.kind === 'error') return parent
+  const dir = parent.result
+  if (!matches(await observeIn(dir, place.name, context.maxBytes), expected)) return changedUnderUs(place.path)
   if (expected.kind === 'directory') {
     try {
-      await rmdir(abs)
+      rmdirSync(dir.at(place.name))
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY') return changedUnderUs(path)
+      if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY') return changedUnderUs(place.path)
       throw error
     }
   } else {
-    await unlink(abs)
+    unlinkSync(dir.at(place.name))
   }
-  await fsyncDirectory(dirname(abs))
+  await syncDir(dir)
   return ok(undefined)
 }
 
-export async function publishDirectory(
-  path: string,
-  abs: string,
-  missingParents: readonly string[],
-): Promise<Outcome<void>> {
-  await ensureParents(missingParents)
+export async function publishDirectory(context: PublishContext, place: Place): Promise<Outcome<void>> {
+  const parent = await context.dirs.parent(place, { create: true })
+  if (parent.kind === 'error') return parent
   try {
-    await mkdir(abs, { mode: 0o755 })
+    mkdirSync(parent.result.at(place.name), { mode: 0o755 })
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(path)
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(place.path)
     throw error
   }
-  await fsyncDirectory(dirname(abs))
+  await syncDir(parent.result)
   return ok(undefined)
 }
 
 /** A move that can never clobber: link the new name (fails if taken), then unlink the old one. */
 export async function publishMove(
   context: PublishContext,
-  from: { path: string; abs: string; digest: Digest },
-  to: { path: string; abs: string; missingParents: readonly string[] },
+  from: { place: Place; digest: Digest },
+  to: { place: Place },
 ): Promise<Outcome<void>> {
-  if (!matches(await observe(from.abs, context.maxBytes), { kind: 'regular', digest: from.digest })) {
-    return changedUnderUs(from.path)
+  const source = await context.dirs.parent(from.place, { create: false })
+  if (source.kind === 'error') return source
+  const destination = await context.dirs.parent(to.place, { create: true })
+  if (destination.kind === 'error') return destination
+  const fromDir = source.result
+  const toDir = destination.result
+  if (!matches(await observeIn(fromDir, from.place.name, context.maxBytes), { kind: 'regular', digest: from.digest })) {
+    return changedUnderUs(from.place.path)
   }
-  await ensureParents(to.missingParents)
   try {
-    await link(from.abs, to.abs)
+    linkSync(fromDir.at(from.place.name), toDir.at(to.place.name))
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(to.path)
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(to.place.path)
     throw error
   }
   context.fault('after-temp-write')
-  await unlink(from.abs)
-  await fsyncDirectory(dirname(to.abs))
-  if (dirname(to.abs) !== dirname(from.abs)) await fsyncDirectory(dirname(from.abs))
+  unlinkSync(fromDir.at(from.place.name))
+  await syncDir(toDir)
+  if (toDir !== fromDir) await syncDir(fromDir)
   return ok(undefined)
 }

@@ -1,9 +1,12 @@
-import { basename, dirname, join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import { linkSync, unlinkSync } from 'node:fs'
+import { PinnedDirs, readLeaf, sameIdentity, statLeaf, type Place } from '../project-fs'
 import { digestOf, type BlobStore, type Database, type IdempotencyStore } from '../store'
-import { readNoFollow } from './target'
-import { matches, observe, publishDelete, publishRegular, type Expected, type PublishContext } from './publish'
+import { matches, publishDelete, publishRegular, type Expected, type Observed, type PublishContext } from './publish'
 import { markSettled, receiptsFromRows } from './records'
-import { removeTempFiles, tempPrefix } from './transaction'
+import { readWriteTarget, type DiskState } from './target'
+import { tempName } from './temp-names'
+import { removeTempFiles } from './transaction'
 import type { FileState, Receipt, ReceiptFile } from './types'
 
 export interface RecoveryReport {
@@ -19,19 +22,24 @@ function expectedOf(state: FileState): Expected {
   return state.kind === 'regular' ? { kind: 'regular', digest: state.digest } : { kind: state.kind }
 }
 
+/** Where a receipt's path is now: found by walking from the root without following links. */
+type Located = { kind: 'ok'; state: DiskState } | { kind: 'unsafe'; reason: string }
+
 /**
  * Spec 03 step 7, run at start-up before any request: every `prepared` transaction is settled from
  * what is on disk. All files at `after` → committed; all at `before` → aborted; some at each → the
  * published ones are put back (they hold our bytes) → rolled_back; anything else →
- * recovery_required naming the path and both digests. Leftover temp files are removed.
+ * recovery_required naming the path and both digests. Leftover temp files are removed. Every path
+ * is reached through folders opened from the root without following links, as when it was written.
  */
 export async function recoverPrepared(
   db: Database,
   blobs: BlobStore,
   idempotency: IdempotencyStore,
   rootOf: (workspaceId: string) => string | undefined,
-  maxBytes: number,
+  limits: { maxBytes: number; dataDir: string },
 ): Promise<RecoveryReport> {
+  const maxBytes = limits.maxBytes
   const report: RecoveryReport = { committed: [], aborted: [], rolled_back: [], recovery_required: [] }
   const rows = db
     .prepare("SELECT * FROM transactions WHERE status = 'prepared' ORDER BY workspace_id, workspace_sequence")
@@ -39,50 +47,24 @@ export async function recoverPrepared(
   for (const receipt of receiptsFromRows(db, rows as never)) {
     const root = rootOf(receipt.workspace_id)
     if (root === undefined) continue
-    const abs = (path: string) => join(root, ...path.split('/'))
-    await removeTempFiles(
-      receipt.files.flatMap((f) => [dirname(abs(f.path)), ...(f.old_path ? [dirname(abs(f.old_path))] : [])]),
+    const locate = async (path: string): Promise<Located> => {
+      // A rename killed between link and unlink leaves two names on one inode: recovery must see it.
+      const found = await readWriteTarget({ root, dataDir: limits.dataDir }, path, maxBytes, { hardLinks: 'allow' })
+      if (found.kind === 'error')
+        return { kind: 'unsafe', reason: String(found.error.details?.reason ?? found.error.code) }
+      return { kind: 'ok', state: found.result }
+    }
+    removeTempFiles(
+      root,
+      receipt.files.flatMap((f) => [parentSegments(f.path), ...(f.old_path ? [parentSegments(f.old_path)] : [])]),
       receipt.transaction_id,
     )
-    const sides: Side[] = []
-    const unexplained: Array<Record<string, unknown>> = []
-    for (const file of receipt.files) {
-      const side = await sideOf(file, abs, maxBytes)
-      sides.push(side.side)
-      if (side.side === 'other') unexplained.push(side.detail)
+    const dirs = new PinnedDirs(root)
+    try {
+      await settleOne(receipt, dirs, locate)
+    } finally {
+      dirs.close()
     }
-    if (unexplained.length > 0) {
-      settle(receipt, 'recovery_required', unexplained)
-      continue
-    }
-    if (sides.every((s) => s === 'after')) {
-      await repairAfterBlobs(receipt, abs, blobs, maxBytes)
-      settle(receipt, 'committed', null)
-      continue
-    }
-    if (sides.every((s) => s === 'before')) {
-      settle(receipt, 'aborted', null)
-      continue
-    }
-    const context: PublishContext = {
-      fault: () => {},
-      maxBytes,
-      tempName: (target) =>
-        join(dirname(target), `${tempPrefix(receipt.transaction_id)}recover-${basename(target).slice(0, 40)}`),
-    }
-    const failed: Array<Record<string, unknown>> = []
-    for (const [index, file] of receipt.files.entries()) {
-      if (sides[index] !== 'after') continue
-      if (!(await putBack(context, file, abs, blobs))) {
-        failed.push({
-          path: file.path,
-          reason: 'could-not-roll-back',
-          before: describe(file.before),
-          after: describe(file.after),
-        })
-      }
-    }
-    settle(receipt, failed.length > 0 ? 'recovery_required' : 'rolled_back', failed.length > 0 ? failed : null)
   }
   // A process killed after settling a transaction but before completing its idempotency record
   // leaves the record running; settle those from the transaction's terminal status.
@@ -96,6 +78,50 @@ export async function recoverPrepared(
     else idempotency.forgetByOperation(record.operationId)
   }
   return report
+
+  async function settleOne(receipt: Receipt, dirs: PinnedDirs, locate: (path: string) => Promise<Located>) {
+    const sides: Side[] = []
+    const places: Array<Place | undefined> = []
+    const unexplained: Array<Record<string, unknown>> = []
+    for (const file of receipt.files) {
+      const side = await sideOf(file, dirs, locate)
+      sides.push(side.side)
+      places.push(side.place)
+      if (side.side === 'other') unexplained.push(side.detail)
+    }
+    if (unexplained.length > 0) {
+      settle(receipt, 'recovery_required', unexplained)
+      return
+    }
+    if (sides.every((s) => s === 'after')) {
+      await repairAfterBlobs(receipt, places, dirs, blobs, maxBytes)
+      settle(receipt, 'committed', null)
+      return
+    }
+    if (sides.every((s) => s === 'before')) {
+      settle(receipt, 'aborted', null)
+      return
+    }
+    const context: PublishContext = {
+      fault: () => {},
+      maxBytes,
+      dirs,
+      tempName: () => tempName(receipt.transaction_id, `recover-${randomUUID().slice(0, 8)}`),
+    }
+    const failed: Array<Record<string, unknown>> = []
+    for (const [index, file] of receipt.files.entries()) {
+      if (sides[index] !== 'after') continue
+      if (!(await putBack(context, file, locate, blobs))) {
+        failed.push({
+          path: file.path,
+          reason: 'could-not-roll-back',
+          before: describe(file.before),
+          after: describe(file.after),
+        })
+      }
+    }
+    settle(receipt, failed.length > 0 ? 'recovery_required' : 'rolled_back', failed.length > 0 ? failed : null)
+  }
 
   function settle(
     receipt: Receipt,
@@ -118,6 +144,14 @@ export async function recoverPrepared(
   }
 }
 
+function parentSegments(path: string): string[] {
+  return path.split('/').slice(0, -1)
+}
+
+function observedOf(state: DiskState): Observed {
+  return state.kind === 'regular' ? { kind: 'regular', digest: state.digest } : { kind: state.kind }
+}
+
 /**
  * A process killed after publishing but before its after-blob write finished leaves the blob
  * missing; the published file holds exactly those bytes (its digest was just checked), so store
@@ -125,51 +159,56 @@ export async function recoverPrepared(
  */
 async function repairAfterBlobs(
   receipt: Receipt,
-  abs: (path: string) => string,
+  places: ReadonlyArray<Place | undefined>,
+  dirs: PinnedDirs,
   blobs: BlobStore,
   maxBytes: number,
 ): Promise<void> {
-  for (const file of receipt.files) {
-    if (file.after.kind !== 'regular' || !file.after.blob_ref) continue
+  for (const [index, file] of receipt.files.entries()) {
+    const place = places[index]
+    if (file.after.kind !== 'regular' || !file.after.blob_ref || !place) continue
     if ((await blobs.read(file.after.blob_ref)).kind === 'ok') continue
-    const bytes = await readNoFollow(abs(file.path), maxBytes)
-    if (bytes !== 'too-large' && digestOf(bytes) === file.after.digest) await blobs.put(bytes, file.after.digest)
+    const parent = await dirs.parent(place, { create: false })
+    if (parent.kind === 'error') continue
+    const read = await readLeaf(parent.result, place.name, maxBytes)
+    if (read.kind === 'regular' && digestOf(read.bytes) === file.after.digest)
+      await blobs.put(read.bytes, file.after.digest)
   }
 }
 
 async function sideOf(
   file: ReceiptFile,
-  abs: (path: string) => string,
-  maxBytes: number,
-): Promise<{ side: Side; detail: Record<string, unknown> }> {
-  const here = await observe(abs(file.path), maxBytes)
-  const detail = {
+  dirs: PinnedDirs,
+  locate: (path: string) => Promise<Located>,
+): Promise<{ side: Side; place?: Place; detail: Record<string, unknown> }> {
+  const found = await locate(file.path)
+  const detail: Record<string, unknown> = {
     path: file.path,
     before: describe(file.before),
     after: describe(file.after),
-    actual: describeObserved(here),
+    actual: found.kind === 'ok' ? describeObserved(observedOf(found.state)) : `unsafe:${found.reason}`,
   }
+  if (found.kind !== 'ok') return { side: 'other', detail }
+  const here = observedOf(found.state)
+  const place = found.state.place
   if (file.operation === 'rename' && file.old_path) {
+    const old = await locate(file.old_path)
+    if (old.kind !== 'ok') return { side: 'other', detail: { ...detail, old_path: file.old_path } }
+    const there = observedOf(old.state)
     // Killed between link(old → new) and unlink(old): both names are one inode. Undo the link.
-    const { lstat, unlink } = await import('node:fs/promises')
-    const [newInfo, oldInfo] = await Promise.all([
-      lstat(abs(file.path)).catch(() => null),
-      lstat(abs(file.old_path)).catch(() => null),
-    ])
-    if (newInfo && oldInfo && newInfo.ino === oldInfo.ino && newInfo.dev === oldInfo.dev) {
-      await unlink(abs(file.path))
-      return { side: 'before', detail }
+    if (found.state.kind === 'regular' && old.state.kind === 'regular') {
+      if (sameIdentity(found.state.identity, old.state.identity)) {
+        if (await removeOurName(dirs, place, found.state)) return { side: 'before', place, detail }
+      }
     }
-    const there = await observe(abs(file.old_path), maxBytes)
     const moved = matches(here, expectedOf(file.after)) && there.kind === 'absent'
     const stayed = matches(there, expectedOf(file.before)) && here.kind === 'absent'
-    if (moved) return { side: 'after', detail }
-    if (stayed) return { side: 'before', detail }
+    if (moved) return { side: 'after', place, detail }
+    if (stayed) return { side: 'before', place, detail }
     // A content-changing move killed between creating the new name and removing the old one: the
     // new name was absent at prepare, so it is ours to remove.
     if (matches(here, expectedOf(file.after)) && matches(there, expectedOf(file.before))) {
-      await unlink(abs(file.path))
-      return { side: 'before', detail }
+      if (await removeOurName(dirs, place, found.state)) return { side: 'before', place, detail }
     }
     return { side: 'other', detail: { ...detail, old_path: file.old_path, actual_old: describeObserved(there) } }
   }
@@ -178,43 +217,49 @@ async function sideOf(
   // The persisted per-file state narrows what the disk may show: a file recorded as applied that
   // holds its before bytes again (or one recorded as rolled back that holds its after bytes) was
   // changed by someone else in the crash window.
-  if (atAfter && file.publish_state !== 'rolled_back') return { side: 'after', detail }
-  if (atBefore && file.publish_state !== 'applied') return { side: 'before', detail }
+  if (atAfter && file.publish_state !== 'rolled_back') return { side: 'after', place, detail }
+  if (atBefore && file.publish_state !== 'applied') return { side: 'before', place, detail }
   return { side: 'other', detail: { ...detail, publish_state: file.publish_state } }
+}
+
+/** Unlinks the name at `place` if it is still the very file that was found there. */
+async function removeOurName(dirs: PinnedDirs, place: Place, found: DiskState): Promise<boolean> {
+  if (found.kind !== 'regular') return false
+  const parent = await dirs.parent(place, { create: false })
+  if (parent.kind === 'error') return false
+  const leaf = statLeaf(parent.result, place.name)
+  if (leaf.kind !== 'regular' || !sameIdentity(leaf.identity, found.identity)) return false
+  unlinkSync(parent.result.at(place.name))
+  return true
 }
 
 async function putBack(
   context: PublishContext,
   file: ReceiptFile,
-  abs: (path: string) => string,
+  locate: (path: string) => Promise<Located>,
   blobs: BlobStore,
 ): Promise<boolean> {
   try {
+    const here = await locate(file.path)
+    if (here.kind !== 'ok') return false
+    const place = here.state.place
     if (file.operation === 'rename' && file.old_path) {
-      const { link, unlink } = await import('node:fs/promises')
-      await link(abs(file.path), abs(file.old_path))
-      await unlink(abs(file.path))
+      const old = await locate(file.old_path)
+      if (old.kind !== 'ok' || old.state.kind !== 'absent') return false
+      const from = await context.dirs.parent(place, { create: false })
+      const to = await context.dirs.parent(old.state.place, { create: true })
+      if (from.kind === 'error' || to.kind === 'error') return false
+      linkSync(from.result.at(place.name), to.result.at(old.state.place.name))
+      unlinkSync(from.result.at(place.name))
       return true
     }
     const current = expectedOf(file.after)
-    if (file.before.kind === 'absent')
-      return (await publishDelete(context, file.path, abs(file.path), current)).kind === 'ok'
+    if (file.before.kind === 'absent') return (await publishDelete(context, place, current)).kind === 'ok'
     if (file.before.kind !== 'regular' || !file.before.blob_ref) return false
     const bytes = await blobs.read(file.before.blob_ref)
     if (bytes.kind === 'error') return false
-    return (
-      (
-        await publishRegular(
-          context,
-          file.path,
-          abs(file.path),
-          bytes.result,
-          Number.parseInt(file.before.mode, 8),
-          current,
-          [],
-        )
-      ).kind === 'ok'
-    )
+    const mode = Number.parseInt(file.before.mode, 8)
+    return (await publishRegular(context, place, bytes.result, mode, current)).kind === 'ok'
   } catch {
     return false
   }
@@ -235,6 +280,6 @@ function describe(state: FileState): string {
   return state.kind === 'regular' ? state.digest : state.kind
 }
 
-function describeObserved(state: Awaited<ReturnType<typeof observe>>): string {
+function describeObserved(state: Observed): string {
   return state.kind === 'regular' ? state.digest : state.kind
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { unlink } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { readdirSync, unlinkSync } from 'node:fs'
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
 import { createLimiter } from '../platform'
+import { openChain, PinnedDirs, type Place } from '../project-fs'
 import { digestOf, type BlobStore, type Database, type Digest, type WorkspaceLock } from '../store'
-import type { FaultHook } from './faults'
+import { SimulatedCrash, type FaultHook } from './faults'
 import { lineStats } from './line-stats'
 import {
   matches,
@@ -18,6 +18,7 @@ import {
 } from './publish'
 import { insertPrepared, markPublishState, markSettled, type StoredFile } from './records'
 import type { DiskState } from './target'
+import { tempName, tempPrefix } from './temp-names'
 import type { Attribution, FileState, JournalLimits, Receipt, ReceiptFile } from './types'
 
 export interface Workspace {
@@ -68,11 +69,8 @@ export interface EngineDependencies {
   readonly fault: FaultHook
 }
 
-/** Every temp file the journal creates in a project starts with this; listings hide them. */
-export const JOURNAL_TEMP_PREFIX = '.retrace-tmp-'
 /** Enough to overlap fsyncs on any disk, far below the descriptor limit. */
 const BLOB_WRITES_IN_FLIGHT = 16
-export const tempPrefix = (transactionId: string) => `${JOURNAL_TEMP_PREFIX}${transactionId}-`
 
 /**
  * Spec 03's sequence, for any set of files as one all-or-nothing transaction: plan under the lock →
@@ -112,106 +110,195 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           files,
           onPrepared: options.onPrepared,
         })
-        fault('after-prepare')
-        // Rollback needs the before blobs, so they are durable before anything is published. The
-        // after blobs (needed only for a later redo) finish while we publish; a crash that loses
-        // one is repaired by recovery from the published bytes, which it verifies by digest.
-        const blobFailure = (await beforeDurable) ?? undefined
-        if (blobFailure !== undefined) {
-          await afterDurable
-          markSettled(db, receipt, 'aborted', JSON.stringify({ reason: 'blob-store-failed' }), options.onSettled)
-          return fail('UNAVAILABLE', 'Retrace could not store the versions it keeps for undo; nothing was written.', {
-            reason: 'blob-store-failed',
-          })
-        }
-        fault('after-blobs')
-
         const context: PublishContext = {
           fault,
           maxBytes: limits.maxFileBytes,
-          tempName: (abs) =>
-            join(dirname(abs), `${tempPrefix(transactionId)}${randomUUID().slice(0, 8)}-${basename(abs).slice(0, 40)}`),
+          dirs: new PinnedDirs(workspace.root),
+          tempName: () => tempName(transactionId, randomUUID().slice(0, 8)),
         }
         const published: PlannedChange[] = []
-        let failure: ProtocolError | undefined
-        for (const change of changes) {
-          let outcome: Outcome<void>
-          try {
-            outcome = await publishOne(context, change)
-          } catch (error) {
-            outcome = fail('INTERNAL', `Writing "${change.path}" failed: ${(error as Error).message}`, {
-              path: change.path,
-            })
-          }
-          if (outcome.kind === 'error') {
-            failure = outcome.error
-            break
-          }
-          published.push(change)
-          const after = expectedAfter(change)
-          markPublishState(
-            db,
-            transactionId,
-            published.length - 1,
-            'applied',
-            after.kind === 'regular' ? after.digest : null,
-          )
-          fault('after-publish-file')
-          if (published.length % 100 === 0 || published.length === changes.length) {
-            options.onPublished?.(published.length, changes.length)
-          }
-        }
-
-        if (failure) {
-          const rollback = await rollBack(context, published, files, transactionId)
-          const status =
-            rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
-          markSettled(
-            db,
+        try {
+          return await publishPrepared(
+            context,
             receipt,
-            status,
-            rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null,
-            options.onSettled,
+            changes,
+            files,
+            published,
+            beforeDurable,
+            afterDurable,
+            options,
           )
-          if (status === 'recovery_required') return recoveryRequired(rollback.unresolved)
-          return { kind: 'error', error: failure }
+        } catch (error) {
+          if (error instanceof SimulatedCrash) throw error
+          // A bug or an unexpected I/O error after `prepared`: settle here and now (never leave the
+          // transaction prepared and its idempotency key in progress until a restart).
+          return settleAfterException(context, receipt, published, files, error, options)
+        } finally {
+          context.dirs.close()
         }
-
-        // Step 6: confirm what is on disk is what we published. A writer that ignored our lock can
-        // still slip in after the rename; that shows here and is reported, never committed.
-        const unconfirmed: Array<Record<string, unknown>> = []
-        for (const change of changes) {
-          const observed = await observe(absOf(change), limits.maxFileBytes)
-          if (!matches(observed, expectedAfter(change))) {
-            unconfirmed.push({
-              path: change.path,
-              expected: describe(expectedAfter(change)),
-              actual: describe(observed),
-            })
-          }
-        }
-        if (unconfirmed.length > 0) {
-          markSettled(db, receipt, 'recovery_required', JSON.stringify(unconfirmed), options.onSettled)
-          return recoveryRequired(unconfirmed)
-        }
-        if ((await afterDurable) !== undefined) {
-          markSettled(
-            db,
-            receipt,
-            'recovery_required',
-            JSON.stringify([{ reason: 'after-blob-store-failed' }]),
-            options.onSettled,
-          )
-          return recoveryRequired([{ reason: 'after-blob-store-failed' }])
-        }
-        fault('before-commit')
-        const committed = markSettled(db, receipt, 'committed', null, options.onSettled)
-        fault('after-commit')
-        return ok(committed)
       } finally {
         lease.result.release()
       }
     },
+  }
+
+  async function publishPrepared(
+    context: PublishContext,
+    receipt: Receipt,
+    changes: readonly PlannedChange[],
+    files: readonly StoredFile[],
+    published: PlannedChange[],
+    beforeDurable: Promise<unknown>,
+    afterDurable: Promise<unknown>,
+    options: MutateOptions,
+  ): Promise<Outcome<Receipt>> {
+    const transactionId = receipt.transaction_id
+    fault('after-prepare')
+    // Rollback needs the before blobs, so they are durable before anything is published. The
+    // after blobs (needed only for a later redo) finish while we publish; a crash that loses
+    // one is repaired by recovery from the published bytes, which it verifies by digest.
+    const blobFailure = (await beforeDurable) ?? undefined
+    if (blobFailure !== undefined) {
+      await afterDurable
+      markSettled(db, receipt, 'aborted', JSON.stringify({ reason: 'blob-store-failed' }), options.onSettled)
+      return fail('UNAVAILABLE', 'Retrace could not store the versions it keeps for undo; nothing was written.', {
+        reason: 'blob-store-failed',
+      })
+    }
+    fault('after-blobs')
+
+    let failure: ProtocolError | undefined
+    for (const change of changes) {
+      let outcome: Outcome<void>
+      try {
+        outcome = await publishOne(context, change)
+      } catch (error) {
+        outcome = fail('INTERNAL', `Writing "${change.path}" failed: ${(error as Error).message}`, {
+          path: change.path,
+        })
+      }
+      if (outcome.kind === 'error') {
+        failure = outcome.error
+        break
+      }
+      published.push(change)
+      const after = expectedAfter(change)
+      markPublishState(
+        db,
+        transactionId,
+        published.length - 1,
+        'applied',
+        after.kind === 'regular' ? after.digest : null,
+      )
+      // The step went through folders opened before it; if one of them was moved or swapped
+      // meanwhile, the bytes are not where the path says. Undo (through the same handles) rather
+      // than record a change that is somewhere else.
+      const moved = placesOf(change).find((place) => !context.dirs.stillInPlace(place))
+      if (moved) {
+        failure = {
+          code: 'CONFLICT',
+          message: `A folder on the way to "${moved.path}" was moved or replaced while Retrace wrote it; the change was undone.`,
+          details: { path: moved.path, reason: 'parent-changed' },
+        }
+        break
+      }
+      fault('after-publish-file')
+      if (published.length % 100 === 0 || published.length === changes.length) {
+        options.onPublished?.(published.length, changes.length)
+      }
+    }
+
+    if (failure) return settleFailure(context, receipt, published, files, failure, options)
+
+    // Step 6: confirm what is on disk is what we published, at the place the path names now. A
+    // writer that ignored our lock can still slip in after the rename; that shows here and is
+    // reported, never committed.
+    const unconfirmed: Array<Record<string, unknown>> = []
+    for (const change of changes) {
+      const place = finalPlace(change)
+      const observed = await observe(context.dirs, place, limits.maxFileBytes)
+      const inPlace = context.dirs.stillInPlace(place)
+      if (!inPlace || !matches(observed, expectedAfter(change))) {
+        unconfirmed.push({
+          path: change.path,
+          expected: describe(expectedAfter(change)),
+          actual: inPlace ? describe(observed) : 'folder-moved',
+        })
+      }
+    }
+    if (unconfirmed.length > 0) {
+      markSettled(db, receipt, 'recovery_required', JSON.stringify(unconfirmed), options.onSettled)
+      return recoveryRequired(unconfirmed)
+    }
+    if ((await afterDurable) !== undefined) {
+      markSettled(
+        db,
+        receipt,
+        'recovery_required',
+        JSON.stringify([{ reason: 'after-blob-store-failed' }]),
+        options.onSettled,
+      )
+      return recoveryRequired([{ reason: 'after-blob-store-failed' }])
+    }
+    fault('before-commit')
+    const committed = markSettled(db, receipt, 'committed', null, options.onSettled)
+    fault('after-commit')
+    return ok(committed)
+  }
+
+  async function settleFailure(
+    context: PublishContext,
+    receipt: Receipt,
+    published: readonly PlannedChange[],
+    files: readonly StoredFile[],
+    failure: ProtocolError,
+    options: MutateOptions,
+  ): Promise<Outcome<Receipt>> {
+    const rollback = await rollBack(context, published, files, receipt.transaction_id)
+    const status =
+      rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
+    if (status !== 'recovery_required') context.dirs.removeCreated()
+    markSettled(
+      db,
+      receipt,
+      status,
+      rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null,
+      options.onSettled,
+    )
+    if (status === 'recovery_required') return recoveryRequired(rollback.unresolved)
+    return { kind: 'error', error: failure }
+  }
+
+  async function settleAfterException(
+    context: PublishContext,
+    receipt: Receipt,
+    published: readonly PlannedChange[],
+    files: readonly StoredFile[],
+    error: unknown,
+    options: MutateOptions,
+  ): Promise<Outcome<Receipt>> {
+    const failure: ProtocolError = {
+      code: 'INTERNAL',
+      message: `The change failed unexpectedly: ${(error as Error).message ?? String(error)}`,
+      details: { transaction_id: receipt.transaction_id },
+    }
+    try {
+      return await settleFailure(context, receipt, published, files, failure, options)
+    } catch {
+      // Even the rollback failed: say so durably rather than leave the transaction prepared.
+      try {
+        markSettled(
+          db,
+          receipt,
+          'recovery_required',
+          JSON.stringify(published.map((change) => ({ path: change.path, reason: 'exception-during-publish' }))),
+          options.onSettled,
+        )
+      } catch {
+        // the database itself failed: start-up recovery settles it from the disk
+      }
+      return recoveryRequired(published.map((change) => ({ path: change.path, reason: 'exception-during-publish' })))
+    }
   }
 
   /**
@@ -288,42 +375,27 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           // (never clobbering), then remove the old one at its verified revision.
           const created = await publishRegular(
             context,
-            change.path,
-            change.destination.abs,
+            change.destination.place,
             change.after.bytes,
             change.after.mode,
             { kind: 'absent' },
-            change.destination.missingParents,
           )
           if (created.kind === 'error') return created
-          const removed = await publishDelete(context, change.old_path ?? change.path, before.abs, expectedOf(before))
+          const removed = await publishDelete(context, before.place, expectedOf(before))
           if (removed.kind === 'error') {
-            await publishDelete(context, change.path, change.destination.abs, expectedAfter(change))
+            await publishDelete(context, change.destination.place, expectedAfter(change))
           }
           return removed
         }
-        return publishMove(
-          context,
-          { path: change.old_path ?? change.path, abs: before.abs, digest: before.digest },
-          { path: change.path, abs: change.destination.abs, missingParents: change.destination.missingParents },
-        )
+        return publishMove(context, { place: before.place, digest: before.digest }, { place: change.destination.place })
       }
       case 'delete':
-        return publishDelete(context, change.path, before.abs, expectedOf(before))
+        return publishDelete(context, before.place, expectedOf(before))
       case 'create':
       case 'modify': {
-        const missing = before.kind === 'absent' ? before.missingParents : []
-        if (change.after.kind === 'directory') return publishDirectory(change.path, before.abs, missing)
+        if (change.after.kind === 'directory') return publishDirectory(context, before.place)
         if (change.after.kind !== 'regular') throw new Error('create/modify needs content')
-        return publishRegular(
-          context,
-          change.path,
-          before.abs,
-          change.after.bytes,
-          change.after.mode,
-          expectedOf(before),
-          missing,
-        )
+        return publishRegular(context, before.place, change.after.bytes, change.after.mode, expectedOf(before))
       }
     }
   }
@@ -352,44 +424,42 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
         const source = change.before
         if (source.kind !== 'regular' || !change.destination) return false
         if (change.after.kind === 'regular' && digestOf(change.after.bytes) !== source.digest) {
-          const restored = await publishRegular(
-            context,
-            change.old_path ?? change.path,
-            source.abs,
-            source.bytes,
-            source.mode,
-            { kind: 'absent' },
-            [],
-          )
+          const restored = await publishRegular(context, source.place, source.bytes, source.mode, { kind: 'absent' })
           if (restored.kind === 'error') return false
-          return (
-            (await publishDelete(context, change.path, change.destination.abs, expectedAfter(change))).kind === 'ok'
-          )
+          return (await publishDelete(context, change.destination.place, expectedAfter(change))).kind === 'ok'
         }
         const back = await publishMove(
           context,
-          { path: change.path, abs: change.destination.abs, digest: source.digest },
-          { path: change.old_path ?? change.path, abs: source.abs, missingParents: [] },
+          { place: change.destination.place, digest: source.digest },
+          { place: source.place },
         )
         return back.kind === 'ok'
       }
-      const abs = change.before.abs
+      const place = change.before.place
       const current = expectedAfter(change)
-      if (before.kind === 'absent') return (await publishDelete(context, change.path, abs, current)).kind === 'ok'
-      if (before.kind === 'directory') return (await publishDirectory(change.path, abs, [])).kind === 'ok'
+      if (before.kind === 'absent') return (await publishDelete(context, place, current)).kind === 'ok'
+      if (before.kind === 'directory') return (await publishDirectory(context, place)).kind === 'ok'
       if (!before.blob_ref) return false
       const bytes = await blobs.read(before.blob_ref)
       if (bytes.kind === 'error') return false
       const mode = Number.parseInt(before.mode, 8)
-      return (await publishRegular(context, change.path, abs, bytes.result, mode, current, [])).kind === 'ok'
+      return (await publishRegular(context, place, bytes.result, mode, current)).kind === 'ok'
     } catch {
       return false
     }
   }
 }
 
-export function absOf(change: PlannedChange): string {
-  return change.operation === 'rename' && change.destination ? change.destination.abs : change.before.abs
+/** Where a change leaves its file: the destination of a rename, else its own place. */
+export function finalPlace(change: PlannedChange): Place {
+  return change.operation === 'rename' && change.destination ? change.destination.place : change.before.place
+}
+
+/** Every place a change touches (a rename touches two folders). */
+export function placesOf(change: PlannedChange): Place[] {
+  return change.operation === 'rename' && change.destination
+    ? [change.before.place, change.destination.place]
+    : [change.before.place]
 }
 
 export function expectedOf(state: DiskState): Expected {
@@ -443,11 +513,38 @@ function recoveryRequired(unresolved: ReadonlyArray<Record<string, unknown>>) {
   )
 }
 
-export async function removeTempFiles(dirs: Iterable<string>, transactionId: string): Promise<void> {
-  const { readdir } = await import('node:fs/promises')
-  for (const dir of new Set(dirs)) {
-    const names = await readdir(dir).catch(() => [] as string[])
-    for (const name of names)
-      if (name.startsWith(tempPrefix(transactionId))) await unlink(join(dir, name)).catch(() => undefined)
+/**
+ * Removes a transaction's leftover temp files from the folders of `paths` (recovery after a
+ * crash). Folders are opened from the root without following links, so a swapped folder is
+ * skipped rather than cleaned.
+ */
+export function removeTempFiles(root: string, folders: Iterable<readonly string[]>, transactionId: string): void {
+  const seen = new Set<string>()
+  for (const segments of folders) {
+    const key = segments.join('/')
+    if (seen.has(key)) continue
+    seen.add(key)
+    const walked = openChain(root, segments)
+    if (walked.kind === 'failed') continue
+    try {
+      if (walked.chain.missing.length > 0) continue
+      const dir = walked.chain.deepest
+      let names: string[]
+      try {
+        names = readdirSync(dir.self)
+      } catch {
+        continue
+      }
+      for (const name of names) {
+        if (!name.startsWith(tempPrefix(transactionId))) continue
+        try {
+          unlinkSync(dir.at(name))
+        } catch {
+          // already gone
+        }
+      }
+    } finally {
+      walked.chain.close()
+    }
   }
 }

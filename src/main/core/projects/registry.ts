@@ -42,6 +42,12 @@ export function createProjectRegistry(db: Database, dataDir: string): ProjectReg
 
   return {
     async open(path) {
+      if (path.includes('\0')) {
+        return fail('INVALID_REQUEST', 'A folder path cannot contain a NUL character.', { reason: 'nul' })
+      }
+      if (!path.isWellFormed()) {
+        return fail('INVALID_REQUEST', 'The folder path is not valid Unicode text.', { reason: 'not-unicode' })
+      }
       if (!isAbsolute(path)) {
         return fail('INVALID_REQUEST', `"${path}" is not an absolute folder path.`, { path })
       }
@@ -82,5 +88,9 @@ function openFailure(error: unknown, path: string): Outcome<never> {
   if (code === 'EACCES' || code === 'EPERM') {
     return fail('PERMISSION_DENIED', `Retrace may not read the folder "${path}".`, { path })
   }
+  if (code === 'ENAMETOOLONG') {
+    return fail('INVALID_REQUEST', 'The folder path is too long for this file system.', { reason: 'too-long' })
+  }
+  if (code === 'ELOOP') return fail('INVALID_REQUEST', `"${path}" is a symlink loop.`, { path, reason: 'symlink-loop' })
   throw error
 }

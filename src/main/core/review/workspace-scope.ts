@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { lstat, readFile, readlink } from 'node:fs/promises'
-import { join } from 'node:path'
+import { lstatSync } from 'node:fs'
+import { lstat } from 'node:fs/promises'
+import { readLinkPath, readPath, statPath, withParent } from '../project-fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { branchBase, catBlob, diffRaw, headCommit, headParent, indexPath, status, type StatusEntry } from '../git'
 import { lineStats } from '../journal/line-stats'
@@ -10,13 +11,17 @@ import type { ReviewRow } from './scope-candidates'
 
 export type WorkspaceSubScope = 'all' | 'unstaged' | 'staged' | 'branch' | 'commit'
 
-async function fingerprint(abs: string): Promise<string> {
-  try {
-    const info = await lstat(abs, { bigint: true })
-    return `${info.mode}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
-  } catch {
-    return 'absent'
-  }
+/** A no-follow identity of a worktree path, reached without following links on the way. */
+async function fingerprint(root: string, path: string): Promise<string> {
+  const found = await withParent(root, path, (dir, name) => {
+    try {
+      const info = lstatSync(dir.at(name), { bigint: true })
+      return { kind: 'found' as const, text: `${info.mode}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` }
+    } catch {
+      return { kind: 'absent' as const }
+    }
+  })
+  return found.kind === 'found' ? found.text : found.kind
 }
 
 /**
@@ -30,26 +35,34 @@ export async function workspaceBasis(root: string): Promise<Outcome<{ basis: str
   if (index.kind === 'error') return index
   const hash = createHash('sha256')
     .update(listed.result.raw)
-    .update(await fingerprint(index.result))
-  for (const entry of listed.result.entries)
-    hash.update(`\0${entry.path}\0${await fingerprint(join(root, entry.path))}`)
+    .update(await fileFingerprint(index.result))
+  for (const entry of listed.result.entries) hash.update(`\0${entry.path}\0${await fingerprint(root, entry.path)}`)
   return ok({ basis: hash.digest('hex'), entries: listed.result.entries })
 }
 
 type Side = { kind: 'absent' } | { kind: 'bytes'; bytes: Buffer } | { kind: 'large'; size: number }
 
-async function worktreeSide(root: string, path: string, maxBytes: number): Promise<Side> {
-  const abs = join(root, path)
-  let info
+/** The index file lives in git's own folder (outside the worktree rules): identity only. */
+async function fileFingerprint(abs: string): Promise<string> {
   try {
-    info = await lstat(abs)
+    const info = await lstat(abs, { bigint: true })
+    return `${info.mode}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
   } catch {
-    return { kind: 'absent' }
+    return 'absent'
   }
-  if (info.isSymbolicLink()) return { kind: 'bytes', bytes: Buffer.from(await readlink(abs)) }
-  if (!info.isFile()) return { kind: 'absent' }
-  if (info.size > maxBytes) return { kind: 'large', size: info.size }
-  return { kind: 'bytes', bytes: await readFile(abs) }
+}
+
+async function worktreeSide(root: string, path: string, maxBytes: number): Promise<Side> {
+  const entry = await statPath(root, path)
+  if (entry.kind === 'symlink') {
+    const target = await readLinkPath(root, path)
+    return target === undefined ? { kind: 'absent' } : { kind: 'bytes', bytes: Buffer.from(target) }
+  }
+  if (entry.kind !== 'regular') return { kind: 'absent' }
+  if (entry.identity.size > BigInt(maxBytes)) return { kind: 'large', size: Number(entry.identity.size) }
+  const read = await readPath(root, path, maxBytes)
+  if (read.kind === 'too-large') return { kind: 'large', size: read.size }
+  return read.kind === 'regular' ? { kind: 'bytes', bytes: read.bytes } : { kind: 'absent' }
 }
 
 async function objectSide(root: string, oid: string | null): Promise<Outcome<Side>> {

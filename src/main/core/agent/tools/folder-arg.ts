@@ -1,5 +1,5 @@
 import { fail, ok, type Outcome } from '../../../../shared/protocol'
-import { resolveForRead } from '../../files'
+import { openForRead } from '../../files'
 import { toolPath } from './tool-paths'
 
 /**
@@ -10,8 +10,9 @@ export async function folderArg(root: string, dataDir: string, path: string | un
   if (path === undefined || path.trim() === '' || path.trim() === '.') return ok('')
   const checked = toolPath(root, path)
   if (checked.kind === 'error') return checked
-  const resolved = await resolveForRead({ root, dataDir }, checked.result)
-  if (resolved.kind === 'error') return resolved
-  if (!resolved.result.stats.isDirectory()) return fail('INVALID_REQUEST', `"${path}" is a file, not a folder.`)
+  const opened = await openForRead({ root, dataDir }, checked.result)
+  if (opened.kind === 'error') return opened
+  opened.result.close()
+  if (opened.result.kind !== 'directory') return fail('INVALID_REQUEST', `"${path}" is a file, not a folder.`)
   return ok(checked.result)
 }

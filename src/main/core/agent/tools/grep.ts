@@ -1,5 +1,4 @@
-import { open } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readPath } from '../../project-fs'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { boundOutput, defineTool } from './define-tool'
@@ -12,18 +11,12 @@ const MAX_FILE_BYTES = 2 * 1024 * 1024
 const MAX_LINE_CHARS = 500
 const MAX_SCANNED = 50_000
 
-async function readText(path: string): Promise<string | null> {
-  const handle = await open(path, 'r')
-  try {
-    const info = await handle.stat()
-    if (info.size > MAX_FILE_BYTES) return null
-    const bytes = Buffer.alloc(info.size)
-    await handle.read(bytes, 0, info.size, 0)
-    if (bytes.subarray(0, 8192).includes(0)) return null
-    return bytes.toString('utf8')
-  } finally {
-    await handle.close()
-  }
+/** A file's text for searching, or null (binary, too large, or not a regular file any more). */
+async function readText(root: string, path: string): Promise<string | null> {
+  const read = await readPath(root, path, MAX_FILE_BYTES)
+  if (read.kind !== 'regular') return null
+  if (read.bytes.subarray(0, 8192).includes(0)) return null
+  return read.bytes.toString('utf8')
 }
 
 export const grepTool = defineTool({
@@ -70,7 +63,7 @@ export const grepTool = defineTool({
       if (context.signal.aborted) break
       let text: string | null
       try {
-        text = await readText(join(context.root, entry.path))
+        text = await readText(context.root, entry.path)
       } catch {
         continue
       }

@@ -1,9 +1,10 @@
 import type { Dirent } from 'node:fs'
-import { lstat, readdir, readFile } from 'node:fs/promises'
-import { join, relative, sep } from 'node:path'
+import { lstat, readdir } from 'node:fs/promises'
+import { relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { isForbiddenSegment } from '../../../../shared/paths'
-import { JOURNAL_TEMP_PREFIX } from '../../journal'
+import { isJournalTempName } from '../../journal'
+import { openChain, readPath } from '../../project-fs'
 
 export interface WalkEntry {
   /** Root-relative POSIX path. */
@@ -50,13 +51,13 @@ function rebase(line: string, base: string): string | undefined {
   return negated ? `!${pattern}` : pattern
 }
 
+/** A .gitignore larger than this is not a real ignore file; it is skipped. */
+const MAX_IGNORE_BYTES = 1024 * 1024
+
 async function rulesFor(root: string, base: string, parent: Rules | undefined): Promise<Rules | undefined> {
-  let text: string
-  try {
-    text = await readFile(join(root, base, '.gitignore'), 'utf8')
-  } catch {
-    return parent
-  }
+  const read = await readPath(root, base === '' ? '.gitignore' : `${base}/.gitignore`, MAX_IGNORE_BYTES)
+  if (read.kind !== 'regular') return parent
+  const text = read.bytes.toString('utf8')
   const own = text.split(/\r?\n/).flatMap((line) => rebase(line, base) ?? [])
   const patterns = [...(parent?.patterns ?? []), ...own]
   return { patterns, matcher: ignore({ ignorecase: false }).add(patterns) }
@@ -86,32 +87,42 @@ export async function walk(options: WalkOptions): Promise<{ entries: WalkEntry[]
   while (queue.length > 0) {
     if (options.signal.aborted) return { entries, truncated: true }
     const { dir, depth, rules } = queue.shift() as (typeof queue)[number]
-    let children: Dirent[]
+    // Each folder is opened from the root without following links and read through that handle,
+    // so a folder swapped for a link while we walk is skipped, never entered.
+    const walked = openChain(options.root, dir === '' ? [] : dir.split('/'))
+    if (walked.kind === 'failed') continue
+    const folder = walked.chain
     try {
-      children = await readdir(join(options.root, dir), { withFileTypes: true })
-    } catch {
-      continue
-    }
-    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    for (const child of children) {
-      const path = dir === '' ? child.name : `${dir}/${child.name}`
-      if (isForbiddenSegment(child.name) || path === dataRel || child.name.startsWith(JOURNAL_TEMP_PREFIX)) continue
-      const isDir = child.isDirectory()
-      if (ignored(rules, path, isDir)) continue
-      let size: number
-      let mtimeMs: number
+      if (folder.missing.length > 0) continue
+      let children: Dirent[]
       try {
-        const info = await lstat(join(options.root, path))
-        size = info.size
-        mtimeMs = info.mtimeMs
+        children = await readdir(folder.deepest.self, { withFileTypes: true })
       } catch {
         continue
       }
-      entries.push({ path, kind: child.isSymbolicLink() ? 'symlink' : isDir ? 'dir' : 'file', size, mtimeMs })
-      if (entries.length >= options.maxEntries) return { entries, truncated: true }
-      if (isDir && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {
-        queue.push({ dir: path, depth: depth + 1, rules: await rulesFor(options.root, path, rules) })
+      children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      for (const child of children) {
+        const path = dir === '' ? child.name : `${dir}/${child.name}`
+        if (isForbiddenSegment(child.name) || path === dataRel || isJournalTempName(child.name)) continue
+        const isDir = child.isDirectory()
+        if (ignored(rules, path, isDir)) continue
+        let size: number
+        let mtimeMs: number
+        try {
+          const info = await lstat(folder.deepest.at(child.name))
+          size = info.size
+          mtimeMs = info.mtimeMs
+        } catch {
+          continue
+        }
+        entries.push({ path, kind: child.isSymbolicLink() ? 'symlink' : isDir ? 'dir' : 'file', size, mtimeMs })
+        if (entries.length >= options.maxEntries) return { entries, truncated: true }
+        if (isDir && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {
+          queue.push({ dir: path, depth: depth + 1, rules: await rulesFor(options.root, path, rules) })
+        }
       }
+    } finally {
+      folder.close()
     }
   }
   return { entries, truncated: false }
