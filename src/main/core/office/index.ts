@@ -7,7 +7,7 @@ import { joinRelPath, parentPath } from '../../../shared/paths'
 import type { Disposable } from '../../../shared/disposable'
 import type { ActionHandlers, ProjectRequestContext } from '../dispatcher'
 import type { EventBus } from '../events'
-import { resolveForRead, type ProjectRoots } from '../files'
+import { openForRead, type ProjectRoots } from '../files'
 import type { HumanOperations, OperationContext } from '../files/operations'
 import type { Host } from '../host'
 import { planWrite } from '../journal'
@@ -384,14 +384,20 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       'office.preview': preview,
       'office.convert': convert,
       'office.open_external': async ({ path }, context) => {
-        const resolved = await resolveForRead(deps.rootsOf(context.project.root), path)
-        if (resolved.kind === 'error') return resolved
-        if (!resolved.result.stats.isFile()) return fail('INVALID_REQUEST', `"${path}" is not a file.`, { path })
+        // Checked like any read (containment, links, special files), then named by its project path.
+        const opened = await openForRead(deps.rootsOf(context.project.root), path)
+        if (opened.kind === 'error') return opened
+        const isFile = opened.result.kind === 'file'
+        opened.result.close()
+        if (!isFile) return fail('INVALID_REQUEST', `"${path}" is not a file.`, { path })
         const found = await libreOffice()
         if (found.kind !== 'found') {
           return fail('UNAVAILABLE', 'LibreOffice is not installed on this machine.', { reason: 'no-engine' })
         }
-        await openInLibreOffice(found.install.soffice, resolved.result.real, { ...process.env, ...env })
+        await openInLibreOffice(found.install.soffice, join(context.project.root, ...path.split('/')), {
+          ...process.env,
+          ...env,
+        })
         return ok({ opened: true as const, engine: 'libreoffice' as const })
       },
     },

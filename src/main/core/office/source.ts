@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto'
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { resolveForRead, type ProjectRoots } from '../files'
+import { openForRead, type ProjectRoots } from '../files'
+import { readToEnd } from '../project-fs'
 
 export interface SourceBytes {
   readonly path: string
@@ -11,31 +10,20 @@ export interface SourceBytes {
 }
 
 /**
- * The bytes of a project file as one snapshot (read with the same containment as `files.read`,
+ * The bytes of a project file as one snapshot (opened with the same containment as `files.read`,
  * bounded while reading), so a preview or conversion is made from exactly the revision it names.
  */
 export async function readSource(roots: ProjectRoots, path: string, maxBytes: number): Promise<Outcome<SourceBytes>> {
-  const resolved = await resolveForRead(roots, path)
-  if (resolved.kind === 'error') return resolved
-  const { real, stats } = resolved.result
-  if (!stats.isFile()) return fail('INVALID_REQUEST', `"${path}" is not a file.`, { path })
-  if (stats.size > maxBytes) return tooLarge(path, stats.size, maxBytes)
-  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW)
+  const opened = await openForRead(roots, path)
+  if (opened.kind === 'error') return opened
+  const target = opened.result
   try {
-    const chunks: Buffer[] = []
-    let total = 0
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total))
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, total)
-      if (bytesRead === 0) break
-      total += bytesRead
-      chunks.push(chunk.subarray(0, bytesRead))
-      if (total > maxBytes) return tooLarge(path, total, maxBytes)
-    }
-    const bytes = Buffer.concat(chunks, total)
+    if (target.kind !== 'file') return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path })
+    const bytes = await readToEnd(target.fd, target.size, maxBytes)
+    if (bytes === 'too-large') return tooLarge(path, Math.max(target.size, maxBytes + 1), maxBytes)
     return ok({ path, bytes, revision: `sha256:${createHash('sha256').update(bytes).digest('hex')}` })
   } finally {
-    await handle.close()
+    target.close()
   }
 }
 
