@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -66,6 +66,47 @@ async function project(files: Record<string, Buffer | Uint8Array>) {
     return readFileSync(file.path)
   }
   return { core, events, mutate, pdfOf, ...opened }
+}
+
+/** Has LibreOffice itself save a document with a password, as ODT and as Word 97. */
+async function saveWithPassword(soffice: string, python: string, dir: string): Promise<void> {
+  const pipe = `retrace-test-${randomUUID().slice(0, 8)}`
+  const office = spawn(
+    soffice,
+    [
+      `-env:UserInstallation=file://${join(dir, 'profile')}`,
+      '--headless',
+      '--invisible',
+      '--norestore',
+      `--accept=pipe,name=${pipe};urp;`,
+    ],
+    { stdio: 'ignore', detached: true },
+  )
+  const script = `
+import uno, time
+from com.sun.star.beans import PropertyValue
+from com.sun.star.connection import NoConnectException
+def prop(n, v):
+    p = PropertyValue(); p.Name = n; p.Value = v; return p
+local = uno.getComponentContext()
+resolver = local.ServiceManager.createInstanceWithContext('com.sun.star.bridge.UnoUrlResolver', local)
+for i in range(600):
+    try:
+        context = resolver.resolve('uno:pipe,name=${pipe};urp;StarOffice.ComponentContext'); break
+    except NoConnectException:
+        time.sleep(0.1)
+desktop = context.ServiceManager.createInstanceWithContext('com.sun.star.frame.Desktop', context)
+doc = desktop.loadComponentFromURL('private:factory/swriter', '_blank', 0, (prop('Hidden', True),))
+doc.getText().setString('secret')
+doc.storeToURL(uno.systemPathToFileUrl('${join(dir, 'locked.odt')}'), (prop('FilterName', 'writer8'), prop('Password', 'pw')))
+doc.storeToURL(uno.systemPathToFileUrl('${join(dir, 'locked.doc')}'), (prop('FilterName', 'MS Word 97'), prop('Password', 'pw')))
+doc.close(True)
+`
+  try {
+    execFileSync(python, ['-c', script], { stdio: 'ignore', timeout: 90_000 })
+  } finally {
+    if (office.pid !== undefined) process.kill(-office.pid, 'SIGKILL')
+  }
 }
 
 /** An OOXML file as Office encrypts it: a compound file with EncryptionInfo and EncryptedPackage. */
@@ -230,6 +271,32 @@ describe.skipIf(detection.kind === 'missing')('LibreOffice tier', () => {
         result: { kind: 'unavailable', reason: 'corrupt' },
       })
     }
+  })
+
+  test('real password-protected ODT and DOC files (saved by LibreOffice) are recognised before any engine opens them', async () => {
+    if (detection.kind !== 'found' || detection.install.python === null) return
+    const dir = tempDir('retrace-encrypted-')
+    await saveWithPassword(detection.install.soffice, detection.install.python, dir)
+    const { call, core } = await project({
+      'locked.odt': readFileSync(join(dir, 'locked.odt')),
+      'locked.doc': readFileSync(join(dir, 'locked.doc')),
+    })
+    for (const path of ['locked.odt', 'locked.doc']) {
+      expect(await call('office.inspect', { path })).toMatchObject({ result: { state: 'password-protected' } })
+      expect(await call('office.preview', { path })).toMatchObject({
+        result: { kind: 'unavailable', reason: 'password-protected' },
+      })
+    }
+    // Were inspection bypassed, LibreOffice itself refuses to load them without a password.
+    const converter = await core.office.converter()
+    const outcome = await converter?.convert({
+      input: join(dir, 'locked.odt'),
+      output: join(dir, 'out.pdf'),
+      target: 'pdf',
+      timeoutMs: 60_000,
+    })
+    expect(outcome).toMatchObject({ kind: 'failed' })
+    expect(existsSync(join(dir, 'out.pdf'))).toBe(false)
   })
 
   test('a crashed listener is restarted, and the document it died on is converted one-shot', async () => {

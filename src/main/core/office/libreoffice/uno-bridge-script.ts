@@ -3,8 +3,9 @@
  * outside its process is UNO, and Node has no UNO binding, so a small Python process (LibreOffice's
  * own `python3-uno`) connects to the listener and runs one conversion per JSON line on stdin,
  * answering one JSON line on stdout. It never runs macros (MacroExecutionMode NEVER_EXECUTE), never
- * updates links (UpdateDocMode NO_UPDATE), and answers a password prompt by aborting, which it
- * reports as `password` so the engine can say "password-protected" instead of "corrupt".
+ * updates links (UpdateDocMode NO_UPDATE), and answers a password prompt by aborting, reported as
+ * `password`. (Encrypted files are normally recognised before they get here: LibreOffice 7.4
+ * headless refuses an encrypted ODT without asking.)
  *
  * Kept as a string (passed with `python3 -c`) so both shells' bundles carry it without a copy step.
  */
