@@ -210,6 +210,21 @@ describe('ONLYOFFICE bundle install', () => {
     expect((await status(core)).engines.find((e) => e.id === 'onlyoffice')).toMatchObject({ version: '8.2.0' })
   })
 
+  test('a key replays its install outcome, failed ones with their code', async () => {
+    const { pin, install, events } = await setup()
+    pin('bad.tar.gz', goodBundle('8.3.0'), { sha256: sha256('not it') })
+    const key = randomUUID()
+    const first = (await install(key)) as { result: { install_id: string } }
+    while (!events.some((e) => e.event === 'office.install.progress' && e.data.phase === 'failed')) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await install(key)).toMatchObject({
+      status: 'ok',
+      result: { install_id: first.result.install_id, state: 'failed', error: { code: 'digest-mismatch' } },
+    })
+  })
+
   test('an install needs a complete pin; the committed build pin offers none', async () => {
     const core = startCore({ office: { env: {}, detect: async () => ({ kind: 'missing', reason: 'x' }) } })
     const response = await core.handle({

@@ -84,7 +84,10 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
   const bundles: BundleStore = createBundleStore(officeDir, { limits: options.extractLimits })
   const pinFile = options.pinFile ?? defaultPinFile()
   const origins = new Set<string>()
-  const installKeys = new Map<string, { fingerprint: string; installId: string; version: string }>()
+  const installKeys = new Map<
+    string,
+    { fingerprint: string; installId: string; version: string; error?: { code: string; message: string } }
+  >()
   const previewFlights = new Map<string, Promise<Outcome<ResultOf<'office.preview'>>>>()
   const convertFlights = new Map<string, Promise<Outcome<ResultOf<'office.convert'>>>>()
   let detection: { at: number; result: Promise<Detection>; missing: boolean } | undefined
@@ -179,19 +182,28 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     const selected = await bundles.current()
     const running = bundles.running()
     if (known && !running) {
+      // A finished install replays its outcome under the same key.
       return ok({
         install_id: known.installId,
-        state: selected?.version === pin.pin.version ? 'installed' : 'failed',
         version: known.version,
+        ...(known.error ? { state: 'failed' as const, error: known.error } : { state: 'installed' as const }),
       })
     }
     if (!running && selected?.version === pin.pin.version && selected.id.endsWith(pin.pin.sha256.slice(0, 12))) {
       return ok({ install_id: known?.installId ?? randomUUID(), state: 'installed', version: selected.version })
     }
     const run = bundles.install(pin.pin, emitInstall)
-    installKeys.set(key, { fingerprint, installId: run.installId, version: run.version })
+    const record: {
+      fingerprint: string
+      installId: string
+      version: string
+      error?: { code: string; message: string }
+    } = { fingerprint, installId: run.installId, version: run.version }
+    installKeys.set(key, record)
     void run.done.then((outcome) => {
-      if (outcome.state === 'failed') deps.log('warn', 'Office bundle install failed', outcome.error)
+      if (outcome.state !== 'failed') return
+      record.error = outcome.error
+      deps.log('warn', 'Office bundle install failed', outcome.error)
     })
     return ok({ install_id: run.installId, state: 'running', version: run.version })
   }

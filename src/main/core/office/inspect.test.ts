@@ -47,19 +47,28 @@ describe('inspectOffice', () => {
       format: 'doc',
     })
     expect(await inspectOffice('a.xls', compound({ Workbook: biff(false) }))).toEqual({ state: 'ok', format: 'xls' })
-    expect(await inspectOffice('a.xls', compound({ Workbook: biff(true) }))).toMatchObject({ state: 'password-protected' })
-    const ppt = (token: number) => compound({ 'PowerPoint Document': Buffer.alloc(4096), 'Current User': currentUser(token) })
+    expect(await inspectOffice('a.xls', compound({ Workbook: biff(true) }))).toMatchObject({
+      state: 'password-protected',
+    })
+    const ppt = (token: number) =>
+      compound({ 'PowerPoint Document': Buffer.alloc(4096), 'Current User': currentUser(token) })
     expect(await inspectOffice('a.ppt', ppt(0xe391c05f))).toEqual({ state: 'ok', format: 'ppt' })
     expect(await inspectOffice('a.ppt', ppt(0xf3d1c4df))).toMatchObject({ state: 'password-protected', format: 'ppt' })
   })
 
   test('the content decides the format: a renamed .doc is a DOC, text named .docx is damaged', async () => {
-    expect(await inspectOffice('report.docx', compound({ WordDocument: fib(0) }))).toEqual({ state: 'ok', format: 'doc' })
+    expect(await inspectOffice('report.docx', compound({ WordDocument: fib(0) }))).toEqual({
+      state: 'ok',
+      format: 'doc',
+    })
     expect(await inspectOffice('report.docx', Buffer.from('not a document'))).toMatchObject({
       state: 'corrupt',
       format: 'docx',
     })
-    expect(await inspectOffice('x.pptx', Buffer.from(await makeDocx('<w:p/>')))).toMatchObject({ state: 'ok', format: 'docx' })
+    expect(await inspectOffice('x.pptx', Buffer.from(await makeDocx('<w:p/>')))).toMatchObject({
+      state: 'ok',
+      format: 'docx',
+    })
     expect(await inspectOffice('x.rtf', Buffer.from('{\\rtf1 hello}'))).toEqual({ state: 'ok', format: 'rtf' })
   })
 
@@ -70,9 +79,15 @@ describe('inspectOffice', () => {
         'META-INF/manifest.xml': manifest,
         'content.xml': '<office:document-content/>',
       })
-    expect(await inspectOffice('a.odt', Buffer.from(await odt('<manifest:manifest/>')))).toEqual({ state: 'ok', format: 'odt' })
+    expect(await inspectOffice('a.odt', Buffer.from(await odt('<manifest:manifest/>')))).toEqual({
+      state: 'ok',
+      format: 'odt',
+    })
     expect(
-      await inspectOffice('a.odt', Buffer.from(await odt('<manifest:file-entry><manifest:encryption-data/></manifest:file-entry>'))),
+      await inspectOffice(
+        'a.odt',
+        Buffer.from(await odt('<manifest:file-entry><manifest:encryption-data/></manifest:file-entry>')),
+      ),
     ).toMatchObject({ state: 'password-protected', format: 'odt' })
     const real = corpusFile('odfdo-example.odp')
     if (real) expect(await inspectOffice('example.odp', real)).toEqual({ state: 'ok', format: 'odp' })

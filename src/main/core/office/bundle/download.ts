@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { open } from 'node:fs/promises'
-import type { BundlePin } from './pin'
+import { allowedUrl, type BundlePin } from './pin'
 import { InstallError } from './errors'
 
 /**
@@ -26,9 +26,14 @@ export async function downloadArchive(
     armStall()
     let response: Response
     try {
-      response = await fetch(pin.url, { signal: controller.signal, redirect: 'error' })
+      // Release hosts redirect to storage; integrity comes from the pinned digest, not the host,
+      // but a redirect may not downgrade to plain http.
+      response = await fetch(pin.url, { signal: controller.signal, redirect: 'follow' })
     } catch (error) {
       throw new InstallError('download-failed', `The bundle could not be downloaded (${describe(error)}).`)
+    }
+    if (response.redirected && !allowedUrl(response.url)) {
+      throw new InstallError('download-failed', 'The bundle URL redirected to an address that is not https.')
     }
     if (!response.ok || !response.body) {
       throw new InstallError('download-failed', `The bundle server answered ${response.status}.`)

@@ -128,9 +128,10 @@ export function createConverter(options: ConverterOptions): Converter {
         options.log?.('warn', 'The LibreOffice listener failed on a document; converting it one-shot', {
           reason: outcome.reason,
         })
-        if (job.signal?.aborted) return outcome
+        if (job.signal?.aborted || disposed) return outcome
       }
     }
+    if (disposed) return { kind: 'failed', reason: 'aborted', message: 'LibreOffice was shut down.' }
     onPhase?.('converting')
     const outcome = await convertOneShot(options.install.soffice, options.workDir, job, env)
     if (outcome.kind === 'ok') stats.oneShot++
