@@ -59,11 +59,14 @@ async function project(files: Record<string, Buffer | Uint8Array>) {
       idempotency_key: key,
       payload,
     })
-  const pdfOf = (result: { pdf: { url: string } }) => {
-    const ticket = result.pdf.url.split('/').pop() ?? ''
-    const file = core.office.tickets.resolve(ticket)
-    if (!file) throw new Error('ticket does not resolve')
-    return readFileSync(file.path)
+  // The PDF comes back through the engine's byte transfer, as the renderer would fetch it.
+  const pdfOf = async (result: { pdf: { url: string } }) => {
+    const answer = await core.serveBytes(result.pdf.url.slice('/api/bytes/'.length), {})
+    if (answer.status !== 200 || !answer.body) throw new Error(`byte transfer answered ${answer.status}`)
+    const chunks: Uint8Array[] = []
+    for await (const chunk of answer.body) chunks.push(chunk)
+    expect(answer.headers['Content-Type']).toBe('application/pdf')
+    return Buffer.concat(chunks)
   }
   return { core, events, mutate, pdfOf, ...opened }
 }
@@ -247,7 +250,7 @@ describe.skipIf(detection.kind === 'missing')('LibreOffice tier', () => {
       const result = (response as { result: { pdf: { url: string; mime: string } } }).result
       expect(result.pdf.url).toMatch(/^\/api\/bytes\/[\w-]{20,}$/)
       expect(result.pdf.mime).toBe('application/pdf')
-      expect(pageCount(pdfOf(result)), name).toBe(pageCount(bareConvert(join(root, name))))
+      expect(pageCount(await pdfOf(result)), name).toBe(pageCount(bareConvert(join(root, name))))
     }
     const converter = await core.office.converter()
     const served = { ...converter?.stats }

@@ -18,6 +18,8 @@ export function appContentSecurityPolicy(options: { officeOrigin?: string } = {}
     ['base-uri', "'none'"],
     ['form-action', "'none'"],
     ['frame-src', options.officeOrigin ?? "'none'"],
+    // No other page may frame the app (clickjacking of its approve and restore buttons).
+    ['frame-ancestors', "'none'"],
   ]
   return directives.map(([name, value]) => `${name} ${value}`).join('; ')
 }

@@ -9,6 +9,8 @@ import {
   createDirectoryListing,
   listDirectory,
   readFile,
+  createByteTransfers,
+  type ByteResponse,
   type ProjectRoots,
   type ReadLimits,
 } from './files'
@@ -74,6 +76,7 @@ import { statement } from './store'
 import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 
 export type { Host } from './host'
+export { BYTES_ROUTE, type ByteResponse } from './files'
 
 /** File bytes that large reads may hold in memory at once, across all clients. */
 const LARGE_READ_BUDGET_BYTES = 128 * 1024 * 1024
@@ -124,6 +127,11 @@ export interface Core extends Disposable {
    * Runs once in the background after start-up recovery; callable for maintenance and tests.
    */
   collectGarbage(options?: { graceMs?: number }): Promise<{ expired: number; removed: number }>
+  /**
+   * Answers a byte-transfer URL issued by `files.read_bytes` (or a stored version); each shell
+   * serves it on the app's origin at `/api/bytes/<ticket>` after its own access checks.
+   */
+  serveBytes(ticketId: string, options: { range?: string | undefined; head?: boolean }): Promise<ByteResponse>
   /** The Office module's side for the shells: the bundle tree and origin (spec 10). */
   readonly office: OfficeHost
 }
@@ -169,6 +177,7 @@ export function createCore(options: CoreOptions): Core {
   }
   const diffRunner = createDiffRunner()
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
+  const byteTransfers = createByteTransfers({ blobs, limits: readLimits, budget: readBudget })
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
   const workspaceOf = (project: Project): Workspace => ({
     workspace_id: ensureWorkspace(db, project.project_id, project.root),
@@ -200,6 +209,8 @@ export function createCore(options: CoreOptions): Core {
     log: host.log,
     rootsOf,
     operationContext,
+    blobs,
+    byteTransfers,
     options: options.office,
   })
 
@@ -283,6 +294,7 @@ export function createCore(options: CoreOptions): Core {
     'files.list': async (payload, { project }) =>
       listDirectory(listing, project.project_id, rootsOf(project.root), payload),
     'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits, readBudget),
+    'files.read_bytes': async ({ path }, { project }) => byteTransfers.issueFile(rootsOf(project.root), path),
     'files.write': async (payload, context) => operations.write(operationContext(context), payload),
     'files.create': async (payload, context) => operations.create(operationContext(context), payload),
     'files.rename': async (payload, context) => operations.rename(operationContext(context), payload),
@@ -541,6 +553,10 @@ export function createCore(options: CoreOptions): Core {
     ready,
     turns,
     collectGarbage,
+    serveBytes: async (ticketId, options) => {
+      await ready.catch(() => undefined)
+      return byteTransfers.serve(ticketId, options)
+    },
     office: office.host,
     handle: async (raw) => {
       await ready.catch(() => undefined)

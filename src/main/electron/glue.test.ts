@@ -67,6 +67,26 @@ describe('app:// protocol', () => {
     expect(await statusOf('app://retrace/index.html', 'POST')).toBe(405)
   })
 
+  test('/api/bytes/<ticket> is answered by the core on the app origin, streaming with its status and headers', async () => {
+    const dir = rendererDir()
+    const calls: Array<[string, unknown]> = []
+    const serve = async (ticket: string, options: { range?: string | undefined; head?: boolean }) => {
+      calls.push([ticket, options])
+      return {
+        status: 206 as const,
+        headers: { 'Content-Type': 'application/pdf', 'Content-Range': 'bytes 0-2/10' },
+        body: [new Uint8Array([1, 2]), new Uint8Array([3])],
+      }
+    }
+    const answer = await answerAppRequest(dir, 'app://retrace/api/bytes/abc', 'GET', { serve, range: 'bytes=0-2' })
+    expect(answer.status).toBe(206)
+    expect(answer.headers.get('content-type')).toBe('application/pdf')
+    expect([...new Uint8Array(await answer.arrayBuffer())]).toEqual([1, 2, 3])
+    expect(calls).toEqual([['abc', { range: 'bytes=0-2', head: false }]])
+    // Without a core (not started yet) there is nothing to serve.
+    expect((await answerAppRequest(dir, 'app://retrace/api/bytes/abc', 'GET')).status).toBe(404)
+  })
+
   test('registerAppProtocol routes the scheme to the same answer function', async () => {
     const dir = rendererDir()
     const handle = vi.fn()
@@ -258,10 +278,10 @@ describe('content security policy', () => {
     expect(appContentSecurityPolicy()).toBe(
       "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; connect-src 'self' blob:; " +
         "img-src 'self' data: blob:; font-src 'self'; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
-        "object-src 'none'; base-uri 'none'; form-action 'none'; frame-src 'none'",
+        "object-src 'none'; base-uri 'none'; form-action 'none'; frame-src 'none'; frame-ancestors 'none'",
     )
     expect(appContentSecurityPolicy({ officeOrigin: 'http://127.0.0.1:9' })).toMatch(
-      /frame-src http:\/\/127\.0\.0\.1:9$/,
+      /frame-src http:\/\/127\.0\.0\.1:9;/,
     )
   })
 })

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type WebContents } from 'electron'
-import { createCore } from '../core'
+import { createCore, type Core } from '../core'
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol'
 import { createElectronHost } from './host'
 import { OFFICE_SCHEME_PRIVILEGES, registerOfficeProtocol } from './office-protocol'
@@ -47,7 +47,8 @@ function createWindow(): BrowserWindow {
 void app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.defaultSession.setPermissionCheckHandler(() => false)
-  registerAppProtocol(protocol, join(__dirname, '../renderer'))
+  const serving: { core?: Core } = {}
+  registerAppProtocol(protocol, join(__dirname, '../renderer'), () => serving.core?.serveBytes.bind(serving.core))
 
   const host = createElectronHost({
     dialog,
@@ -55,11 +56,12 @@ void app.whenReady().then(() => {
     focusedWindow: () => BrowserWindow.getFocusedWindow() ?? undefined,
     safeStorage,
   })
-  const core = createCore({ dataDir: process.env.RETRACE_DATA_DIR ?? app.getPath('userData'), host })
-  const officeOrigin = registerOfficeProtocol(protocol, core, APP_ORIGIN)
+  const started = createCore({ dataDir: process.env.RETRACE_DATA_DIR ?? app.getPath('userData'), host })
+  serving.core = started
+  const officeOrigin = registerOfficeProtocol(protocol, started, APP_ORIGIN)
   const bridge = attachCoreToIpc(
     ipcMain,
-    core,
+    started,
     {
       get ids() {
         return new Set(windows.keys())
@@ -76,7 +78,7 @@ void app.whenReady().then(() => {
   app.on('will-quit', () => {
     bridge.dispose()
     officeOrigin.dispose()
-    core.dispose()
+    started.dispose()
   })
 })
 

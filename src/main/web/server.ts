@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import type { Duplex } from 'node:stream'
+import type { AddressInfo, Socket } from 'node:net'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { appContentSecurityPolicy } from '../../shared/csp'
-import type { Core } from '../core'
+import { BYTES_ROUTE, type Core } from '../core'
 import { decideAccess, readCookie, tokenCookieName, type AccessDecision } from './access'
 import { resolveStaticFile } from '../core/platform'
 import { startOfficeOrigin, type OfficeOrigin } from './office-origin'
@@ -13,12 +14,38 @@ export const WEBSOCKET_PATH = '/api/ws'
 /** Large enough for a 64 MiB file sent base64-encoded in one `files.write`. */
 const MAX_FRAME_BYTES = 96 * 1024 * 1024
 
+/**
+ * Limits that keep one client from exhausting the process (spec 11 "Browser-mode host"). A socket
+ * that has not become an authorised WebSocket is idle-timed and counted: a local process opening
+ * connections and never speaking cannot use up descriptors.
+ */
+export const HOST_LIMITS = {
+  /** Connections not (yet) upgraded to an authorised WebSocket, at once. */
+  maxPendingConnections: 64,
+  /** A pending connection with no traffic for this long is closed. */
+  idleTimeoutMs: 15_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  /** Bytes queued for a WebSocket client past which we stop reading its requests. */
+  pauseAboveBytes: 16 * 1024 * 1024,
+  resumeBelowBytes: 4 * 1024 * 1024,
+  /** Bytes queued for a client that does not read, past which it is disconnected (memory returns). */
+  disconnectAboveBytes: 256 * 1024 * 1024,
+  /** Requests of one WebSocket in progress at once; more wait in its queue (and reading pauses). */
+  maxRequestsInFlight: 32,
+  /** A client whose unsent answers stay over `pauseAboveBytes` this long is disconnected. */
+  stallTimeoutMs: 30_000,
+} as const
+
+export type HostLimits = Record<keyof typeof HOST_LIMITS, number>
+
 export interface WebHostOptions {
   readonly core: Core
   readonly rendererDir: string
   /** 0 picks a free port. */
   readonly port?: number
   readonly token?: string
+  readonly limits?: Partial<HostLimits>
 }
 
 export interface WebHost {
@@ -32,6 +59,7 @@ export interface WebHost {
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const limits = { ...HOST_LIMITS, ...options.limits }
   const token = options.token ?? randomBytes(24).toString('base64url')
   let port = 0
   const office: OfficeOrigin = await startOfficeOrigin({
@@ -40,10 +68,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   })
   const csp = appContentSecurityPolicy({ officeOrigin: office.origin })
   const sockets = new Set<WebSocket>()
+  const pending = new Set<Socket>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
 
-  const decide = (request: IncomingMessage, url: URL): AccessDecision =>
-    decideAccess(
+  const decide = (request: IncomingMessage, url: URL): AccessDecision => {
+    // Node keeps only the first of duplicate Host headers; a request carrying two is ambiguous
+    // about where it is going (a rebinding trick), so it is refused outright.
+    if ((request.headersDistinct.host?.length ?? 0) > 1) return { kind: 'deny', status: 403, reason: 'host' }
+    return decideAccess(
       { port, token },
       {
         host: request.headers.host,
@@ -52,12 +84,26 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         cookieToken: readCookie(request.headers.cookie, tokenCookieName(port)),
       },
     )
+  }
 
   const server = createServer((request, response) => {
     void serveHttp(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end()
       else response.destroy()
     })
+  })
+  server.headersTimeout = limits.headersTimeoutMs
+  server.requestTimeout = limits.requestTimeoutMs
+  server.keepAliveTimeout = 5_000
+
+  server.on('connection', (socket: Socket) => {
+    if (pending.size >= limits.maxPendingConnections) {
+      socket.destroy()
+      return
+    }
+    pending.add(socket)
+    socket.setTimeout(limits.idleTimeoutMs, () => socket.destroy())
+    socket.once('close', () => pending.delete(socket))
   })
 
   async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -66,6 +112,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cross-Origin-Resource-Policy': 'same-origin',
+      'X-Frame-Options': 'DENY',
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { ...baseHeaders, Allow: 'GET, HEAD' }).end()
@@ -80,6 +127,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (access.kind === 'deny') {
       response.writeHead(access.status, { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8' })
       response.end(`Forbidden (${access.reason}). Open the address Retrace printed when it started.\n`)
+      return
+    }
+    if (url.pathname.startsWith(BYTES_ROUTE)) {
+      await serveBytes(request, response, url.pathname.slice(BYTES_ROUTE.length), baseHeaders)
       return
     }
     const file = await resolveStaticFile(options.rendererDir, url.pathname)
@@ -101,7 +152,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.end(request.method === 'HEAD' ? undefined : file.bytes)
   }
 
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  /** Streams a byte transfer at the client's pace (the pipe applies backpressure both ways). */
+  async function serveBytes(
+    request: IncomingMessage,
+    response: ServerResponse,
+    ticketId: string,
+    baseHeaders: Record<string, string>,
+  ): Promise<void> {
+    const answer = await options.core.serveBytes(ticketId, {
+      range: request.headers.range,
+      head: request.method === 'HEAD',
+    })
+    response.writeHead(answer.status, { ...baseHeaders, ...answer.headers })
+    if (answer.body === null) {
+      response.end()
+      return
+    }
+    // Long transfers are not idle connections.
+    request.socket.setTimeout(0)
+    try {
+      await pipeline(Readable.from(answer.body, { objectMode: false }), response)
+    } catch {
+      // The file changed mid-transfer or the client went away: the response is cut, never completed.
+      response.destroy()
+    }
+  }
+
+  server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
     const access = decide(request, url)
     if (url.pathname !== WEBSOCKET_PATH || access.kind === 'deny') {
@@ -109,36 +186,119 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
       return
     }
+    pending.delete(socket)
+    socket.setTimeout(0)
     wss.handleUpgrade(request, socket, head, (ws) => attach(ws))
   })
 
+  /**
+   * Per-client flow control. Requests wait in the client's own queue and start only while fewer
+   * than `maxRequestsInFlight` run and its unsent answers stay under `pauseAboveBytes`: a client
+   * that stops reading stops getting work done (and, its queue full, stops being read — TCP pushes
+   * back). One that stays stalled past `stallTimeoutMs` is disconnected and its memory returned.
+   */
+  interface Flow {
+    queued: number
+    inFlight: number
+    readonly waiting: Array<{ data: RawData; isBinary: boolean }>
+    paused: boolean
+    stalledSince: number | null
+  }
+  const flows = new WeakMap<WebSocket, Flow>()
+  const stallCheck = setInterval(
+    () => {
+      const now = Date.now()
+      for (const ws of sockets) {
+        const flow = flows.get(ws)
+        if (flow?.stalledSince !== null && flow !== undefined && now - flow.stalledSince > limits.stallTimeoutMs)
+          drop(ws)
+      }
+    },
+    Math.min(1000, limits.stallTimeoutMs),
+  ).unref()
+
   function attach(ws: WebSocket): void {
     sockets.add(ws)
+    flows.set(ws, { queued: 0, inFlight: 0, waiting: [], paused: false, stalledSince: null })
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      void answer(ws, data, isBinary)
+      const flow = flows.get(ws)
+      if (!flow) return
+      flow.waiting.push({ data, isBinary })
+      pump(ws, flow)
     })
-    ws.on('close', () => sockets.delete(ws))
-    ws.on('error', () => sockets.delete(ws))
+    ws.on('close', () => drop(ws))
+    ws.on('error', () => drop(ws))
   }
 
-  async function answer(ws: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
-    let parsed: unknown
-    if (isBinary) {
-      parsed = undefined
-    } else {
-      try {
-        parsed = JSON.parse(rawToString(data))
-      } catch {
-        parsed = undefined
-      }
+  function drop(ws: WebSocket): void {
+    sockets.delete(ws)
+    const flow = flows.get(ws)
+    if (flow) flow.waiting.length = 0
+    flows.delete(ws)
+    if (ws.readyState !== ws.CLOSED) ws.terminate()
+  }
+
+  function pump(ws: WebSocket, flow: Flow): void {
+    while (
+      flow.waiting.length > 0 &&
+      flow.inFlight < limits.maxRequestsInFlight &&
+      flow.queued <= limits.pauseAboveBytes &&
+      ws.readyState === ws.OPEN
+    ) {
+      const next = flow.waiting.shift() as { data: RawData; isBinary: boolean }
+      void answer(ws, flow, next.data, next.isBinary)
     }
-    const response = await options.core.handle(parsed)
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(response))
+    const congested = flow.waiting.length >= limits.maxRequestsInFlight || flow.queued > limits.pauseAboveBytes
+    if (congested && !flow.paused) {
+      flow.paused = true
+      ws.pause()
+    } else if (!congested && flow.paused && flow.queued < limits.resumeBelowBytes) {
+      flow.paused = false
+      ws.resume()
+    }
+    flow.stalledSince = flow.queued > limits.pauseAboveBytes ? (flow.stalledSince ?? Date.now()) : null
+  }
+
+  /** Sends a frame, or drops the client if it stopped reading long ago. */
+  function send(ws: WebSocket, text: string): void {
+    const flow = flows.get(ws)
+    if (!flow || ws.readyState !== ws.OPEN) return
+    const bytes = Buffer.byteLength(text)
+    if (flow.queued + bytes > limits.disconnectAboveBytes) {
+      drop(ws)
+      return
+    }
+    flow.queued += bytes
+    ws.send(text, () => {
+      flow.queued -= bytes
+      pump(ws, flow)
+    })
+  }
+
+  async function answer(ws: WebSocket, flow: Flow, data: RawData, isBinary: boolean): Promise<void> {
+    flow.inFlight++
+    try {
+      let parsed: unknown
+      if (isBinary) {
+        parsed = undefined
+      } else {
+        try {
+          parsed = JSON.parse(rawToString(data))
+        } catch {
+          parsed = undefined
+        }
+      }
+      const response = await options.core.handle(parsed)
+      send(ws, JSON.stringify(response))
+    } finally {
+      flow.inFlight--
+      pump(ws, flow)
+    }
   }
 
   const subscription = options.core.onEvent((frame) => {
     const text = JSON.stringify(frame)
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text)
+    for (const ws of sockets) send(ws, text)
   })
 
   await new Promise<void>((resolve, reject) => {
@@ -158,6 +318,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     async close() {
       await office.close()
       subscription.dispose()
+      clearInterval(stallCheck)
       for (const ws of sockets) ws.terminate()
       wss.close()
       server.closeAllConnections()

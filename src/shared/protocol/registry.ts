@@ -1,7 +1,16 @@
 import type { z } from 'zod'
 import type { ActionDefinition } from './define-action'
 import { appInfo, projectList, projectOpen, projectPick } from './actions/project'
-import { filesCopy, filesCreate, filesDelete, filesList, filesRead, filesRename, filesWrite } from './actions/files'
+import {
+  filesCopy,
+  filesCreate,
+  filesDelete,
+  filesList,
+  filesRead,
+  filesReadBytes,
+  filesRename,
+  filesWrite,
+} from './actions/files'
 import { journalTransactions } from './actions/journal'
 import {
   sessionAbort,
@@ -38,6 +47,7 @@ export const ACTIONS = {
   [projectPick.name]: projectPick,
   [filesList.name]: filesList,
   [filesRead.name]: filesRead,
+  [filesReadBytes.name]: filesReadBytes,
   [filesWrite.name]: filesWrite,
   [filesCreate.name]: filesCreate,
   [filesRename.name]: filesRename,

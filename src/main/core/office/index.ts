@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import { fail, ok, type OfficeEngine, type OfficeFormat, type Outcome, type ResultOf } from '../../../shared/protocol'
 import { joinRelPath, parentPath } from '../../../shared/paths'
 import type { Disposable } from '../../../shared/disposable'
 import type { ActionHandlers, ProjectRequestContext } from '../dispatcher'
 import type { EventBus } from '../events'
-import { openForRead, type ProjectRoots } from '../files'
+import { openForRead, type ByteTransfers, type ProjectRoots } from '../files'
+import type { BlobStore } from '../store'
 import type { HumanOperations, OperationContext } from '../files/operations'
 import type { Host } from '../host'
 import { planWrite } from '../journal'
@@ -23,10 +24,8 @@ import type { ConversionFailure } from './libreoffice/types'
 import { createPreviewCache } from './preview-cache'
 import { trackProgress } from './progress'
 import { readSource, type SourceBytes } from './source'
-import { createByteTickets, type ByteTickets } from './tickets'
 
 export { answerOfficeAsset, OFFICE_CONTENT_TYPES } from './origin'
-export type { ByteTickets } from './tickets'
 
 type OfficeActions = Pick<
   ActionHandlers,
@@ -52,6 +51,9 @@ export interface OfficeModuleDeps {
   readonly log: Host['log']
   readonly rootsOf: (root: string) => ProjectRoots
   readonly operationContext: (context: ProjectRequestContext) => OperationContext
+  /** The engine's byte transfer: a preview PDF goes to the content store and out as a blob URL. */
+  readonly blobs: BlobStore
+  readonly byteTransfers: ByteTransfers
   readonly options?: OfficeModuleOptions
 }
 
@@ -61,8 +63,6 @@ export interface OfficeHost {
   bundleDirectory(): Promise<string | null>
   /** The shell announces the Office origin it serves; `office.status` reports it. */
   attachOrigin(origin: string): Disposable
-  /** Bytes named by a ticket from `office.preview`. */
-  readonly tickets: ByteTickets
   /** The LibreOffice converter once started (tests inspect its supervisor). */
   converter(): Promise<Converter | undefined>
 }
@@ -80,7 +80,6 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
   const officeDir = join(deps.dataDir, 'office')
   const workDir = join(officeDir, 'libreoffice')
   const previews = createPreviewCache(join(officeDir, 'previews'))
-  const tickets = createByteTickets()
   const bundles: BundleStore = createBundleStore(officeDir, { limits: options.extractLimits })
   const pinFile = options.pinFile ?? defaultPinFile()
   const origins = new Set<string>()
@@ -256,15 +255,24 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       })
     }
     const key = previews.keyOf(read.result.revision, found.install.version)
-    const issue = (file: { path: string; size: number }, cached: boolean) =>
-      ok({
+    // The cached PDF leaves through the engine's byte transfer: stored by digest in the content
+    // store (deduplicated, verified on every read) and served at a short-lived /api/bytes URL.
+    const issue = async (file: { path: string; size: number }, cached: boolean) => {
+      const bytes = await readFile(file.path)
+      const digest = await deps.blobs.put(bytes)
+      return ok({
         kind: 'pdf' as const,
         path: payload.path,
         revision: read.result.revision,
         engine: 'libreoffice' as const,
-        pdf: tickets.issue({ path: file.path, mime: 'application/pdf', size: file.size }),
+        pdf: {
+          url: deps.byteTransfers.issueBlob(digest, bytes.length, 'application/pdf'),
+          mime: 'application/pdf',
+          size: bytes.length,
+        },
         cached,
       })
+    }
     const hit = await previews.get(key)
     if (hit) return issue(hit, true)
     // Two viewers of one revision share one conversion.
@@ -419,7 +427,6 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         origins.add(origin)
         return { dispose: () => origins.delete(origin) }
       },
-      tickets,
       converter: getConverter,
     },
     dispose() {

@@ -1,7 +1,16 @@
 import { mkdirSync, rmdirSync } from 'node:fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { statLeaf, syncDir } from './leaf'
-import { closeDir, openChain, openChild, sameIdentity, verifyChain, type DirIdentity, type OpenDir } from './pinned-dir'
+import {
+  PINNING_MODE,
+  closeDir,
+  openChain,
+  openChild,
+  sameIdentity,
+  verifyChain,
+  type DirIdentity,
+  type OpenDir,
+} from './pinned-dir'
 
 /**
  * Where a file is, as planned: its parent folders and the identity each existing one had when the
@@ -63,6 +72,10 @@ export class PinnedDirs {
       for (const [index, identity] of place.parents.entries()) {
         if (!sameIdentity(cached[index]?.identity ?? NONE, identity))
           return parentChanged(place.path, 'folder-replaced')
+      }
+      // Without /proc/self/fd a cached handle is addressed by path again: re-check the chain.
+      if (PINNING_MODE === 'path-recheck' && !this.stillInPlace(place)) {
+        return parentChanged(place.path, 'folder-replaced')
       }
       this.chains.delete(key)
       this.chains.set(key, cached)

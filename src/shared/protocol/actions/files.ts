@@ -99,3 +99,21 @@ export const filesDelete = defineAction('files.delete', {
   payload: z.object({ path: RelPath, expected_revision: Revision.nullable() }).strict(),
   result: MutationResult,
 })
+
+/**
+ * The bytes of a project file for an adapter (PDF, image, media, Office): not in a JSON frame but
+ * at `url`, a short-lived same-origin path that serves exactly `revision` (HTTP 409 once the file
+ * changed) and honours `Range`.
+ */
+export const filesReadBytes = defineAction('files.read_bytes', {
+  scope: 'project',
+  mutating: false,
+  payload: z.object({ path: RelPath }).strict(),
+  result: z.object({
+    path: RelPath,
+    url: z.string(),
+    revision: Revision,
+    size: z.number().int().nonnegative(),
+    mime: z.string(),
+  }),
+})
