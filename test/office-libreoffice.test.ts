@@ -1,9 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import CFB from 'cfb'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import type { EventFrame } from '../src/shared/protocol'
 import { detectLibreOffice, type Detection } from '../src/main/core/office/libreoffice/detect'
 import { openProject, startCore } from './support/core'
@@ -104,11 +105,33 @@ doc.getText().setString('secret')
 doc.storeToURL(uno.systemPathToFileUrl('${join(dir, 'locked.odt')}'), (prop('FilterName', 'writer8'), prop('Password', 'pw')))
 doc.storeToURL(uno.systemPathToFileUrl('${join(dir, 'locked.doc')}'), (prop('FilterName', 'MS Word 97'), prop('Password', 'pw')))
 doc.close(True)
+desktop.terminate()
 `
+  const exited = new Promise((resolve) => office.once('exit', resolve))
   try {
     execFileSync(python, ['-c', script], { stdio: 'ignore', timeout: 90_000 })
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))])
   } finally {
-    if (office.pid !== undefined) process.kill(-office.pid, 'SIGKILL')
+    if (office.exitCode === null && office.signalCode === null && office.pid !== undefined) {
+      process.kill(-office.pid, 'SIGKILL')
+    }
+  }
+}
+
+/** A killed LibreOffice leaves its single-instance pipe in /tmp: remove the dead ones this test made. */
+async function removeDeadPipes(before: Set<string>): Promise<void> {
+  for (const name of readdirSync('/tmp')) {
+    if (before.has(name) || !name.startsWith('OSL_PIPE_')) continue
+    const path = join('/tmp', name)
+    const alive = await new Promise<boolean>((resolve) => {
+      const socket = connect(path)
+      socket.once('connect', () => {
+        socket.destroy()
+        resolve(true)
+      })
+      socket.once('error', () => resolve(false))
+    })
+    if (!alive) rmSync(path, { force: true })
   }
 }
 
@@ -310,6 +333,8 @@ describe.skipIf(detection.kind === 'missing')('LibreOffice tier', () => {
     const docs: Record<string, Uint8Array> = {}
     for (let i = 0; i < 3; i++) docs[`d${i}.docx`] = await makeDocx(`<w:p><w:r><w:t>Document ${i}</w:t></w:r></w:p>`)
     const { call, core } = await project(docs)
+    const before = new Set(readdirSync('/tmp'))
+    onTestFinished(() => removeDeadPipes(before))
     expect(await call('office.preview', { path: 'd0.docx' })).toMatchObject({ result: { kind: 'pdf' } })
     const converter = await core.office.converter()
     const pid = converter?.residentPid()

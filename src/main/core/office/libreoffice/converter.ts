@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Disposable } from '../../../../shared/disposable'
 import { convertOneShot } from './one-shot'
-import { sofficeEnvironment } from './profile'
+import { removeStaleProfiles, sofficeEnvironment } from './profile'
 import { startResident, type ResidentListener } from './resident'
 import type { LibreOfficeInstall } from './detect'
 import type { ConversionJob, ConversionOutcome, ConversionPhase } from './types'
@@ -46,6 +47,7 @@ export function createConverter(options: ConverterOptions): Converter {
   let restingUntil = 0
   let disposed = false
 
+  void removeStaleProfiles(join(options.workDir, 'profiles')).catch(() => undefined)
   const residentPossible = () => options.install.python !== null && Date.now() >= restingUntil && !disposed
 
   async function ensureListener(): Promise<ResidentListener | undefined> {

@@ -23,7 +23,7 @@ export async function convertOneShot(
     const child = spawnGroup(
       soffice,
       [profile.argument, ...HEADLESS_ARGUMENTS, '--convert-to', target, '--outdir', outDir, job.input],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: profile.environment(env), stdio: ['ignore', 'pipe', 'pipe'] },
     )
     const stderr = tail(child.stderr)
     const stdout = tail(child.stdout)

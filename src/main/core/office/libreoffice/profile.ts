@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -33,7 +33,25 @@ export interface Profile {
   readonly dir: string
   /** The `-env:UserInstallation=` argument. */
   readonly argument: string
+  /**
+   * The environment with TMPDIR inside the profile, so what LibreOffice writes there goes with it.
+   * (Its IPC pipes go to /tmp regardless: a clean quit removes them, see `resident.ts`.)
+   */
+  environment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv
   dispose(): Promise<void>
+}
+
+/**
+ * Profiles left by a process that ended before it could remove them. Only old ones: another
+ * Retrace process on the same data folder may be using a recent one.
+ */
+export async function removeStaleProfiles(parent: string, olderThanMs = 24 * 60 * 60 * 1000): Promise<void> {
+  const now = Date.now()
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    if (!name.startsWith('profile-')) continue
+    const info = await stat(join(parent, name)).catch(() => undefined)
+    if (info && now - info.mtimeMs > olderThanMs) await rm(join(parent, name), { recursive: true, force: true })
+  }
 }
 
 export async function createProfile(parent: string): Promise<Profile> {
@@ -49,9 +67,12 @@ export async function createProfile(parent: string): Promise<Profile> {
     `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items}\n</oor:items>\n`,
     { mode: 0o600 },
   )
+  const temp = join(dir, 'tmp')
+  await mkdir(temp, { mode: 0o700 })
   return {
     dir,
     argument: `-env:UserInstallation=${pathToFileURL(dir).href}`,
+    environment: (base) => ({ ...base, TMPDIR: temp, TMP: temp, TEMP: temp }),
     dispose: () => rm(dir, { recursive: true, force: true, maxRetries: 3 }),
   }
 }

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { ChildProcess } from 'node:child_process'
 import { rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { EXPORT_FILTERS, FAMILY_OF, PDF_FILTERS } from '../formats'
@@ -45,13 +43,13 @@ export async function startResident(options: {
   const office = spawnGroup(
     options.soffice,
     [profile.argument, ...HEADLESS_ARGUMENTS, `--accept=pipe,name=${pipe};urp;StarOffice.ComponentContext`],
-    { env: options.env, stdio: ['ignore', 'ignore', 'pipe'] },
+    { env: profile.environment(options.env), stdio: ['ignore', 'ignore', 'pipe'] },
   )
   const officeErrors = tail(office.stderr)
   const bridge = spawnGroup(
     options.python,
     ['-c', UNO_BRIDGE_SCRIPT, pipe, String(Math.ceil(options.startTimeoutMs / 1000))],
-    { env: options.env, stdio: ['pipe', 'pipe', 'pipe'] },
+    { env: profile.environment(options.env), stdio: ['pipe', 'pipe', 'pipe'] },
   )
   const bridgeErrors = tail(bridge.stderr)
 
@@ -70,9 +68,19 @@ export async function startResident(options: {
     killGroup(office)
     for (const settle of pending.values()) settle({ id: -1, ok: false, error: 'crashed' })
     pending.clear()
-    // A killed listener leaves its named pipe behind in the temp folder.
-    const pipeFile = join(options.env.TMPDIR ?? tmpdir(), `OSL_PIPE_${process.getuid?.() ?? 0}_${pipe}`)
+    // A killed listener leaves its named pipe behind; LibreOffice keeps its pipes in /tmp.
+    const pipeFile = join('/tmp', `OSL_PIPE_${process.getuid?.() ?? 0}_${pipe}`)
     void Promise.all([profile.dispose(), rm(pipeFile, { force: true })]).finally(endedResolve)
+  }
+  /** Asks LibreOffice to quit (it then removes its pipes in /tmp); killed if it has not within 3 s. */
+  const shutDown = () => {
+    if (ending) return
+    if (pending.size > 0 || !bridge.stdin?.writable) return end()
+    quitting = true
+    bridge.stdin.write(`${JSON.stringify({ quit: true })}\n`)
+    const deadline = setTimeout(end, 3000)
+    deadline.unref()
+    office.once('exit', () => clearTimeout(deadline))
   }
   const lines = createInterface({ input: bridge.stdout as NodeJS.ReadableStream })
   lines.on('line', (line) => {
@@ -89,9 +97,12 @@ export async function startResident(options: {
     pending.get(answer.id)?.(answer)
     pending.delete(answer.id)
   })
-  const onExit = (child: ChildProcess) => child.once('exit', end)
-  onExit(office)
-  onExit(bridge)
+  let quitting = false
+  office.once('exit', end)
+  // The bridge exits by itself after asking LibreOffice to quit; only an unasked exit is a crash.
+  bridge.once('exit', () => {
+    if (!quitting) end()
+  })
   bridge.stdin?.on('error', end)
 
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -114,7 +125,7 @@ export async function startResident(options: {
   return {
     pid: office.pid,
     ended,
-    dispose: end,
+    dispose: shutDown,
     convert(job) {
       if (ending) return Promise.resolve({ kind: 'failed', reason: 'crashed', message: 'The listener has stopped.' })
       const id = ++nextId

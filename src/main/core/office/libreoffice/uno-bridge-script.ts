@@ -72,6 +72,13 @@ def main():
         if not line:
             continue
         request = json.loads(line)
+        if request.get('quit'):
+            # A clean exit lets LibreOffice remove its IPC pipes; a kill would leave them in /tmp.
+            try:
+                desktop.terminate()
+            except Exception:
+                pass
+            return
         answer = {'id': request['id']}
         interactions = Interactions()
         doc = None
