@@ -468,3 +468,56 @@ test('a restore announces session.updated so turn cards refetch their actions', 
       .some((f) => f.event === 'session.updated' && (f.data as { session_id: string }).session_id === agent.sessionId),
   ).toBe(true)
 })
+
+describe('session titles', () => {
+  test('a session nobody named is titled from its first prompt (and announced); a name given stays', async () => {
+    const llm = await fake('openai-compatible')
+    llm.enqueue(
+      { kind: 'stream', steps: [{ text: 'ok' }] },
+      { kind: 'stream', steps: [{ text: 'ok' }] },
+      { kind: 'stream', steps: [{ text: 'ok' }] },
+    )
+    const agent = await agentFixture(project(), llm)
+    const call = (action: string, payload: unknown) =>
+      agent.core.handle({
+        request_id: crypto.randomUUID(),
+        action,
+        owner: { project_id: agent.project.projectId },
+        payload,
+      })
+    const untitled = resultOf(await call('session.create', {})) as { session_id: string; title: string }
+    expect(untitled.title).toBe('New session')
+    const prompted = resultOf(
+      await call('session.prompt', {
+        session_id: untitled.session_id,
+        text: '\n  Fix the   flaky login test in auth.spec.ts and explain why it failed on CI sometimes\nmore detail',
+      }),
+    ) as { turn_id: string }
+    await agent.finished(prompted.turn_id)
+    const listed = resultOf(await call('session.list', {})) as {
+      sessions: Array<{ session_id: string; title: string }>
+    }
+    const title = listed.sessions.find((s) => s.session_id === untitled.session_id)?.title
+    expect(title).toBe('Fix the flaky login test in auth.spec.ts and explain why it…')
+    await agent.events.waitFor(
+      (f) => f.event === 'session.updated' && (f.data as { session_id: string }).session_id === untitled.session_id,
+    )
+    // A second prompt does not rename it; neither does a prompt in a session the person named.
+    const again = resultOf(
+      await call('session.prompt', { session_id: untitled.session_id, text: 'And now the docs' }),
+    ) as {
+      turn_id: string
+    }
+    await agent.finished(again.turn_id)
+    const named = resultOf(await call('session.create', { title: 'Release prep' })) as { session_id: string }
+    const third = resultOf(
+      await call('session.prompt', { session_id: named.session_id, text: 'Bump the version' }),
+    ) as {
+      turn_id: string
+    }
+    await agent.finished(third.turn_id)
+    const after = resultOf(await call('session.list', {})) as { sessions: Array<{ session_id: string; title: string }> }
+    expect(after.sessions.find((s) => s.session_id === untitled.session_id)?.title).toBe(title)
+    expect(after.sessions.find((s) => s.session_id === named.session_id)?.title).toBe('Release prep')
+  })
+})

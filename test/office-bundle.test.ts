@@ -8,7 +8,7 @@ import { answerOfficeAsset } from '../src/main/core/office'
 import { startWebHost, type WebHost } from '../src/main/web/server'
 import type { EventFrame } from '../src/shared/protocol'
 import { goodBundle, sha256, startBundleServer, tarGz, type BundleServer } from './support/bundle-fixtures'
-import { startCore } from './support/core'
+import { openProject, startCore } from './support/core'
 import { tempDir } from './support/temp'
 
 const servers: Array<BundleServer | WebHost> = []
@@ -46,8 +46,16 @@ async function setup() {
   })
   const events: EventFrame[] = []
   core.onEvent((frame) => events.push(frame))
+  const { projectId } = await openProject(core, tempDir('retrace-office-project-'))
+  // Installs are asked from a project's document view; their progress goes to that project.
   const install = (key = randomUUID()) =>
-    core.handle({ request_id: randomUUID(), action: 'office.install', owner: {}, idempotency_key: key, payload: {} })
+    core.handle({
+      request_id: randomUUID(),
+      action: 'office.install',
+      owner: { project_id: projectId },
+      idempotency_key: key,
+      payload: {},
+    })
   const finished = (installId: string) =>
     new Promise<EventFrame>((resolve) => {
       const done = () =>
@@ -100,6 +108,7 @@ describe('ONLYOFFICE bundle install', () => {
     const progress = events.filter((e) => e.event === 'office.install.progress').map((e) => e.data)
     expect(progress.map((p) => p.phase)).toEqual(['download', 'download', 'extract', 'verify', 'publish', 'done'])
     expect(progress.every((p) => p.total_bytes === archive.length)).toBe(true)
+    expect(events.filter((e) => e.event === 'office.install.progress').every((e) => e.owner.project_id)).toBe(true)
     expect(progress[1]).toMatchObject({ received_bytes: archive.length })
     const directory = await core.office.bundleDirectory()
     expect(directory && readFileSync(join(directory, 'web-apps/api.js'), 'utf8')).toContain('8.3.0')
@@ -227,10 +236,11 @@ describe('ONLYOFFICE bundle install', () => {
 
   test('an install needs a complete pin; the committed build pin offers none', async () => {
     const core = startCore({ office: { env: {}, detect: async () => ({ kind: 'missing', reason: 'x' }) } })
+    const { projectId } = await openProject(core, tempDir('retrace-office-project-'))
     const response = await core.handle({
       request_id: randomUUID(),
       action: 'office.install',
-      owner: {},
+      owner: { project_id: projectId },
       idempotency_key: randomUUID(),
       payload: {},
     })

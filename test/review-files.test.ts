@@ -521,3 +521,36 @@ test('rows name their change sets; a staged rename shows old ↔ new path; an ev
     details: { reason: 'evicted' },
   })
 })
+
+describe('outside writes between recorded changes are never credited to the agent', () => {
+  test('lines appended from a shell between two agent turns: Current branch flags the row with the exact gap count', async () => {
+    const { core, project, sessionId, call, root } = await setup()
+    writeFileSync(join(root, 'notes.md'), 'one\n')
+    const edit = async (from: string, to: string) => {
+      const begun = await core.turns.begin(project.projectId, sessionId, 'edit notes')
+      if (begun.kind !== 'ok') throw new Error(JSON.stringify(begun.error))
+      const patch = `*** Begin Patch\n*** Update File: notes.md\n-${from}\n+${to}\n*** End Patch\n`
+      const mutated = await core.turns.mutate(project.projectId, begun.result, (context) =>
+        planApplyPatch(context, patch),
+      )
+      if (mutated.kind !== 'ok') throw new Error(JSON.stringify(mutated.error))
+      await core.turns.finalize(project.projectId, begun.result, { parts: [], status: 'complete' })
+      return begun.result
+    }
+    await edit('one', 'ONE')
+    // A shell appends two lines between the turns: no receipt, not the agent's.
+    writeFileSync(join(root, 'notes.md'), 'ONE\nshell line a\nshell line b\n')
+    const second = await edit('shell line a', 'agent reworded a')
+
+    const branch = resultOf((await call('review.files', { scope: 'branch' })) as never) as Page & {
+      files: Array<{ outside_changes: number }>
+    }
+    expect(branch.files).toHaveLength(1)
+    expect(branch.files[0]).toMatchObject({ path: 'notes.md', source: 'turn', outside_changes: 1 })
+    // The turn alone has no gap: its one receipt starts from what was on disk.
+    const turn = resultOf((await call('review.files', { scope: 'turn', turn_id: second.turn_id })) as never) as Page & {
+      files: Array<{ outside_changes: number }>
+    }
+    expect(turn.files[0]).toMatchObject({ added: 1, removed: 1, outside_changes: 0 })
+  })
+})

@@ -15,11 +15,12 @@ import {
   type ReadLimits,
 } from './files'
 import { createCursorSigner, createSnapshotStore } from './paging'
-import { createHumanOperations, type OperationContext } from './files/operations'
+import { createHumanOperations, type OperationContext } from './files'
 import {
   openJournalStore,
   ensureWorkspace,
   faultHookFromEnv,
+  projectOfWorkspace,
   workspaceRevision,
   type FaultHook,
   type JournalLimits,
@@ -179,7 +180,7 @@ export function createCore(options: CoreOptions): Core {
   const readLimits: ReadLimits = { ...DEFAULT_READ_LIMITS, ...options.readLimits }
   const byteTransfers = createByteTransfers({ blobs, limits: readLimits, budget: readBudget })
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
-  const workspaceOf = (project: Project): Workspace => ({
+  const workspaceOf = (project: Pick<Project, 'project_id' | 'root'>): Workspace => ({
     workspace_id: ensureWorkspace(db, project.project_id, project.root),
     root: project.root,
     dataDir,
@@ -189,7 +190,9 @@ export function createCore(options: CoreOptions): Core {
     idempotency,
     onCommitted: (workspace, receipt) => emitCommitted(workspace, receipt),
   })
-  const operationContext = (context: ProjectRequestContext): OperationContext => ({
+  const operationContext = (
+    context: Omit<ProjectRequestContext, 'project'> & { project: Pick<Project, 'project_id' | 'root'> },
+  ): OperationContext => ({
     projectId: context.project.project_id,
     sessionId: context.owner.session_id,
     idempotencyKey: context.idempotencyKey,
@@ -231,7 +234,7 @@ export function createCore(options: CoreOptions): Core {
   const emitCommitted = (workspace: Workspace, receipt: Receipt) =>
     events.emit(
       'workspace.changed',
-      {},
+      { project_id: projectOfWorkspace(db, workspace.workspace_id) },
       {
         workspace_id: workspace.workspace_id,
         revision: workspaceRevision(db, workspace.workspace_id),
@@ -272,7 +275,11 @@ export function createCore(options: CoreOptions): Core {
   async function openProject(path: string) {
     const opened = await projects.open(path)
     if (opened.kind === 'ok') {
-      events.emit('project.opened', {}, { project_id: opened.result.project_id, root: opened.result.root })
+      events.emit(
+        'project.opened',
+        { project_id: opened.result.project_id },
+        { project_id: opened.result.project_id, root: opened.result.root },
+      )
     }
     return opened
   }
@@ -304,10 +311,14 @@ export function createCore(options: CoreOptions): Core {
       const session = createSession(db, {
         project_id: context.project.project_id,
         workspace_id: workspaceOf(context.project).workspace_id,
-        title: title ?? 'New session',
+        title,
         permission_mode: permission_mode ?? options.agent?.defaultPermissionMode ?? 'ask',
       })
-      events.emit('session.updated', {}, { session_id: session.session_id })
+      events.emit(
+        'session.updated',
+        { project_id: session.project_id, session_id: session.session_id },
+        { session_id: session.session_id },
+      )
       return ok(publicSession(session))
     },
     'session.list': async ({ include_archived }, context) =>
@@ -328,7 +339,7 @@ export function createCore(options: CoreOptions): Core {
         return fail('BUSY', 'Stop the running turn before archiving this session.', { session_id })
       }
       const updated = updateSession(db, session.result, changes)
-      events.emit('session.updated', {}, { session_id })
+      events.emit('session.updated', { project_id: updated.project_id, session_id }, { session_id })
       return ok(publicSession(updated))
     },
     'session.prompt': async ({ session_id, text }, context) => {
@@ -385,10 +396,20 @@ export function createCore(options: CoreOptions): Core {
         idempotency_key: context.idempotencyKey,
         owner_key: `${context.project.project_id}/${session.result.session_id}`,
         onProgress: (phase, done, total) =>
-          events.emit('intent.progress', context.owner, { session_id: session.result.session_id, phase, done, total }),
+          events.emit(
+            'intent.progress',
+            { project_id: context.project.project_id, session_id: session.result.session_id },
+            { session_id: session.result.session_id, phase, done, total },
+          ),
       })
       // Which turn actions are executable changed: turn cards refetch on this.
-      if (applied.kind === 'ok') events.emit('session.updated', {}, { session_id: session.result.session_id })
+      if (applied.kind === 'ok') {
+        events.emit(
+          'session.updated',
+          { project_id: context.project.project_id, session_id: session.result.session_id },
+          { session_id: session.result.session_id },
+        )
+      }
       if (applied.kind === 'ok' && applied.result.transaction_id) {
         const workspace = workspaceOf(context.project)
         const paths = (
@@ -398,7 +419,7 @@ export function createCore(options: CoreOptions): Core {
         ).map((row) => row.path)
         events.emit(
           'workspace.changed',
-          {},
+          { project_id: context.project.project_id },
           { workspace_id: workspace.workspace_id, revision: workspaceRevision(db, workspace.workspace_id), paths },
         )
       }

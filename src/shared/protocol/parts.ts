@@ -76,6 +76,11 @@ export const TurnSummarySchema = z.object({
   removed: z.number().int().nonnegative().nullable(),
   first_files: z.array(z.string()).max(3),
   transactions: z.number().int().nonnegative(),
+  /**
+   * Places where a file's recorded chain breaks inside the turn: something outside Retrace (a
+   * command, an editor) wrote it between two recorded changes. The counts include those writes.
+   */
+  outside_changes: z.number().int().positive().optional(),
 })
 export type TurnSummaryData = z.infer<typeof TurnSummarySchema>
 

@@ -69,7 +69,9 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
     },
   })
 
-  const sessionUpdated = (sessionId: string) => events.emit('session.updated', {}, { session_id: sessionId })
+  const ownerOf = (session: SessionRecord) => ({ project_id: session.project_id, session_id: session.session_id })
+  const sessionUpdated = (session: SessionRecord) =>
+    events.emit('session.updated', ownerOf(session), { session_id: session.session_id })
 
   async function finish(session: SessionRecord, turnId: string, parts: readonly TurnPart[], status: TurnEnd) {
     const finalized = await finalizeTurn(db, deps.blobs, session, {
@@ -79,8 +81,8 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       statsBudgetBytes: deps.journal.limits.statsBudgetBytes,
     })
     const summary = finalized.kind === 'ok' && finalized.result.summary.files > 0 ? finalized.result.summary : null
-    events.emit('turn.finished', {}, { session_id: session.session_id, turn_id: turnId, status, summary })
-    sessionUpdated(session.session_id)
+    events.emit('turn.finished', ownerOf(session), { session_id: session.session_id, turn_id: turnId, status, summary })
+    sessionUpdated(session)
   }
 
   async function run(workspace: Workspace, session: SessionRecord, entry: RunningTurn): Promise<void> {
@@ -91,7 +93,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       const part = parts[index]
       if (!part) return
       writeRunningPart(db, turn.turn_id, index, part)
-      events.emit('turn.part', {}, { session_id: session.session_id, turn_id: turn.turn_id, index, part })
+      events.emit('turn.part', ownerOf(session), { session_id: session.session_id, turn_id: turn.turn_id, index, part })
     }
     let status: TurnEnd = 'error'
     try {
@@ -242,7 +244,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
         done: Promise.resolve(),
       }
       running.set(session.session_id, entry)
-      sessionUpdated(session.session_id)
+      sessionUpdated(session)
       entry.done = run(workspace, session, entry)
       return ok({ turn_id: begun.result.turn_id })
     },

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { statfs } from 'node:fs/promises'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { foldReceipts } from '../changes'
 import {
-  foldByLineage,
   parentWritable,
   queryAllReceipts,
   readWriteTarget,
@@ -192,24 +192,15 @@ export async function planRestore(
   const actions: RestoreAction[] = []
   const unavailable: Array<{ path: string; reason: string }> = []
 
-  const receiptById = new Map(receipts.map((receipt) => [receipt.transaction_id, receipt]))
-  const filesByLineage = new Map<string, Receipt['files']>()
-  for (const receipt of receipts) {
-    for (const file of receipt.files) {
-      const list = filesByLineage.get(file.file_lineage_id)
-      if (list) list.push(file)
-      else filesByLineage.set(file.file_lineage_id, [file])
-    }
-  }
-  for (const change of foldByLineage(receipts)) {
-    const expired = change.transactions.some((id) => receiptById.get(id)?.blobs_expired === 1)
-    if (expired) {
-      unavailable.push({ path: change.last_path, reason: 'expired' })
+  for (const change of foldReceipts(receipts)) {
+    if (change.recoverability !== 'exact') {
+      unavailable.push({ path: change.last_path, reason: change.unavailable_reason ?? 'not-exact' })
       continue
     }
-    const inexact = filesByLineage.get(change.file_lineage_id)?.find((f) => f.recoverability !== 'exact')
-    if (inexact) {
-      unavailable.push({ path: change.last_path, reason: inexact.unavailable_reason ?? 'not-exact' })
+    if (change.gaps > 0) {
+      // Something outside Retrace wrote this file between two of the turn's changes: going back to
+      // the turn's first before would also erase that write, and going forward would skip it.
+      unavailable.push({ path: change.last_path, reason: 'outside-changes' })
       continue
     }
     const before = toPathState(change.before)
@@ -252,11 +243,32 @@ export async function planRestore(
   let bytesNeeded = 0
   const disks = new Map<string, DiskState>()
   const targets = new Map<string, Buffer>()
-  const laterMutation = statement(
+  // Later changes of a lineage that still stand. Restores (revert/reapply transactions) only move
+  // a file between states turns produced, and a later turn that is currently undone or reverted no
+  // longer stands: neither is a change this turn's restore would overwrite. (The disk check above
+  // still catches anything outside the journal.)
+  const laterChanges = statement(
     db,
-    `SELECT 1 FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
-     WHERE f.file_lineage_id = ? AND t.workspace_id = ? AND t.status = 'committed' AND t.workspace_sequence > ? LIMIT 1`,
+    `SELECT t.kind, t.origin_turn_id FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
+     WHERE f.file_lineage_id = ? AND t.workspace_id = ? AND t.status = 'committed' AND t.workspace_sequence > ?`,
   )
+  const undoneTurns = new Map<string, boolean>()
+  const stillStands = (row: { kind: string; origin_turn_id: string | null }) => {
+    if (row.kind === 'revert' || row.kind === 'reapply') return false
+    if (row.kind !== 'edit' || row.origin_turn_id === null) return true
+    let undone = undoneTurns.get(row.origin_turn_id)
+    if (undone === undefined) {
+      undone = isUndone(latestIntentForTurn(db, row.origin_turn_id))
+      undoneTurns.set(row.origin_turn_id, undone)
+    }
+    return !undone
+  }
+  const laterMutation = {
+    get: (lineage: string, workspaceId: string, after: number) =>
+      (laterChanges.all(lineage, workspaceId, after) as Array<{ kind: string; origin_turn_id: string | null }>).some(
+        stillStands,
+      ),
+  }
   for (const [index, action] of actions.entries()) {
     if (onProgress && index % 100 === 0) onProgress(index, actions.length)
     if (action.target.kind === 'regular') {

@@ -276,3 +276,34 @@ describe('a turn with more transactions than one receipt page', () => {
     expect([h.read('f0.txt'), h.read('f1004.txt')]).toEqual([null, null])
   }, 120_000)
 })
+
+describe('restores of the same turn compose', () => {
+  test('undo → redo → revert of one turn is allowed: its own restores are not "later changes"', async () => {
+    const h = await setup({ 'x.ts': 'one\n' })
+    const turnId = await h.turn(
+      ['*** Begin Patch', '*** Update File: x.ts', '-one', '+two', '*** End Patch'].join('\n'),
+    )
+    expect(await h.planAndApply('undo')).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect(h.read('x.ts')).toBe('one\n')
+    expect(await h.planAndApply('redo')).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect(h.read('x.ts')).toBe('two\n')
+    const revert = await h.plan('revert', turnId)
+    expect(revert).toMatchObject({ status: 'ok', result: { status: 'ready', conflicts: [] } })
+    expect(await h.planAndApply('revert', turnId)).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect(h.read('x.ts')).toBe('one\n')
+    expect(await h.planAndApply('reapply', turnId)).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect(h.read('x.ts')).toBe('two\n')
+  })
+
+  test('a later turn that was undone no longer blocks reverting an earlier one; one that stands still does', async () => {
+    const h = await setup({ 'x.ts': 'a\n' })
+    const first = await h.turn(['*** Begin Patch', '*** Update File: x.ts', '-a', '+b', '*** End Patch'].join('\n'))
+    await h.turn(['*** Begin Patch', '*** Update File: x.ts', '-b', '+c', '*** End Patch'].join('\n'))
+    const blocked = await h.plan('revert', first)
+    expect(blocked).toMatchObject({ result: { status: 'blocked', conflicts: [{ path: 'x.ts' }] } })
+    expect(await h.planAndApply('undo')).toMatchObject({ result: { status: 'committed' } })
+    expect(h.read('x.ts')).toBe('b\n')
+    expect(await h.planAndApply('revert', first)).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect(h.read('x.ts')).toBe('a\n')
+  })
+})

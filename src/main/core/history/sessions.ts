@@ -4,13 +4,34 @@ import { inImmediateTransaction, statement, type Database } from '../store'
 import type { PermissionMode } from '../../../shared/protocol'
 import type { BranchRecord, NodeRecord, Part, SessionRecord, TurnSummary } from './types'
 
+/** The title of a session nobody named yet; its first prompt replaces it. */
+export const PLACEHOLDER_TITLE = 'New session'
+const MAX_TITLE_CHARS = 60
+
+/**
+ * A title from a prompt, as chat tools do: its first non-empty line, whitespace collapsed, cut at
+ * a word boundary near 60 characters.
+ */
+export function titleFromPrompt(text: string): string | undefined {
+  const line = text
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .find((l) => l !== '')
+  if (line === undefined) return undefined
+  const chars = [...line]
+  if (chars.length <= MAX_TITLE_CHARS) return line
+  const cut = chars.slice(0, MAX_TITLE_CHARS).join('')
+  const space = cut.lastIndexOf(' ')
+  return `${space > MAX_TITLE_CHARS / 2 ? cut.slice(0, space) : cut}…`
+}
+
 /**
  * A session starts with its persistent synthetic ROOT node and a main branch whose head is that
  * ROOT (spec 04: a rewind before the first turn lands on ROOT, never on a null head).
  */
 export function createSession(
   db: Database,
-  input: { project_id: string; workspace_id: string; title: string; permission_mode?: PermissionMode },
+  input: { project_id: string; workspace_id: string; title?: string | undefined; permission_mode?: PermissionMode },
 ): SessionRecord {
   return inImmediateTransaction(db, () => {
     const now = Date.now()
@@ -20,18 +41,19 @@ export function createSession(
     // The session row first (nodes and branches reference it), pointing at ids created just below.
     statement(
       db,
-      `INSERT INTO sessions (session_id, project_id, workspace_id, title, root_node_id, active_branch_id, created_at_ms, updated_at_ms, permission_mode)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sessions (session_id, project_id, workspace_id, title, root_node_id, active_branch_id, created_at_ms, updated_at_ms, permission_mode, titled)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       sessionId,
       input.project_id,
       input.workspace_id,
-      input.title,
+      input.title?.trim() || PLACEHOLDER_TITLE,
       rootId,
       branchId,
       now,
       now,
       input.permission_mode ?? 'ask',
+      input.title?.trim() ? 1 : 0,
     )
     statement(db, "INSERT INTO nodes VALUES (?, ?, NULL, 'root', '[]', 'complete', ?)").run(rootId, sessionId, now)
     statement(
@@ -70,9 +92,10 @@ export function updateSession(
 ): SessionRecord {
   statement(
     db,
-    'UPDATE sessions SET title = ?, state = ?, permission_mode = ?, updated_at_ms = ? WHERE session_id = ?',
+    'UPDATE sessions SET title = ?, titled = ?, state = ?, permission_mode = ?, updated_at_ms = ? WHERE session_id = ?',
   ).run(
-    changes.title ?? session.title,
+    changes.title?.trim() || session.title,
+    changes.title?.trim() ? 1 : session.titled,
     changes.archived === undefined ? session.state : changes.archived ? 'archived' : 'active',
     changes.permission_mode ?? session.permission_mode,
     Date.now(),

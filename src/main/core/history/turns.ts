@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { foldByLineage, queryAllReceipts, type Attribution, type Receipt } from '../journal'
-import { lineStats } from '../journal/line-stats'
+import { countChanges, foldReceipts, isNoChange } from '../changes'
+import { queryAllReceipts, type Attribution, type Receipt } from '../journal'
 import { inImmediateTransaction, statement, type BlobStore, type Database } from '../store'
-import { getBranch } from './sessions'
+import { getBranch, titleFromPrompt } from './sessions'
 import type { Part, SessionRecord, TurnSummary } from './types'
 
 export interface Turn {
@@ -66,6 +66,14 @@ export function beginTurn(db: Database, session: SessionRecord, text: string): O
     ).run(turnId, branch.branch_id, branch.head_version)
     if (Number(moved.changes) !== 1) throw new Error('branch head moved concurrently')
     statement(db, 'UPDATE sessions SET updated_at_ms = ? WHERE session_id = ?').run(now, session.session_id)
+    const title = session.titled === 0 ? titleFromPrompt(text) : undefined
+    if (title !== undefined) {
+      // The first prompt names a session nobody named (re-read: a rename may have raced this turn).
+      statement(db, 'UPDATE sessions SET title = ?, titled = 1 WHERE session_id = ? AND titled = 0').run(
+        title,
+        session.session_id,
+      )
+    }
     return ok({
       turn_id: turnId,
       user_node_id: userNodeId,
@@ -165,45 +173,31 @@ export async function finalizeTurn(
   return ok({ summary: total })
 }
 
-/**
- * Net change per lineage (first before → last after). A lineage touched once reuses its receipt's
- * exact stats; one touched several times is diffed from its two blobs, within the stats budget.
- */
+/** The turn card's counts: the net change of every lineage the receipts touched, counted exactly. */
 async function summarise(receipts: readonly Receipt[], blobs: BlobStore, budget: number): Promise<TurnSummary> {
-  const net = foldByLineage(receipts).filter(
-    (change) =>
-      JSON.stringify(change.before) !== JSON.stringify(change.after) || change.first_path !== change.last_path,
+  const net = await countChanges(
+    foldReceipts(receipts).filter((change) => !isNoChange(change)),
+    blobs,
+    budget,
   )
   let added: number | null = 0
   let removed: number | null = 0
   for (const change of net) {
-    let stats = change.single_stats ?? undefined
-    if (!stats) {
-      const read = async (state: typeof change.before) => {
-        if (state.kind !== 'regular') return null
-        if (!state.blob_ref) return 'missing' as const
-        const bytes = await blobs.read(state.blob_ref)
-        return bytes.kind === 'ok' ? bytes.result : ('missing' as const)
-      }
-      const [before, after] = await Promise.all([read(change.before), read(change.after)])
-      stats =
-        before === 'missing' || after === 'missing'
-          ? { unknown: true, reason: 'blob-unavailable' }
-          : lineStats(before, after, budget).stats
-    }
-    if ('added' in stats && added !== null && removed !== null) {
-      added += stats.added
-      removed += stats.removed
+    if ('added' in change.stats && added !== null && removed !== null) {
+      added += change.stats.added
+      removed += change.stats.removed
     } else {
       added = null
       removed = null
     }
   }
+  const outside = net.reduce((sum, change) => sum + change.gaps, 0)
   return {
     files: net.length,
     added,
     removed,
     first_files: net.slice(0, 3).map((change) => change.last_path),
     transactions: receipts.length,
+    ...(outside > 0 ? { outside_changes: outside } : {}),
   }
 }

@@ -17,6 +17,8 @@ export interface SessionRecord {
   readonly permission_mode: PermissionMode
   readonly created_at_ms: number
   readonly updated_at_ms: number
+  /** 0 while the title is the creation placeholder (the first prompt then names the session). */
+  readonly titled: number
 }
 
 export interface BranchRecord {
@@ -39,6 +41,8 @@ export interface TurnSummary {
   readonly removed: number | null
   readonly first_files: string[]
   readonly transactions: number
+  /** Breaks in a file's recorded chain inside the turn (writes outside Retrace); absent when none. */
+  readonly outside_changes?: number
 }
 
 export interface NodeRecord {

@@ -10,8 +10,9 @@ export {
   type FaultHook,
   type FaultPhase,
 } from './faults'
-export { foldByLineage, queryAllReceipts, queryReceipts, type NetChange, type ReceiptQuery } from './receipts'
-export { ensureWorkspace, workspaceRevision } from './records'
+export { queryAllReceipts, queryReceipts, type ReceiptQuery } from './receipts'
+export { lineStats } from './line-stats'
+export { ensureWorkspace, projectOfWorkspace, workspaceRevision } from './records'
 export type { RecoveryReport } from './recover'
 export {
   planCopy,

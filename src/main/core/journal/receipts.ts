@@ -1,6 +1,6 @@
 import { statement, type Database } from '../store'
 import { receiptsFromRows } from './records'
-import type { FileState, LineStats, Receipt } from './types'
+import type { Receipt } from './types'
 
 export interface ReceiptQuery {
   readonly workspace_id: string
@@ -69,36 +69,4 @@ export function queryAllReceipts(db: Database, query: Omit<ReceiptQuery, 'limit'
     if (page.length < MAX_LIMIT) return all
     since = page[page.length - 1]?.workspace_sequence
   }
-}
-
-export interface NetChange {
-  readonly file_lineage_id: string
-  readonly first_path: string
-  readonly last_path: string
-  readonly before: FileState
-  readonly after: FileState
-  readonly transactions: readonly string[]
-  /** The receipt's exact stats when the lineage changed once; null when it changed several times. */
-  readonly single_stats: LineStats | null
-}
-
-/** Folds committed receipts per lineage into first-before → last-after, for display (spec 03). */
-export function foldByLineage(receipts: readonly Receipt[]): NetChange[] {
-  const folded = new Map<string, NetChange>()
-  for (const receipt of [...receipts].sort((a, b) => a.workspace_sequence - b.workspace_sequence)) {
-    if (receipt.status !== 'committed') continue
-    for (const file of receipt.files) {
-      const previous = folded.get(file.file_lineage_id)
-      folded.set(file.file_lineage_id, {
-        file_lineage_id: file.file_lineage_id,
-        first_path: previous?.first_path ?? file.old_path ?? file.path,
-        last_path: file.path,
-        before: previous?.before ?? file.before,
-        after: file.after,
-        transactions: [...(previous?.transactions ?? []), receipt.transaction_id],
-        single_stats: previous ? null : file.stats,
-      })
-    }
-  }
-  return [...folded.values()]
 }

@@ -8,6 +8,14 @@ export interface StoredFile {
   readonly change: PlannedChange
 }
 
+/** The project a workspace belongs to (events carry it). */
+export function projectOfWorkspace(db: Database, workspaceId: string): string {
+  const row = statement(db, 'SELECT project_id FROM workspaces WHERE workspace_id = ?').get(workspaceId) as
+    { project_id: string } | undefined
+  if (!row) throw new Error(`unknown workspace ${workspaceId}`)
+  return row.project_id
+}
+
 /** The one main workspace of a project (git worktrees for forked tasks add more later). */
 export function ensureWorkspace(db: Database, projectId: string, root: string): string {
   const found = db

@@ -2,15 +2,28 @@ import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
-import { fail, ok, type OfficeEngine, type OfficeFormat, type Outcome, type ResultOf } from '../../../shared/protocol'
+import {
+  fail,
+  ok,
+  type OfficeEngine,
+  type OfficeFormat,
+  type Outcome,
+  type Owner,
+  type ParsedPayloadOf,
+  type ResultOf,
+  type ScopeOf,
+} from '../../../shared/protocol'
 import { joinRelPath, parentPath } from '../../../shared/paths'
 import type { Disposable } from '../../../shared/disposable'
-import type { ActionHandlers, ProjectRequestContext } from '../dispatcher'
 import type { EventBus } from '../events'
-import { openForRead, type ByteTransfers, type ProjectRoots } from '../files'
+import {
+  openForRead,
+  type ByteTransfers,
+  type HumanOperations,
+  type OperationContext,
+  type ProjectRoots,
+} from '../files'
 import type { BlobStore } from '../store'
-import type { HumanOperations, OperationContext } from '../files/operations'
-import type { Host } from '../host'
 import { planWrite } from '../journal'
 import { createBundleStore, type BundleStore } from './bundle/install'
 import { loadPin } from './bundle/pin'
@@ -27,10 +40,25 @@ import { readSource, type SourceBytes } from './source'
 
 export { answerOfficeAsset, OFFICE_CONTENT_TYPES } from './origin'
 
-type OfficeActions = Pick<
-  ActionHandlers,
+type OfficeActionName =
   'office.status' | 'office.install' | 'office.inspect' | 'office.preview' | 'office.convert' | 'office.open_external'
->
+
+/** What an Office handler gets of a request: the composition root's project context satisfies it. */
+export interface OfficeRequestContext {
+  readonly owner: Owner
+  readonly idempotencyKey: string | undefined
+  readonly project: { readonly project_id: string; readonly root: string }
+}
+
+/** App-wide requests (`office.status`) carry no project. */
+export type OfficeAppContext = Omit<OfficeRequestContext, 'project'>
+
+type OfficeActions = {
+  [A in OfficeActionName]: (
+    payload: ParsedPayloadOf<A>,
+    context: ScopeOf<A> extends 'project' ? OfficeRequestContext : OfficeAppContext,
+  ) => Promise<Outcome<ResultOf<A>>>
+}
 
 export interface OfficeModuleOptions {
   /** `build/office-bundle.json` of this build; `RETRACE_OFFICE_BUNDLE` in `env` overrides it. */
@@ -48,9 +76,10 @@ export interface OfficeModuleDeps {
   readonly dataDir: string
   readonly events: EventBus
   readonly operations: HumanOperations
-  readonly log: Host['log']
+  readonly log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
   readonly rootsOf: (root: string) => ProjectRoots
-  readonly operationContext: (context: ProjectRequestContext) => OperationContext
+  /** The journal's view of the request's project, for human operations (`office.convert`). */
+  readonly operationContext: (context: OfficeRequestContext) => OperationContext
   /** The engine's byte transfer: a preview PDF goes to the content store and out as a blob URL. */
   readonly blobs: BlobStore
   readonly byteTransfers: ByteTransfers
@@ -164,10 +193,15 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     }
   }
 
-  const emitInstall = (progress: Parameters<Parameters<BundleStore['install']>[1]>[0]) =>
-    deps.events.emit('office.install.progress', {}, progress)
+  // Install progress goes to every project whose window asked for (or joined) the install.
+  const installWatchers = new Set<string>()
+  const emitInstall = (progress: Parameters<Parameters<BundleStore['install']>[1]>[0]) => {
+    for (const project_id of installWatchers) deps.events.emit('office.install.progress', { project_id }, progress)
+    if (progress.phase === 'done' || progress.phase === 'failed') installWatchers.clear()
+  }
 
-  async function install(key: string | undefined): Promise<Outcome<ResultOf<'office.install'>>> {
+  async function install(context: OfficeRequestContext): Promise<Outcome<ResultOf<'office.install'>>> {
+    const key = context.idempotencyKey
     if (key === undefined) return fail('INVALID_REQUEST', '"office.install" needs an idempotency_key.')
     const pin = await loadPin(pinFile, env)
     if (pin.kind !== 'pinned') return fail('UNAVAILABLE', pin.reason, { reason: 'unpinned' })
@@ -191,6 +225,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     if (!running && selected?.version === pin.pin.version && selected.id.endsWith(pin.pin.sha256.slice(0, 12))) {
       return ok({ install_id: known?.installId ?? randomUUID(), state: 'installed', version: selected.version })
     }
+    installWatchers.add(context.project.project_id)
     const run = bundles.install(pin.pin, emitInstall)
     const record: {
       fingerprint: string
@@ -207,11 +242,11 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     return ok({ install_id: run.installId, state: 'running', version: run.version })
   }
 
-  async function source(context: ProjectRequestContext, path: string): Promise<Outcome<SourceBytes>> {
+  async function source(context: OfficeRequestContext, path: string): Promise<Outcome<SourceBytes>> {
     return readSource(deps.rootsOf(context.project.root), path, options.maxSourceBytes ?? DEFAULT_MAX_SOURCE)
   }
 
-  async function inspect(payload: { path: string }, context: ProjectRequestContext) {
+  async function inspect(payload: { path: string }, context: OfficeRequestContext) {
     const read = await source(context, payload.path)
     if (read.kind === 'error') return read
     const inspection = await inspectOffice(basename(payload.path), read.result.bytes)
@@ -239,7 +274,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
 
   async function preview(
     payload: { path: string },
-    context: ProjectRequestContext,
+    context: OfficeRequestContext,
   ): Promise<Outcome<ResultOf<'office.preview'>>> {
     const read = await source(context, payload.path)
     if (read.kind === 'error') return read
@@ -277,7 +312,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     if (hit) return issue(hit, true)
     // Two viewers of one revision share one conversion.
     return singleFlight(previewFlights, key, async () => {
-      const progress = trackProgress(deps.events, context.owner, 'preview', payload.path)
+      const progress = trackProgress(deps.events, eventOwner(context), 'preview', payload.path)
       const staged = await stage(read.result, inspection.format)
       try {
         const engine = await getConverter()
@@ -299,7 +334,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
 
   async function convert(
     payload: { path: string; to: OfficeFormat },
-    context: ProjectRequestContext,
+    context: OfficeRequestContext,
   ): Promise<Outcome<ResultOf<'office.convert'>>> {
     const read = await source(context, payload.path)
     if (read.kind === 'error') return read
@@ -327,7 +362,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
   async function runConversion(
     read: SourceBytes,
     payload: { path: string; to: OfficeFormat },
-    context: ProjectRequestContext,
+    context: OfficeRequestContext,
     operation: OperationContext,
     canonical: { payload: unknown; precondition: unknown },
   ): Promise<Outcome<ResultOf<'office.convert'>>> {
@@ -354,7 +389,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         reason: 'no-engine',
       })
     }
-    const progress = trackProgress(deps.events, context.owner, 'convert', payload.path)
+    const progress = trackProgress(deps.events, eventOwner(context), 'convert', payload.path)
     const staged = await stage(read, inspection.format)
     try {
       const output = join(staged.dir, `converted.${payload.to}`)
@@ -399,7 +434,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
   return {
     actions: {
       'office.status': async () => ok(await status()),
-      'office.install': async (_payload, context) => install(context.idempotencyKey),
+      'office.install': async (_payload, context) => install(context),
       'office.inspect': inspect,
       'office.preview': preview,
       'office.convert': convert,
@@ -434,6 +469,11 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       void converter?.then((c) => c?.dispose())
     },
   }
+}
+
+function eventOwner(context: OfficeRequestContext) {
+  const session = context.owner.session_id
+  return { project_id: context.project.project_id, ...(session !== undefined ? { session_id: session } : {}) }
 }
 
 async function singleFlight<T>(flights: Map<string, Promise<T>>, key: string, start: () => Promise<T>): Promise<T> {

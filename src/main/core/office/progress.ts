@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { EventBus } from '../events'
-import type { Owner } from '../../../shared/protocol'
+import type { EventBus, EventOwner } from '../events'
 
 type Phase = 'queued' | 'starting-engine' | 'converting' | 'publishing'
 
@@ -10,7 +9,7 @@ type Phase = 'queued' | 'starting-engine' | 'converting' | 'publishing'
  */
 export function trackProgress(
   events: EventBus,
-  owner: Owner,
+  owner: EventOwner,
   operation: 'preview' | 'convert',
   path: string,
   thresholdMs = 1000,

@@ -1,6 +1,6 @@
 import type { ResultOf } from '../../../shared/protocol'
-import { foldByLineage, queryAllReceipts, type FileState, type Receipt } from '../journal'
-import { lineStats } from '../journal/line-stats'
+import { countChanges, foldReceipts, isNoChange, operationOf } from '../changes'
+import { queryAllReceipts, type Receipt } from '../journal'
 import { statement, type BlobStore, type Database, type Digest } from '../store'
 import { categoryOf } from './categories'
 
@@ -21,15 +21,10 @@ const SOURCES: Record<Receipt['kind'], PublicRow['source']> = {
   rewind: 'rewind',
 }
 
-function blobOf(state: FileState): Digest | null | 'none' {
-  if (state.kind !== 'regular') return null
-  return state.blob_ref ?? 'none'
-}
-
 /**
  * The net change of each file lineage over `receipts` (first before → last after), with exact
- * stats: a lineage touched once reuses its receipt's counts, one touched again is diffed from its
- * two blobs within the stats budget — never estimated.
+ * stats — never estimated. A row whose chain breaks (something outside Retrace wrote the file
+ * between two recorded changes) says so with the count, so the gap is never credited silently.
  */
 export async function rowsFromReceipts(
   receipts: readonly Receipt[],
@@ -37,63 +32,34 @@ export async function rowsFromReceipts(
   statsBudgetBytes: number,
   changeSetOf: ReadonlyMap<string, string> = new Map(),
 ): Promise<ReviewRow[]> {
-  const byTransaction = new Map(receipts.map((r) => [r.transaction_id, r]))
-  const rows: ReviewRow[] = []
-  for (const change of foldByLineage(receipts)) {
-    const unchanged =
-      JSON.stringify(change.before) === JSON.stringify(change.after) && change.first_path === change.last_path
-    if (unchanged) continue
-    const beforeBlob = blobOf(change.before)
-    const afterBlob = blobOf(change.after)
-    let stats = change.single_stats
-    let diffState: PublicRow['diff_state'] = 'available'
-    if (!stats) {
-      const read = async (ref: Digest | null | 'none') => {
-        if (ref === null) return null
-        if (ref === 'none') return 'missing' as const
-        const bytes = await blobs.read(ref)
-        return bytes.kind === 'ok' ? bytes.result : ('missing' as const)
-      }
-      const [before, after] = await Promise.all([read(beforeBlob), read(afterBlob)])
-      if (before === 'missing' || after === 'missing') stats = { unknown: true, reason: 'blob-unavailable' }
-      else {
-        const computed = lineStats(before, after, statsBudgetBytes)
-        stats = computed.stats
-        diffState = computed.diff_state
-      }
-    }
-    if ('binary' in stats && stats.binary) diffState = 'binary'
-    else if ('unknown' in stats) diffState = diffState === 'available' ? 'large' : diffState
-    const last = byTransaction.get(change.transactions[change.transactions.length - 1] ?? '')
-    const operation: PublicRow['operation'] =
-      change.before.kind === 'absent'
-        ? 'create'
-        : change.after.kind === 'absent'
-          ? 'delete'
-          : change.first_path !== change.last_path
-            ? 'rename'
-            : 'modify'
+  const counted = await countChanges(
+    foldReceipts(receipts).filter((change) => !isNoChange(change)),
+    blobs,
+    statsBudgetBytes,
+  )
+  return counted.map((change) => {
+    const last = change.actors[change.actors.length - 1]
     const size =
       change.after.kind === 'regular' ? change.after.size : change.before.kind === 'regular' ? change.before.size : 0
-    rows.push({
+    return {
       path: change.last_path,
       old_path: change.first_path !== change.last_path ? change.first_path : null,
-      operation,
-      category: categoryOf(change.last_path, size, diffState),
-      added: 'added' in stats ? stats.added : null,
-      removed: 'added' in stats ? stats.removed : null,
+      operation: operationOf(change),
+      category: categoryOf(change.last_path, size, change.diff_state),
+      added: 'added' in change.stats ? change.stats.added : null,
+      removed: 'added' in change.stats ? change.stats.removed : null,
       size,
-      diff_state: diffState,
+      diff_state: change.diff_state,
       source: SOURCES[last?.kind ?? 'edit'],
       actor_id: last?.actor_id ?? null,
       producer_turn_id: last?.producer_turn_id ?? null,
+      outside_changes: change.gaps,
       transaction_ids: [...change.transactions],
       change_set_ids: [...new Set(change.transactions.flatMap((id) => changeSetOf.get(id) ?? []))],
-      before_blob: beforeBlob === 'none' ? null : beforeBlob,
-      after_blob: afterBlob === 'none' ? null : afterBlob,
-    })
-  }
-  return rows
+      before_blob: change.before_blob,
+      after_blob: change.after_blob,
+    }
+  })
 }
 
 /** This turn: the committed change sets whose origin is the turn, deduped by transaction id. */

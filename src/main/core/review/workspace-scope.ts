@@ -4,7 +4,7 @@ import { lstat } from 'node:fs/promises'
 import { readLinkPath, readPath, statPath, withParent } from '../project-fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { branchBase, catBlob, diffRaw, headCommit, headParent, indexPath, status, type StatusEntry } from '../git'
-import { lineStats } from '../journal/line-stats'
+import { lineStats } from '../journal'
 import type { BlobStore } from '../store'
 import { categoryOf } from './categories'
 import type { ReviewRow } from './scope-candidates'
@@ -175,7 +175,8 @@ export async function workspaceRows(
     const before = beforeSide.result
     const after = afterSide.result
     if (before.kind === 'absent' && after.kind === 'absent') continue
-    const pin = async (side: Side) => (side.kind === 'bytes' && !overQuota ? await blobs.put(side.bytes) : null)
+    // Pins are a cache of bytes git or the worktree already hold: no fsync per blob (see README).
+    const pin = (side: Side) => (side.kind === 'bytes' && !overQuota ? blobs.putCached(side.bytes) : null)
     const bytesOf = (side: Side) => (side.kind === 'bytes' ? side.bytes : null)
     const pinned = (bytesOf(before)?.length ?? 0) + (bytesOf(after)?.length ?? 0)
     const overQuota = pinned > pinBudget
@@ -205,10 +206,11 @@ export async function workspaceRows(
       source: 'git',
       actor_id: null,
       producer_turn_id: null,
+      outside_changes: 0,
       transaction_ids: [],
       change_set_ids: [],
-      before_blob: await pin(before),
-      after_blob: await pin(after),
+      before_blob: pin(before),
+      after_blob: pin(after),
     })
   }
   return ok(rows)

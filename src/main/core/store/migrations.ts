@@ -260,4 +260,12 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
     `,
   },
+  {
+    name: '009-session-titles',
+    sql: `
+      -- 0 while the title is the placeholder given at creation: the first prompt names the session.
+      ALTER TABLE sessions ADD COLUMN titled INTEGER NOT NULL DEFAULT 1;
+      UPDATE sessions SET titled = 0 WHERE title = 'New session';
+    `,
+  },
 ]

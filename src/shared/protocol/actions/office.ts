@@ -44,8 +44,9 @@ export const officeStatus = defineAction('office.status', {
   result: z.object({ engines: z.array(OfficeEngine), bundle: OfficeBundleOffer }),
 })
 
+/** Project-owned so its progress events reach the window that asked (spec 02: events belong to projects). */
 export const officeInstall = defineAction('office.install', {
-  scope: 'app',
+  scope: 'project',
   mutating: true,
   payload: z.object({}).strict(),
   result: z.object({

@@ -28,6 +28,13 @@ export const ReviewFileSchema = z.object({
   source: z.enum(['turn', 'revert', 'reapply', 'restore', 'human', 'rewind', 'git']),
   actor_id: z.string().nullable(),
   producer_turn_id: z.string().nullable(),
+  /**
+   * How many times the file's recorded chain breaks inside the scope: something outside Retrace
+   * (a shell, an editor) wrote it between two recorded changes. The counts and the diff are the net
+   * change and include those writes; the attribution above covers only the recorded ones. 0 for
+   * workspace (git) rows, where nothing is attributed.
+   */
+  outside_changes: z.number().int().nonnegative(),
   transaction_ids: z.array(z.string()),
   /** The conversation change sets (per turn and actor) these transactions belong to. */
   change_set_ids: z.array(z.string()),

@@ -1,0 +1,2 @@
+export { blobOf, foldReceipts, isNoChange, operationOf, type ChangeActor, type NetChange } from './fold'
+export { countChanges, type CountedChange } from './stats'
