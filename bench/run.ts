@@ -3,6 +3,8 @@ import { benchJournal } from './journal.bench'
 import { benchOffice } from './office.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
+import { benchWorkspaceReview } from './workspace-review.bench'
+import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
 async function main(): Promise<void> {
@@ -11,6 +13,9 @@ async function main(): Promise<void> {
   await benchRestore()
   await benchFiles()
   await benchReview()
+  await benchWorkspaceReview()
+  await benchSnapshotSmall()
+  await benchSnapshots()
   await benchOffice()
 }
 

@@ -17,7 +17,7 @@ export const CORE_LAYERS = {
   changes: ['journal', 'store'],
   projects: ['store', 'platform'],
   files: ['store', 'journal', 'project-fs', 'platform', 'paging'],
-  history: ['store', 'journal', 'changes', 'project-fs', 'platform', 'events'],
+  history: ['store', 'journal', 'changes', 'project-fs', 'platform', 'events', 'snapshot'],
   snapshot: ['store', 'git', 'platform', 'project-fs', 'journal', 'changes', 'events'],
   review: ['store', 'journal', 'changes', 'history', 'git', 'paging', 'platform', 'project-fs', 'files', 'snapshot'],
   office: ['store', 'journal', 'files', 'platform', 'project-fs', 'events'],

@@ -43,6 +43,8 @@ import {
   getSession,
   listSessions,
   transcript,
+  turnCommandChanges,
+  turnParts,
   type Part,
   type RetentionPolicy,
   type SessionRecord,
@@ -71,8 +73,10 @@ import {
   workspaceBasis,
   workspaceRows,
   workspaceSubScope,
+  commandRows,
   type ReviewRow,
 } from './review'
+import { commandChanges, createSnapshotService } from './snapshot'
 import { statement } from './store'
 import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 
@@ -100,6 +104,13 @@ export interface CoreOptions {
   readonly reviewSnapshotRows?: number
   /** Office documents (spec 10): bundle pin, LibreOffice detection and limits. */
   readonly office?: OfficeModuleOptions
+  /**
+   * Spec 06 step snapshots (a shadow git repository per project). `false` turns them off, as does
+   * the app setting `snapshot` = `false`. Default on.
+   */
+  readonly snapshots?: boolean
+  /** Spec 06 maintenance schedule of the shadow repositories (`false`: none, for short-lived engines). */
+  readonly snapshotMaintenance?: { firstAfterMs: number; everyMs: number } | false
 }
 
 export interface AgentOptions {
@@ -202,7 +213,24 @@ export function createCore(options: CoreOptions): Core {
     workspace_id: string
     root: string
   }>
-  const restore = createRestoreService({ db, blobs, journal, idempotency, fault })
+  const snapshotSetting = statement(db, "SELECT value FROM app_settings WHERE key = 'snapshot'")
+  const snapshots = createSnapshotService({
+    dataDir,
+    enabled: () =>
+      options.snapshots !== false && (snapshotSetting.get() as { value: string } | undefined)?.value !== 'false',
+    maxFileBytes: journal.limits.maxFileBytes,
+    ...(options.snapshotMaintenance !== undefined ? { maintenance: options.snapshotMaintenance } : {}),
+    log: host.log,
+  })
+  const snapshotsOf = (projectId: string, root: string) => snapshots.project({ project_id: projectId, root })
+  const restore = createRestoreService({
+    db,
+    blobs,
+    journal,
+    idempotency,
+    fault,
+    snapshots: (session, workspace) => snapshotsOf(session.project_id, workspace.root),
+  })
 
   // Office documents: their own module; only its actions and shell-facing host cross this line.
   const office = createOfficeModule({
@@ -216,7 +244,6 @@ export function createCore(options: CoreOptions): Core {
     byteTransfers,
     options: options.office,
   })
-
   const ready = journal
     .recover((workspaceId) => roots.find((r) => r.workspace_id === workspaceId)?.root)
     .then((report) => {
@@ -251,6 +278,16 @@ export function createCore(options: CoreOptions): Core {
     settings: { ...DEFAULT_LOOP_SETTINGS, ...options.agent?.loop },
     onCommitted: emitCommitted,
     log: host.log,
+    snapshots: (projectId, root) => {
+      const project = snapshotsOf(projectId, root)
+      return { capture: project.track, changedPaths: project.changedPaths }
+    },
+    patchFiles: async (session, patch) => {
+      const project = projects.get(session.project_id)
+      if (!project) return null
+      const listed = await snapshotsOf(project.project_id, project.root).changedPaths(patch.hash, patch.after)
+      return listed.kind === 'ok' ? listed.result : null
+    },
   })
   const agentReady = ready.then(() => agent.recover())
   agentReady.catch((error: unknown) => host.log('error', 'Recovering agent turns failed', { error: String(error) }))
@@ -368,6 +405,13 @@ export function createCore(options: CoreOptions): Core {
       if (!config) return fail('NOT_FOUND', `There is no provider "${provider_id}".`, { provider_id })
       return ok(await testConnection(config, providers.resolveKey(config)))
     },
+    'settings.snapshots': async ({ enabled }) => {
+      if (enabled !== undefined) {
+        statement(db, "INSERT OR REPLACE INTO app_settings VALUES ('snapshot', ?)").run(enabled ? 'true' : 'false')
+      }
+      const stored = (snapshotSetting.get() as { value: string } | undefined)?.value
+      return ok({ enabled: options.snapshots !== false && stored !== 'false', available: options.snapshots !== false })
+    },
     'history.plan': async (payload, context) => {
       const session = sessionOf(context)
       if (session.kind === 'error') return session
@@ -377,6 +421,8 @@ export function createCore(options: CoreOptions): Core {
       const planned = await restore.plan(workspaceOf(context.project), session.result, {
         operation: payload.operation,
         turn_id: payload.turn_id,
+        include_commands: payload.include_commands,
+        include_conflicting: payload.include_conflicting,
       })
       if (planned.kind === 'error') return planned
       const {
@@ -480,24 +526,48 @@ export function createCore(options: CoreOptions): Core {
         basisWhere = 'branch_id = ?'
         basisKey = branchId
       }
+      // Issue 16: This turn also lists the files its commands changed, from the step snapshots.
+      let commandChangesOfTurn: ReturnType<typeof commandChanges> = []
+      if (payload.scope === 'turn' && payload.turn_id !== undefined) {
+        const project = snapshotsOf(context.project.project_id, context.project.root)
+        commandChangesOfTurn = commandChanges(
+          await turnCommandChanges(turnParts(db, payload.turn_id), receipts, project),
+        )
+      }
       // The scope's own committed transactions: page two is stale only if the scope itself changed.
       const counted = statement(
         db,
         `SELECT COUNT(*) AS n, MAX(workspace_sequence) AS last FROM transactions WHERE workspace_id = ? AND ${basisWhere} AND status = 'committed'`,
       ).get(workspace.workspace_id, basisKey) as { n: number; last: number | null }
-      const basis = `${context.project.project_id}|${payload.scope}:${basisKey}:${counted.n}:${counted.last ?? 0}`
+      const basis = `${context.project.project_id}|${payload.scope}:${basisKey}:${counted.n}:${counted.last ?? 0}:${commandChangesOfTurn.length}`
       return pageReviewFiles(
         review,
         { project_id: context.project.project_id, session_id: session.result.session_id },
         payload,
         basis,
-        async () =>
-          rowsFromReceipts(
+        async () => {
+          const rows = await rowsFromReceipts(
             receipts(),
             blobs,
             journal.limits.statsBudgetBytes,
             changeSetIndex(db, session.result.session_id),
-          ),
+          )
+          if (commandChangesOfTurn.length === 0) return rows
+          // A file the journal also changed in this turn keeps its exact row only.
+          const journaled = new Set(rows.flatMap((row) => (row.old_path ? [row.path, row.old_path] : [row.path])))
+          const fromCommands = await commandRows({
+            changes: commandChangesOfTurn.filter((change) => !journaled.has(change.path)),
+            snapshots: snapshotsOf(context.project.project_id, context.project.root),
+            blobs,
+            turnId: payload.turn_id ?? '',
+            limits: {
+              ...journal.limits,
+              ...(options.reviewPinQuotaBytes !== undefined ? { pinQuotaBytes: options.reviewPinQuotaBytes } : {}),
+            },
+          })
+          // Snapshots that expired are listed nowhere rather than guessed at.
+          return fromCommands.kind === 'ok' ? [...rows, ...fromCommands.result] : rows
+        },
       )
     },
     'review.diff': async (payload, context) =>
@@ -592,8 +662,12 @@ export function createCore(options: CoreOptions): Core {
       // Running turns are stopped first (their writes are journal transactions either way); with
       // none running the store closes at once, so a restart in the same process sees it closed.
       const stopping = agent.dispose()
-      if (stopping === null) store.close()
-      else void stopping.finally(() => store.close())
+      const close = () => {
+        snapshots.dispose()
+        store.close()
+      }
+      if (stopping === null) close()
+      else void stopping.finally(close)
     },
   }
 }

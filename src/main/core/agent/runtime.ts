@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome, type PermissionMode, type TurnPart } from '../../../shared/protocol'
+import { fail, ok, type Outcome, type PatchPart, type PermissionMode, type TurnPart } from '../../../shared/protocol'
 import {
   beginTurn,
   finalizeTurn,
@@ -12,7 +12,7 @@ import {
 import type { Journal, Receipt, Workspace } from '../journal'
 import { statement, type BlobStore, type Database, type Digest } from '../store'
 import type { EventBus } from '../events'
-import { runLoop, type ApprovalDecision, type LoopSettings, type TurnEnd } from './loop'
+import { runLoop, type ApprovalDecision, type LoopSettings, type StepSnapshots, type TurnEnd } from './loop'
 import { lineageMessages } from './messages'
 import { languageModelFor, type ProviderSettings } from './providers'
 import type { ReadRecords } from './read-records'
@@ -31,6 +31,10 @@ export interface AgentRuntimeDependencies {
   readonly settings: LoopSettings
   readonly onCommitted: (workspace: Workspace, receipt: Receipt) => void
   readonly log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
+  /** Spec 06 step snapshots of a project folder (absent: turns run without them). */
+  readonly snapshots?: (projectId: string, root: string) => StepSnapshots
+  /** The full file list of a patch part whose stored list was cut short. */
+  readonly patchFiles?: (session: SessionRecord, patch: PatchPart) => Promise<readonly string[] | null>
 }
 
 interface RunningTurn {
@@ -79,8 +83,12 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       parts,
       status,
       statsBudgetBytes: deps.journal.limits.statsBudgetBytes,
+      ...(deps.patchFiles
+        ? { patchFiles: (patch: PatchPart) => deps.patchFiles?.(session, patch) ?? Promise.resolve(null) }
+        : {}),
     })
-    const summary = finalized.kind === 'ok' && finalized.result.summary.files > 0 ? finalized.result.summary : null
+    const changed = finalized.kind === 'ok' ? finalized.result.summary : null
+    const summary = changed && (changed.files > 0 || (changed.command_files ?? 0) > 0) ? changed : null
     events.emit('turn.finished', ownerOf(session), { session_id: session.session_id, turn_id: turnId, status, summary })
     sessionUpdated(session)
   }
@@ -112,8 +120,10 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       const nodes = transcript(db, session).nodes
       const reads = readRecords(session.session_id)
       const planning = () => ({ workspace, limits: deps.journal.limits })
+      const snapshots = deps.snapshots?.(session.project_id, workspace.root)
       status = await runLoop(
         {
+          ...(snapshots ? { snapshots } : {}),
           model: languageModelFor(active.config, active.apiKey),
           system: await systemPrompt(workspace.root),
           history: lineageMessages(nodes, turn.user_node_id),

@@ -11,7 +11,8 @@ import {
   type IdempotencyClaim,
   type IdempotencyStore,
 } from '../store'
-import { planRestore, type PlanEvidence, type RestoreOperation, type RestorePlan } from './plan-restore'
+import type { CommandSnapshots } from './plan-commands'
+import { planRestore, type PlanEvidence, type RestorePlan, type RestoreRequest } from './plan-restore'
 import type { SessionRecord } from './types'
 
 export type IntentStatus = 'applying' | 'committed' | 'rolled_back' | 'recovery_required'
@@ -20,7 +21,7 @@ export interface RestoreService {
   plan(
     workspace: Workspace,
     session: SessionRecord,
-    request: { operation: RestoreOperation; turn_id?: string | undefined },
+    request: RestoreRequest,
   ): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>>
   apply(
     workspace: Workspace,
@@ -53,10 +54,12 @@ export function createRestoreService(deps: {
   journal: Journal
   idempotency: IdempotencyStore
   fault: FaultHook
+  /** The project's step snapshots (issue 16), for restores that include command changes. */
+  snapshots?: (session: SessionRecord, workspace: Workspace) => CommandSnapshots | null
 }): RestoreService {
   const { db, blobs, journal, idempotency, fault } = deps
   // Plans shown to the user, by hash, so apply knows what was confirmed.
-  const plans = new LRUCache<string, { operation: RestoreOperation; turn_id: string }>({
+  const plans = new LRUCache<string, RestoreRequest & { turn_id: string }>({
     max: 500,
     ttl: 30 * 60 * 1000,
   })
@@ -64,9 +67,21 @@ export function createRestoreService(deps: {
   const planFor = (
     workspace: Workspace,
     session: SessionRecord,
-    request: { operation: RestoreOperation; turn_id?: string | undefined },
+    request: RestoreRequest,
     onProgress?: (done: number, total: number) => void,
-  ) => planRestore({ db, blobs, workspace, maxFileBytes: journal.limits.maxFileBytes }, session, request, onProgress)
+  ) =>
+    planRestore(
+      {
+        db,
+        blobs,
+        workspace,
+        maxFileBytes: journal.limits.maxFileBytes,
+        snapshots: deps.snapshots?.(session, workspace) ?? null,
+      },
+      session,
+      request,
+      onProgress,
+    )
 
   function settleIntent(intentId: string, status: IntentStatus, transactionId: string | null): void {
     statement(
@@ -79,7 +94,11 @@ export function createRestoreService(deps: {
     async plan(workspace, session, request) {
       const planned = await planFor(workspace, session, request)
       if (planned.kind === 'ok')
-        plans.set(planned.result.plan_hash, { operation: planned.result.operation, turn_id: planned.result.turn_id })
+        plans.set(planned.result.plan_hash, {
+          ...request,
+          operation: planned.result.operation,
+          turn_id: planned.result.turn_id,
+        })
       return planned
     },
 
@@ -150,6 +169,13 @@ export function createRestoreService(deps: {
           }
           if (plan.status === 'blocked')
             return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
+          if (plan.actions.length === 0) {
+            return fail(
+              'UNAVAILABLE',
+              'Nothing to restore: only commands changed files in this turn, and they were not included.',
+              { reason: 'nothing-to-restore', command_files: plan.impact.command_files },
+            )
+          }
           const changes: PlannedChange[] = []
           for (const action of plan.actions) {
             const disk = plan.evidence.disks.get(action.path)

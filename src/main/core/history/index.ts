@@ -21,3 +21,4 @@ export {
   type RestorePlan,
 } from './plan-restore'
 export { applyRetention, DEFAULT_RETENTION, type RetentionPolicy } from './retention'
+export { turnCommandChanges, turnParts, type CommandSnapshots } from './plan-commands'

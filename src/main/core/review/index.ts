@@ -5,3 +5,4 @@ export { DIFF_PAGE_BYTES, DIFF_PAGE_LINES, DIFF_TIME_BUDGET_MS, pageReviewDiff }
 export { workspaceBasis, workspaceRows, workspaceSubScope } from './workspace-scope'
 export { createDiffRunner, type DiffRunner } from './diff-runner'
 export { reviewPreview } from './review-preview'
+export { commandRows } from './command-rows'

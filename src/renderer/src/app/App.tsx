@@ -23,11 +23,15 @@ export function App(props: { client: RequestClient }) {
   const [currentId, setCurrentId] = useState<string | null>(null)
   const [openFile, setOpenFile] = useState<string | null>(null)
   const [center, setCenter] = useState<'file' | 'review'>('file')
-  const [reviewTurn, setReviewTurn] = useState<{ turnId: string | null; opened: number }>({ turnId: null, opened: 0 })
+  const [reviewTurn, setReviewTurn] = useState<{ turnId: string | null; opened: number; commands: boolean }>({
+    turnId: null,
+    opened: 0,
+    commands: false,
+  })
   const [chatSession, setChatSession] = useState<string | null>(null)
   const explorer = useRef<ExplorerHandle>(null)
-  const onReview = useCallback((turnId: string) => {
-    setReviewTurn((current) => ({ turnId, opened: current.opened + 1 }))
+  const onReview = useCallback((turnId: string, commandsOnly = false) => {
+    setReviewTurn((current) => ({ turnId, opened: current.opened + 1, commands: commandsOnly }))
     setCenter('review')
   }, [])
 
@@ -130,6 +134,7 @@ export function App(props: { client: RequestClient }) {
                     projectId={currentId}
                     sessionId={chatSession}
                     initialTurnId={reviewTurn.turnId}
+                    initialSource={reviewTurn.commands ? 'command' : null}
                     onOpenFile={(path) => {
                       setOpenFile(path)
                       setCenter('file')

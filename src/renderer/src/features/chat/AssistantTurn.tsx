@@ -4,7 +4,7 @@ import type { RequestOutcome } from '../../transport'
 import { NoticeView } from './NoticeView'
 import { ReasoningView } from './ReasoningView'
 import { ToolPartView } from './ToolPartView'
-import { summaryOf } from './transcript-model'
+import { snapshotNoteOf, summaryOf } from './transcript-model'
 import { TurnCard } from './TurnCard'
 import type { ApprovalDecision, RestoreOffers, TranscriptNode } from './types'
 
@@ -17,7 +17,7 @@ export interface TurnContext {
   readonly onRestored: () => void
   readonly onOpenSettings: () => void
   /** Opens the Review tab on This turn for a turn with changes. */
-  readonly onReview?: (turnId: string) => void
+  readonly onReview?: (turnId: string, commandsOnly?: boolean) => void
 }
 
 function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
@@ -33,6 +33,7 @@ function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() =>
       return <NoticeView part={part} onRetry={props.onRetry} onOpenSettings={context.onOpenSettings} />
     case 'step-start':
     case 'step-finish':
+    case 'patch':
     case 'file-summary':
       // Bookkeeping: the turn card shows the summary; steps carry snapshots and token counts.
       return null
@@ -50,6 +51,8 @@ export function AssistantTurn(props: {
   const { node, context } = props
   const summary = summaryOf(node)
   const running = node.status === 'running'
+  const snapshotNote = running ? null : snapshotNoteOf(node)
+  const changed = summary !== null && (summary.files > 0 || (summary.command_files ?? 0) > 0)
   return (
     <div className="assistant-turn" data-testid="turn" data-turn-id={node.node_id} data-status={node.status}>
       {node.parts.map((part, index) => (
@@ -61,7 +64,12 @@ export function AssistantTurn(props: {
           {t('chat.working')}
         </p>
       )}
-      {!running && summary !== null && summary.files > 0 && (
+      {snapshotNote !== null && (
+        <p className="turn-snapshot-note" data-testid="turn-snapshot-note" data-reason={snapshotNote.reason}>
+          {t('turnCard.commandsUntracked', { reason: snapshotNote.message })}
+        </p>
+      )}
+      {!running && summary !== null && changed && (
         <TurnCard
           projectId={context.projectId}
           sessionId={context.sessionId}
@@ -70,6 +78,7 @@ export function AssistantTurn(props: {
           offers={context.offers}
           sessionBusy={context.sessionBusy}
           onRestored={context.onRestored}
+          {...(context.onReview ? { onReviewCommands: () => context.onReview?.(node.node_id, true) } : {})}
           review={
             context.onReview ? (
               <button

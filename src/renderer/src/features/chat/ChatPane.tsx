@@ -25,7 +25,8 @@ export function ChatPane(props: {
   projectId: string
   /** Tells the workspace which session is shown (the Review tab reviews it). */
   onSessionChange?: (sessionId: string | null) => void
-  onReview?: (turnId: string) => void
+  /** Opens Review on This turn; `commandsOnly` starts on its "Changed by commands" filter. */
+  onReview?: (turnId: string, commandsOnly?: boolean) => void
 }) {
   const client = useClient()
   const { t } = useI18n()

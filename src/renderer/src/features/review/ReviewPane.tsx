@@ -41,6 +41,8 @@ export function ReviewPane(props: {
   projectId: string
   sessionId: string | null
   initialTurnId: string | null
+  /** `command`: open This turn on its "Changed by commands" filter. */
+  initialSource?: 'command' | null
   onOpenFile: (path: string) => void
   onReveal: (path: string) => void
 }) {
@@ -51,6 +53,7 @@ export function ReviewPane(props: {
     turnId: props.initialTurnId,
     subScope: 'all',
     category: null,
+    source: props.initialTurnId ? (props.initialSource ?? null) : null,
     query: '',
     sort: 'path',
   })
@@ -147,9 +150,23 @@ export function ReviewPane(props: {
           </select>
         </form>
         <div className="review-chips">
-          <button type="button" aria-pressed={query.category === null} onClick={() => change({ category: null })}>
+          <button
+            type="button"
+            aria-pressed={query.category === null && query.source === null}
+            onClick={() => change({ category: null, source: null })}
+          >
             {t('review.all')}
           </button>
+          {query.scope === 'turn' && (
+            <button
+              type="button"
+              data-testid="review-source-command"
+              aria-pressed={query.source === 'command'}
+              onClick={() => change({ source: query.source === 'command' ? null : 'command' })}
+            >
+              {t('review.commands')}
+            </button>
+          )}
           {CATEGORIES.map((category) => (
             <button
               key={category}
@@ -190,6 +207,7 @@ export function ReviewPane(props: {
                     className="review-file"
                     data-testid="review-file"
                     data-path={row.path}
+                    data-source={row.source}
                     aria-current={row.path === selected}
                     onClick={() => {
                       setSelected(row.path)

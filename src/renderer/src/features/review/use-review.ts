@@ -14,6 +14,8 @@ export interface ReviewQuery {
   readonly turnId: string | null
   readonly subScope: SubScope
   readonly category: ReviewCategory | null
+  /** `command`: This turn's "Changed by commands" filter (issue 16). */
+  readonly source: 'command' | null
   readonly query: string
   readonly sort: ReviewSort
 }
@@ -39,10 +41,11 @@ export function useReview(projectId: string, sessionId: string | null, query: Re
       scope: query.scope,
       ...(query.scope === 'turn' && query.turnId ? { turn_id: query.turnId } : {}),
       ...(query.scope === 'workspace' && query.subScope !== 'all' ? { sub_scope: query.subScope } : {}),
-      ...(query.category || query.query.trim()
+      ...(query.category || query.query.trim() || (query.scope === 'turn' && query.source)
         ? {
             filter: {
               ...(query.category ? { category: query.category } : {}),
+              ...(query.scope === 'turn' && query.source ? { source: query.source } : {}),
               ...(query.query.trim() ? { query: query.query.trim() } : {}),
             },
           }
