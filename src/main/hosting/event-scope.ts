@@ -20,6 +20,17 @@ export class ProjectSubscriptions {
     }
   }
 
+  /**
+   * Notes the project a request addresses, before it runs: events that request itself causes (a
+   * `session.updated` while creating a session) would otherwise race its answer and be lost.
+   */
+  noteRequest(raw: unknown): void {
+    const owner = typeof raw === 'object' && raw !== null ? (raw as { owner?: unknown }).owner : undefined
+    const project =
+      typeof owner === 'object' && owner !== null ? (owner as { project_id?: unknown }).project_id : undefined
+    if (typeof project === 'string' && project.length > 0 && project.length <= 200) this.projects.add(project)
+  }
+
   wants(frame: EventFrame): boolean {
     const project = frame.owner.project_id
     return project !== undefined && this.projects.has(project)
