@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Disposable } from '../../../../shared/disposable'
 import { convertOneShot } from './one-shot'
 import { removeStaleProfiles, sofficeEnvironment } from './profile'
@@ -47,7 +46,7 @@ export function createConverter(options: ConverterOptions): Converter {
   let restingUntil = 0
   let disposed = false
 
-  void removeStaleProfiles(join(options.workDir, 'profiles')).catch(() => undefined)
+  void removeStaleProfiles().catch(() => undefined)
   const residentPossible = () => options.install.python !== null && Date.now() >= restingUntil && !disposed
 
   async function ensureListener(): Promise<ResidentListener | undefined> {

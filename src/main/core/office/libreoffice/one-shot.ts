@@ -16,7 +16,7 @@ export async function convertOneShot(
   job: ConversionJob,
   env: NodeJS.ProcessEnv,
 ): Promise<ConversionOutcome> {
-  const profile = await createProfile(join(workDir, 'profiles'))
+  const profile = await createProfile()
   const outDir = await mkdtemp(join(workDir, 'out-'))
   try {
     const target = job.target === 'pdf' ? 'pdf' : `${job.target}:${EXPORT_FILTERS[job.target] ?? ''}`

@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -42,21 +43,28 @@ export interface Profile {
 }
 
 /**
- * Profiles left by a process that ended before it could remove them. Only old ones: another
- * Retrace process on the same data folder may be using a recent one.
+ * Profiles live in the system temp folder: a listener asked to quit keeps writing its profile for
+ * a moment after Retrace let go of it, which must not race the removal of Retrace's data folder.
  */
-export async function removeStaleProfiles(parent: string, olderThanMs = 24 * 60 * 60 * 1000): Promise<void> {
+export const PROFILE_PARENT = tmpdir()
+const PROFILE_PREFIX = 'retrace-lo-'
+
+/**
+ * Profiles left by a process that ended before it could remove them. Only old ones: another
+ * Retrace process may be using a recent one.
+ */
+export async function removeStaleProfiles(parent = PROFILE_PARENT, olderThanMs = 24 * 60 * 60 * 1000): Promise<void> {
   const now = Date.now()
   for (const name of await readdir(parent).catch(() => [] as string[])) {
-    if (!name.startsWith('profile-')) continue
+    if (!name.startsWith(PROFILE_PREFIX)) continue
     const info = await stat(join(parent, name)).catch(() => undefined)
     if (info && now - info.mtimeMs > olderThanMs) await rm(join(parent, name), { recursive: true, force: true })
   }
 }
 
-export async function createProfile(parent: string): Promise<Profile> {
+export async function createProfile(parent = PROFILE_PARENT): Promise<Profile> {
   await mkdir(parent, { recursive: true, mode: 0o700 })
-  const dir = await mkdtemp(join(parent, 'profile-'))
+  const dir = await mkdtemp(join(parent, PROFILE_PREFIX))
   await mkdir(join(dir, 'user'), { recursive: true, mode: 0o700 })
   const items = SETTINGS.map(
     ([path, name, type, value]) =>

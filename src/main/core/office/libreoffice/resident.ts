@@ -38,7 +38,7 @@ export async function startResident(options: {
   env: NodeJS.ProcessEnv
   startTimeoutMs: number
 }): Promise<ResidentListener> {
-  const profile: Profile = await createProfile(`${options.workDir}/profiles`)
+  const profile: Profile = await createProfile()
   const pipe = `retrace-${randomBytes(8).toString('hex')}`
   const office = spawnGroup(
     options.soffice,
@@ -48,7 +48,14 @@ export async function startResident(options: {
   const officeErrors = tail(office.stderr)
   const bridge = spawnGroup(
     options.python,
-    ['-c', UNO_BRIDGE_SCRIPT, pipe, String(Math.ceil(options.startTimeoutMs / 1000))],
+    [
+      '-c',
+      UNO_BRIDGE_SCRIPT,
+      pipe,
+      String(Math.ceil(options.startTimeoutMs / 1000)),
+      String(office.pid ?? 0),
+      profile.dir,
+    ],
     { env: profile.environment(options.env), stdio: ['pipe', 'pipe', 'pipe'] },
   )
   const bridgeErrors = tail(bridge.stderr)
@@ -77,6 +84,7 @@ export async function startResident(options: {
     if (ending) return
     if (pending.size > 0 || !bridge.stdin?.writable) return end()
     quitting = true
+    // The bridge outlives Retrace if it must: it removes the profile once LibreOffice has exited.
     bridge.stdin.write(`${JSON.stringify({ quit: true })}\n`)
     const deadline = setTimeout(end, 3000)
     deadline.unref()

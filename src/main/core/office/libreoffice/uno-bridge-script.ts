@@ -10,7 +10,7 @@
  * Kept as a string (passed with `python3 -c`) so both shells' bundles carry it without a copy step.
  */
 export const UNO_BRIDGE_SCRIPT = String.raw`
-import json, sys, time
+import json, os, shutil, sys, time
 import uno, unohelper
 from com.sun.star.beans import PropertyValue
 from com.sun.star.task import XInteractionHandler
@@ -73,12 +73,7 @@ def main():
             continue
         request = json.loads(line)
         if request.get('quit'):
-            # A clean exit lets LibreOffice remove its IPC pipes; a kill would leave them in /tmp.
-            try:
-                desktop.terminate()
-            except Exception:
-                pass
-            return
+            break
         answer = {'id': request['id']}
         interactions = Interactions()
         doc = None
@@ -125,6 +120,20 @@ def main():
         sys.stdout.flush()
         if answer.get('error') == 'disposed':
             return
+    # Asked to quit, or Retrace went away (stdin closed): LibreOffice quits cleanly, so it removes
+    # its IPC pipes, and the profile goes once it has exited — whether or not Retrace still runs.
+    try:
+        desktop.terminate()
+    except Exception:
+        pass
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            os.kill(int(sys.argv[3]), 0)
+        except Exception:
+            break
+        time.sleep(0.1)
+    shutil.rmtree(sys.argv[4], ignore_errors=True)
 
 main()
 `
