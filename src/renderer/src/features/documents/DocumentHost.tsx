@@ -18,16 +18,21 @@ export function DocumentHost(props: {
   viewState?: unknown
   onMounted?: (mounted: MountedDocument | null) => void
   onError?: (message: string) => void
+  /**
+   * Runs before the instance is destroyed (the view is going away): an editor's last export and
+   * publish finish first, then it is released.
+   */
+  release?: (mounted: MountedDocument) => Promise<void>
 }) {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   const container = useRef<HTMLDivElement>(null)
   const mounted = useRef<MountedDocument | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
   // The adapter's chunk (Monaco, pdf.js…) may take a moment on first use: say so meanwhile.
   const [mountedPath, setMountedPath] = useState<string | null>(null)
-  const latest = useRef(props)
+  const latest = useRef({ ...props, locale })
   useEffect(() => {
-    latest.current = props
+    latest.current = { ...props, locale }
   })
   const { entry, path, size, readOnly } = props
 
@@ -51,6 +56,7 @@ export function DocumentHost(props: {
           size,
           viewState,
           dark: dark.matches,
+          locale: latest.current.locale,
         })
         if (cancelled) {
           instance.destroy()
@@ -72,8 +78,11 @@ export function DocumentHost(props: {
       cancelled = true
       dark.removeEventListener('change', onScheme)
       latest.current.onMounted?.(null)
-      instance?.destroy()
       mounted.current = null
+      const released = instance
+      const release = latest.current.release
+      if (released && release) void release(released).finally(() => released.destroy())
+      else released?.destroy()
     }
   }, [entry, path, size, readOnly])
 
@@ -81,6 +90,10 @@ export function DocumentHost(props: {
   useEffect(() => {
     mounted.current?.update(content, revision)
   }, [content, revision])
+
+  useEffect(() => {
+    mounted.current?.setLocale?.(locale)
+  }, [locale, mountedPath])
 
   return (
     <>
