@@ -152,6 +152,7 @@ export function createCore(options: CoreOptions): Core {
     diffBudgetMs: options.reviewDiffBudgetMs,
     pinQuotaBytes: options.reviewPinQuotaBytes,
     snapshotRows: options.reviewSnapshotRows,
+    issueBlob: (digest, size, mime) => files.bytes.issueBlob(digest, size, mime),
   })
   late.review = review
 
