@@ -1,5 +1,14 @@
 import { mkdirSync, realpathSync } from 'node:fs'
-import { fail, ok, type DirEntry, type EventFrame, type Outcome, type ResponseEnvelope } from '../../shared/protocol'
+import {
+  fail,
+  ok,
+  type DirEntry,
+  type EventFrame,
+  type FileVersion,
+  type Outcome,
+  type ResponseEnvelope,
+  type SearchEntry,
+} from '../../shared/protocol'
 import type { Disposable } from '../../shared/disposable'
 import { createDispatcher, type ActionHandlers } from './dispatcher'
 import { createEventBus } from './events'
@@ -10,7 +19,14 @@ import {
   listDirectory,
   readFile,
   createByteTransfers,
+  createSearchRunner,
+  fileHistory,
+  readVersion,
+  searchProject,
+  versionBytes,
   type ByteResponse,
+  type FileHistoryDeps,
+  type ProjectSearch,
   type ProjectRoots,
   type ReadLimits,
 } from './files'
@@ -192,10 +208,36 @@ export function createCore(options: CoreOptions): Core {
     dataDir,
   })
   const operations = createHumanOperations({
+    db,
     journal,
     idempotency,
     onCommitted: (workspace, receipt) => emitCommitted(workspace, receipt),
   })
+  const search: ProjectSearch = {
+    signer: createCursorSigner(),
+    // Bounded by entries across all search snapshots (~100 B each).
+    snapshots: createSnapshotStore<SearchEntry>({ maxItems: 500_000, ttlMs: 10 * 60 * 1000 }),
+    runner: createSearchRunner(),
+  }
+  const fileHistoryDeps = (projectId: string): FileHistoryDeps => ({
+    db,
+    blobs,
+    transfers: byteTransfers,
+    signer: historyPaging.signer,
+    snapshots: historyPaging.snapshots,
+    sessions: () =>
+      new Map(
+        listSessions(db, projectId, true).map((session) => [
+          session.session_id,
+          { title: session.title, archived: session.state === 'archived' },
+        ]),
+      ),
+    maxReadBytes: readLimits.maxReadBytes,
+  })
+  const historyPaging = {
+    signer: createCursorSigner(),
+    snapshots: createSnapshotStore<FileVersion>({ maxItems: 100_000, ttlMs: 10 * 60 * 1000 }),
+  }
   const operationContext = (context: ProjectRequestContext): OperationContext => ({
     projectId: context.project.project_id,
     sessionId: context.owner.session_id,
@@ -324,6 +366,27 @@ export function createCore(options: CoreOptions): Core {
     'files.rename': async (payload, context) => operations.rename(operationContext(context), payload),
     'files.copy': async (payload, context) => operations.copy(operationContext(context), payload),
     'files.delete': async (payload, context) => operations.delete(operationContext(context), payload),
+    'files.search': async (payload, { project }) =>
+      searchProject(search, project.project_id, rootsOf(project.root), payload),
+    'files.history': async (payload, { project }) =>
+      fileHistory(
+        fileHistoryDeps(project.project_id),
+        { projectId: project.project_id, workspaceId: workspaceOf(project).workspace_id },
+        payload,
+      ),
+    'files.read_version': async (payload, { project }) =>
+      readVersion(fileHistoryDeps(project.project_id), workspaceOf(project).workspace_id, payload),
+    'files.restore_version': async (payload, context) => {
+      const operation = operationContext(context)
+      const version = await versionBytes(
+        fileHistoryDeps(context.project.project_id),
+        operation.workspace.workspace_id,
+        payload.path,
+        payload.version_id,
+      )
+      if (version.kind === 'error') return version
+      return operations.restoreVersion(operation, { ...payload, content: version.result.bytes })
+    },
     'session.create': async ({ title, permission_mode }, context) => {
       const session = createSession(db, {
         project_id: context.project.project_id,
@@ -636,6 +699,7 @@ export function createCore(options: CoreOptions): Core {
       if (disposed) return
       disposed = true
       diffRunner.dispose()
+      search.runner.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with
       // none running the store closes at once, so a restart in the same process sees it closed.
       const stopping = agent.dispose()

@@ -1,5 +1,5 @@
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
-import { digestOf, fingerprintOf, type IdempotencyClaim, type IdempotencyStore } from '../store'
+import { digestOf, fingerprintOf, statement, type Database, type IdempotencyClaim, type IdempotencyStore } from '../store'
 import {
   planCopy,
   planCreate,
@@ -30,7 +30,18 @@ export interface OperationContext {
 export interface HumanOperations {
   write(
     context: OperationContext,
-    payload: { path: string; content?: string; content_base64?: string; expected_revision: string | null },
+    payload: {
+      path: string
+      content?: string
+      content_base64?: string
+      expected_revision: string | null
+      edit_session_id?: string | undefined
+    },
+  ): Promise<Outcome<MutationResult>>
+  /** File History's restore: `content` is the version's stored bytes (read and verified by the caller). */
+  restoreVersion(
+    context: OperationContext,
+    payload: { path: string; version_id: string; content: Buffer; expected_revision: string | null },
   ): Promise<Outcome<MutationResult>>
   create(
     context: OperationContext,
@@ -58,6 +69,7 @@ const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/
  * fingerprint is refused with zero writes, a running one is awaited, never started twice.
  */
 export function createHumanOperations(deps: {
+  db: Database
   journal: Journal
   idempotency: IdempotencyStore
   onCommitted: (workspace: Workspace, receipt: Receipt) => void
@@ -70,6 +82,7 @@ export function createHumanOperations(deps: {
     action: string,
     canonical: { payload: unknown; precondition: unknown },
     plan: (mutator: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
+    note: OperationNote = {},
   ): Promise<Outcome<MutationResult>> {
     const key = context.idempotencyKey
     if (key === undefined) return fail('INVALID_REQUEST', `"${action}" needs an idempotency_key.`)
@@ -108,7 +121,7 @@ export function createHumanOperations(deps: {
         break
     }
 
-    const done = execute(context, claim, plan)
+    const done = execute(context, claim, plan, note)
     running.set(inFlightKey, { fingerprint: claim.fingerprint, done })
     try {
       return await done
@@ -121,6 +134,7 @@ export function createHumanOperations(deps: {
     context: OperationContext,
     claim: IdempotencyClaim,
     plan: (mutator: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
+    note: OperationNote,
   ): Promise<Outcome<MutationResult>> {
     let claimed = false
     let settledWithoutEffect = false
@@ -136,6 +150,7 @@ export function createHumanOperations(deps: {
               status: 'ok',
               result: resultOf(receipt),
             } satisfies StoredResponse)
+            recordHumanOperation(deps.db, receipt.transaction_id, claim.action, note)
             claimed = true
           },
           // Completed in the same SQLite transaction that commits the mutation.
@@ -202,6 +217,24 @@ export function createHumanOperations(deps: {
             source: { content: bytes.result },
             expected: payload.expected_revision,
           }),
+        { edit_session_id: payload.edit_session_id },
+      )
+    },
+    async restoreVersion(context, payload) {
+      return run(
+        context,
+        'files.restore_version',
+        {
+          payload: { path: payload.path, version_id: payload.version_id, content: digestOf(payload.content) },
+          precondition: { expected_revision: payload.expected_revision },
+        },
+        (mutator) =>
+          planWrite(mutator, {
+            path: payload.path,
+            source: { content: payload.content },
+            expected: payload.expected_revision,
+          }),
+        { restored_version_id: payload.version_id },
       )
     },
     async create(context, payload) {
@@ -247,6 +280,20 @@ export function createHumanOperations(deps: {
       )
     },
   }
+}
+
+/** What File History needs to know about a human operation beyond its receipt. */
+interface OperationNote {
+  readonly edit_session_id?: string | undefined
+  readonly restored_version_id?: string | undefined
+}
+
+/** Written in the SQLite transaction that prepares the operation (so it exists iff the receipt does). */
+function recordHumanOperation(db: Database, transactionId: string, action: string, note: OperationNote): void {
+  statement(
+    db,
+    'INSERT INTO human_operations (transaction_id, action, edit_session_id, restored_version_id) VALUES (?, ?, ?, ?)',
+  ).run(transactionId, action, note.edit_session_id ?? null, note.restored_version_id ?? null)
 }
 
 function resultOf(receipt: Receipt): MutationResult {
