@@ -1,5 +1,12 @@
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
-import { digestOf, fingerprintOf, statement, type Database, type IdempotencyClaim, type IdempotencyStore } from '../store'
+import {
+  digestOf,
+  fingerprintOf,
+  statement,
+  type Database,
+  type IdempotencyClaim,
+  type IdempotencyStore,
+} from '../store'
 import {
   planCopy,
   planCreate,

@@ -69,7 +69,10 @@ export function buildIndex(root: string, dataDir: string, limits: IndexLimits = 
     names.push(entry.name)
     kinds.push(entry.kind)
     // Time is checked every 1024 entries: performance.now() per entry would cost more than the walk.
-    if (paths.length >= limits.maxEntries || ((paths.length & 1023) === 0 && performance.now() - started > limits.maxWalkMs)) {
+    if (
+      paths.length >= limits.maxEntries ||
+      ((paths.length & 1023) === 0 && performance.now() - started > limits.maxWalkMs)
+    ) {
       truncated = true
       break
     }

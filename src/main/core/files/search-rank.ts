@@ -18,7 +18,10 @@ export function rankIndex(index: ProjectIndex, query: string, mode: SearchMode):
     const pb = index.paths[b] as string
     return pa < pb ? -1 : pa > pb ? 1 : 0
   }
-  const terms = query.trim().split(/\s+/).filter((term) => term !== '')
+  const terms = query
+    .trim()
+    .split(/\s+/)
+    .filter((term) => term !== '')
   if (terms.length === 0) {
     const all: number[] = []
     for (let i = 0; i < index.paths.length; i++) if (wanted(i)) all.push(i)

@@ -5,8 +5,7 @@ import type { IndexLimits } from './search-index'
 import type { SearchMode } from './search-rank'
 
 type JobBody = { root: string; dataDir: string } & (
-  | { kind: 'generation' }
-  | { kind: 'query'; query: string; mode: SearchMode }
+  { kind: 'generation' } | { kind: 'query'; query: string; mode: SearchMode }
 )
 
 export type SearchJob = JobBody & { id: number; limits?: IndexLimits }
@@ -68,7 +67,13 @@ export function createSearchRunner(options: { limits?: IndexLimits } = {}): Sear
             current.off('error', onError)
             if (outcome instanceof Error) reject(outcome)
             else if (outcome.kind === 'failed') reject(new Error(outcome.message))
-            else resolve({ generation: outcome.generation, truncated: outcome.truncated, paths: outcome.paths, kinds: outcome.kinds })
+            else
+              resolve({
+                generation: outcome.generation,
+                truncated: outcome.truncated,
+                paths: outcome.paths,
+                kinds: outcome.kinds,
+              })
           }
           const onMessage = (message: SearchReply) => {
             if (message.id === id) settle(message)

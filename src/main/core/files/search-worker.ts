@@ -21,7 +21,8 @@ function indexFor(root: string, dataDir: string, limits: IndexLimits): ProjectIn
 
 function answer(job: SearchJob): SearchReply {
   const index = indexFor(job.root, job.dataDir, job.limits ?? DEFAULT_INDEX_LIMITS)
-  if (job.kind === 'generation') return { id: job.id, kind: 'ok', generation: index.generation, truncated: index.truncated, paths: [], kinds: [] }
+  if (job.kind === 'generation')
+    return { id: job.id, kind: 'ok', generation: index.generation, truncated: index.truncated, paths: [], kinds: [] }
   const ranked = rankIndex(index, job.query, job.mode as SearchMode)
   return {
     id: job.id,

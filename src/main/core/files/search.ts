@@ -39,7 +39,18 @@ export async function searchProject(
     if (!snapshot || snapshot.basis !== claims.basis) return stale('snapshot-expired')
     const generation = await search.runner.generation(roots.root, roots.dataDir)
     if (`${projectId}|${generation}` !== claims.basis) return stale('tree-changed')
-    return ok(page(search, projectId, query, snapshot.snapshot_id, claims.basis, snapshot.items, claims.offset, truncatedOf(claims.basis)))
+    return ok(
+      page(
+        search,
+        projectId,
+        query,
+        snapshot.snapshot_id,
+        claims.basis,
+        snapshot.items,
+        claims.offset,
+        truncatedOf(claims.basis),
+      ),
+    )
   }
   const answer = await search.runner.query(roots.root, roots.dataDir, request.query, mode)
   const entries: SearchEntry[] = answer.paths.map((path, i) => ({

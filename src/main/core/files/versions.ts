@@ -120,7 +120,9 @@ function listVersions(deps: FileHistoryDeps, lineage: string): Listed[] {
      WHERE f.file_lineage_id = ? AND t.status = 'committed'
      ORDER BY t.workspace_sequence, f.ordinal`,
   ).all(lineage) as unknown as Row[]
-  const sessionIds = [...new Set(rows.flatMap((row) => (row.kind !== 'human' && row.session_id ? [row.session_id] : [])))]
+  const sessionIds = [
+    ...new Set(rows.flatMap((row) => (row.kind !== 'human' && row.session_id ? [row.session_id] : []))),
+  ]
   const sessions = deps.sessions(sessionIds)
   const listed: Listed[] = []
   let previousAfter: string | null | undefined
@@ -260,7 +262,10 @@ function stale(path: string, why: string) {
 /** A version listed for `path` right now (so a deleted session's version is not found). */
 function findVersion(deps: FileHistoryDeps, workspaceId: string, path: string, versionId: string) {
   const lineage = lineageOf(deps.db, workspaceId, path)
-  const found = lineage === undefined ? undefined : listVersions(deps, lineage).find((item) => item.version.version_id === versionId)
+  const found =
+    lineage === undefined
+      ? undefined
+      : listVersions(deps, lineage).find((item) => item.version.version_id === versionId)
   if (!found) {
     return fail('NOT_FOUND', `"${path}" has no version "${versionId}".`, { path, version_id: versionId })
   }
