@@ -2,6 +2,7 @@ import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
+import { benchSearch } from './search.bench'
 import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   await benchRestore()
   await benchFiles()
   await benchReview()
+  await benchSearch()
   await benchSnapshotSmall()
   await benchSnapshots()
 }

@@ -77,7 +77,9 @@ describe('files.search', () => {
 
   test('honours .gitignore at every level and never lists .git or the journal temp names', async () => {
     const { search } = await setup({
-      '.gitignore': 'build/\n*.log\n',
+      '.gitignore': 'build/\n*.log\n/top.txt\n',
+      'top.txt': '',
+      'sub/top.txt': '',
       'build/out.js': '',
       'app.log': '',
       'app.ts': '',
@@ -89,7 +91,7 @@ describe('files.search', () => {
     })
     const page = await search({ query: '' })
     const paths = page.entries.map((e) => e.path).sort()
-    expect(paths).toEqual(['.gitignore', 'app.ts', 'pkg', 'pkg/.gitignore', 'pkg/main.ts'])
+    expect(paths).toEqual(['.gitignore', 'app.ts', 'pkg', 'pkg/.gitignore', 'pkg/main.ts', 'sub', 'sub/top.txt'])
   })
 
   test('pages of 100 from one snapshot; a rename after page one makes the old cursor STALE_SNAPSHOT', async () => {

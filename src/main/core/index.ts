@@ -122,6 +122,11 @@ export interface CoreOptions {
    * the app setting `snapshot` = `false`. Default on.
    */
   readonly snapshots?: boolean
+  /**
+   * Index a project for `files.search` in the background as soon as its root is listed, so the
+   * first quick open answers from a warm index (the shells turn it on; tests leave it off).
+   */
+  readonly prewarmSearch?: boolean
   /** Spec 06 maintenance schedule of the shadow repositories (`false`: none, for short-lived engines). */
   readonly snapshotMaintenance?: { firstAfterMs: number; everyMs: number } | false
 }
@@ -357,8 +362,12 @@ export function createCore(options: CoreOptions): Core {
       const opened = await openProject(chosen)
       return opened.kind === 'ok' ? ok({ kind: 'opened' as const, project: opened.result }) : opened
     },
-    'files.list': async (payload, { project }) =>
-      listDirectory(listing, project.project_id, rootsOf(project.root), payload),
+    'files.list': async (payload, { project }) => {
+      if (options.prewarmSearch && payload.path === '' && payload.cursor === undefined) {
+        search.runner.generation(project.root, dataDir).catch(() => undefined)
+      }
+      return listDirectory(listing, project.project_id, rootsOf(project.root), payload)
+    },
     'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits, readBudget),
     'files.read_bytes': async ({ path }, { project }) => byteTransfers.issueFile(rootsOf(project.root), path),
     'files.write': async (payload, context) => operations.write(operationContext(context), payload),

@@ -55,7 +55,11 @@ void app.whenReady().then(() => {
     focusedWindow: () => BrowserWindow.getFocusedWindow() ?? undefined,
     safeStorage,
   })
-  const started = createCore({ dataDir: process.env.RETRACE_DATA_DIR ?? app.getPath('userData'), host })
+  const started = createCore({
+    dataDir: process.env.RETRACE_DATA_DIR ?? app.getPath('userData'),
+    host,
+    prewarmSearch: true,
+  })
   serving.core = started
   const bridge = attachCoreToIpc(
     ipcMain,

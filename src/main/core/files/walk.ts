@@ -52,6 +52,12 @@ const MAX_QUEUED_HANDLES = 256
 interface Rules {
   readonly patterns: readonly string[]
   readonly matcher: Ignore
+  /**
+   * Set while every rule so far is unanchored (no `/` but a trailing one): such a rule matches a
+   * name at any depth below its file, so the entry's name alone decides — and names repeat across
+   * folders, so the matcher's cache answers most of them. `undefined` once a rule needs the path.
+   */
+  readonly byName: { readonly patterns: readonly string[]; readonly matcher: Ignore } | undefined
 }
 
 function rebase(line: string, base: string): string | undefined {
@@ -95,14 +101,27 @@ function readIgnoreFile(folder: OpenDir): string | undefined {
 function rulesFor(folder: OpenDir, base: string, parent: Rules | undefined): Rules | undefined {
   const text = readIgnoreFile(folder)
   if (text === undefined) return parent
-  const own = text.split(/\r?\n/).flatMap((line) => rebase(line, base) ?? [])
+  const lines = text.split(/\r?\n/)
+  const own = lines.flatMap((line) => rebase(line, base) ?? [])
   if (own.length === 0) return parent
   const patterns = [...(parent?.patterns ?? []), ...own]
-  return { patterns, matcher: ignore({ ignorecase: false }).add(patterns) }
+  const plain = lines.flatMap((line) => rebase(line, '') ?? [])
+  const unanchored = plain.every((line) => !line.replace(/^!/, '').replace(/\/$/, '').includes('/'))
+  const byNamePatterns = parent === undefined || parent.byName ? [...(parent?.byName?.patterns ?? []), ...plain] : []
+  return {
+    patterns,
+    matcher: ignore({ ignorecase: false }).add(patterns),
+    byName:
+      unanchored && (parent === undefined || parent.byName)
+        ? { patterns: byNamePatterns, matcher: ignore({ ignorecase: false }).add(byNamePatterns) }
+        : undefined,
+  }
 }
 
-function ignored(rules: Rules | undefined, path: string, isDir: boolean): boolean {
-  return rules !== undefined && rules.matcher.ignores(isDir ? `${path}/` : path)
+function ignored(rules: Rules | undefined, path: string, name: string, isDir: boolean): boolean {
+  if (rules === undefined) return false
+  if (rules.byName) return rules.byName.matcher.ignores(isDir ? `${name}/` : name)
+  return rules.matcher.ignores(isDir ? `${path}/` : path)
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -132,6 +151,7 @@ function readFolder(folder: OpenDir): Array<{ name: string; dirent: Dirent }> {
 interface Queued {
   readonly path: string
   readonly depth: number
+  /** The rules of its parent; its own `.gitignore` (if it lists one) is added when it is read. */
   readonly rules: Rules | undefined
   /** Already open (from its parent), or undefined to be opened from the root. */
   readonly handle: OpenDir | undefined
@@ -155,7 +175,7 @@ export function* walkTree(options: TreeWalkOptions): Generator<WalkedEntry, void
       return
     }
     let startRules: Rules | undefined
-    chain.chain.dirs.forEach((dir, i) => {
+    chain.chain.dirs.slice(0, -1).forEach((dir, i) => {
       startRules = rulesFor(dir, segments.slice(0, i).join('/'), startRules)
     })
     // The start folder stays open for the walk; the folders above it close now.
@@ -187,12 +207,19 @@ export function* walkTree(options: TreeWalkOptions): Generator<WalkedEntry, void
         } catch {
           continue
         }
+        // Only a folder that lists a .gitignore gets its own rules (no failed open per folder).
+        const rules = children.some((child) => child.name === '.gitignore')
+          ? rulesFor(folder, next.path, next.rules)
+          : next.rules
         const descend = options.maxDepth === undefined || next.depth + 1 < options.maxDepth
         for (const { name, dirent } of children) {
           const path = next.path === '' ? name : `${next.path}/${name}`
-          if (isForbiddenSegment(name) || path === dataRel || isJournalTempName(name)) continue
+          // `.git` (and its case/8.3 spellings), the journal's temp files: all start with a dot or
+          // are `GIT~1`; testing that first spares two string checks per ordinary entry.
+          const special = name.charCodeAt(0) === 46 || (name.length === 5 && name.charCodeAt(3) === 126)
+          if ((special && (isForbiddenSegment(name) || isJournalTempName(name))) || path === dataRel) continue
           const isDir = dirent.isDirectory()
-          if (ignored(next.rules, path, isDir)) continue
+          if (ignored(rules, path, name, isDir)) continue
           yield { path, name, kind: dirent.isSymbolicLink() ? 'symlink' : isDir ? 'dir' : 'file', folder }
           if (isDir && descend) {
             let handle: OpenDir | undefined
@@ -202,7 +229,6 @@ export function* walkTree(options: TreeWalkOptions): Generator<WalkedEntry, void
               handle = opened.dir
               queuedHandles += 1
             }
-            const rules = handle ? rulesFor(handle, path, next.rules) : rulesForPath(options.root, path, next.rules)
             queue.push({ path, depth: next.depth + 1, rules, handle })
           }
         }
@@ -212,17 +238,5 @@ export function* walkTree(options: TreeWalkOptions): Generator<WalkedEntry, void
     }
   } finally {
     for (const queued of queue) if (queued.handle) closeDir(queued.handle)
-  }
-}
-
-/** The rules inside a folder that is not held open (the queue is full): opened just to read them. */
-function rulesForPath(root: string, path: string, parent: Rules | undefined): Rules | undefined {
-  const walked = openChain(root, path.split('/'))
-  if (walked.kind === 'failed') return parent
-  try {
-    if (walked.chain.missing.length > 0) return parent
-    return rulesFor(walked.chain.deepest, path, parent)
-  } finally {
-    walked.chain.close()
   }
 }
