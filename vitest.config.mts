@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
+          // A shared 2-core machine: what a person sees may take a few seconds; polls wait for it.
+          expect: { poll: { timeout: 10_000 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

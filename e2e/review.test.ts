@@ -41,13 +41,13 @@ test('Workspace review shows a changed PDF and image as before/after previews', 
   const watch = await watchPage(page)
   await page.goto(host.url)
   // No session needed: the git workspace belongs to the project, and Review opens on it.
-  await page.getByTestId('tab-review').click()
+  await page.getByRole('button', { name: 'Open Review' }).click()
   expect(await page.getByTestId('review-scope-workspace').getAttribute('aria-selected')).toBe('true')
   const files = page.getByTestId('review-file')
   await expect.poll(() => files.count()).toBe(2)
 
   await page.locator('[data-testid="review-file"][data-path="report.pdf"]').click()
-  const pdfs = page.locator('[data-testid="review-pdf"][data-rendered="true"]')
+  const pdfs = page.locator('[data-testid="pdf-page"][data-rendered="true"]')
   await expect.poll(() => pdfs.count(), { timeout: 15_000 }).toBe(2)
   // Both pages were really drawn: each canvas has dark (text) pixels.
   const inked = await pdfs.evaluateAll((canvases) =>

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 
 const REPO = join(__dirname, '..', '..')
-const READY_LINE = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)/
+const READY_LINE = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)(?:&open=\S+)?/
 
 export interface RunningWebHost {
   readonly url: string

@@ -94,6 +94,9 @@ import {
 } from './review'
 import { commandChanges, createSnapshotService } from './snapshot'
 import { statement } from './store'
+// Workbench (issue 12): file watcher, git decorations, blocked-restore diff.
+import { createWatchService, gitDecorations } from './watch'
+import { conflictDiff } from './history'
 
 export type { Host } from './host'
 export { BYTES_ROUTE, type ByteResponse } from './files'
@@ -336,6 +339,14 @@ export function createCore(options: CoreOptions): Core {
     return getSession(db, context.project.project_id, sessionId)
   }
 
+  // Workbench: one watcher per project a window shows (bounded); a UI hint, never journaled.
+  const watchers = createWatchService({
+    dataDir,
+    onChange: (projectId, batch) => events.emit('files.changed', { project_id: projectId }, batch),
+    onError: (projectId, error) =>
+      host.log('warn', 'File watcher error', { project_id: projectId, error: String(error) }),
+  })
+
   async function openProject(path: string) {
     const opened = await projects.open(path)
     if (opened.kind === 'ok') {
@@ -366,6 +377,7 @@ export function createCore(options: CoreOptions): Core {
       if (options.prewarmSearch && payload.path === '' && payload.cursor === undefined) {
         search.runner.generation(project.root, dataDir).catch(() => undefined)
       }
+      watchers.ensure(project) // Workbench: the explorer lists a project it shows, so watch it.
       return listDirectory(listing, project.project_id, rootsOf(project.root), payload)
     },
     'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits, readBudget),
@@ -639,6 +651,23 @@ export function createCore(options: CoreOptions): Core {
         },
       ),
     'review.preview': async (payload, context) => reviewPreview(review, blobs, context.project.project_id, payload),
+    // Workbench (issue 12).
+    'git.status': async (_payload, { project }) => gitDecorations(project.root, project.is_git),
+    'history.conflict_diff': async (payload, context) => {
+      const session = sessionOf(context)
+      if (session.kind === 'error') return session
+      return conflictDiff(
+        {
+          db,
+          blobs,
+          workspace: workspaceOf(context.project),
+          maxFileBytes: journal.limits.maxFileBytes,
+          diff: (before, after) => diffRunner.run(before, after, options.reviewDiffBudgetMs ?? 2_000),
+        },
+        session.result,
+        payload,
+      )
+    },
     'journal.transactions': async (payload, context) => {
       const workspace = workspaceOf(context.project)
       return ok({
@@ -707,6 +736,7 @@ export function createCore(options: CoreOptions): Core {
     dispose() {
       if (disposed) return
       disposed = true
+      watchers.dispose()
       diffRunner.dispose()
       search.runner.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with

@@ -9,12 +9,14 @@ export interface WebCliOptions {
   /** `--provider --base-url --model` (spec 02 "Browser-mode wire details"); the key is RETRACE_API_KEY. */
   readonly provider?: { kind: 'openai-compatible' | 'anthropic'; base_url: string; model: string }
   readonly permissionMode?: 'ask' | 'accept-edits' | 'auto'
+  /** `--open <root-relative path>`: a file the window opens in a tab at start. */
+  readonly open?: string
 }
 
 export type WebCliParse = { kind: 'ok'; options: WebCliOptions } | { kind: 'usage'; message: string }
 
 export const WEB_USAGE =
-  'Usage: npm run web -- <folder> [--port N] [--data-dir D] [--provider openai-compatible|anthropic --base-url URL --model NAME] [--permission-mode ask|accept-edits|auto]'
+  'Usage: npm run web -- <folder> [--port N] [--data-dir D] [--provider openai-compatible|anthropic --base-url URL --model NAME] [--permission-mode ask|accept-edits|auto] [--open <root-relative path>]'
 
 /** Default data directory (spec 01): `--data-dir`, else RETRACE_DATA_DIR, else XDG data home. */
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
@@ -36,6 +38,7 @@ export function parseWebCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
         'base-url': { type: 'string' },
         model: { type: 'string' },
         'permission-mode': { type: 'string' },
+        open: { type: 'string' },
       },
     })
   } catch (error) {
@@ -66,6 +69,13 @@ export function parseWebCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
       message: `--permission-mode must be ask, accept-edits or auto, not "${mode}".\n${WEB_USAGE}`,
     }
   }
+  const open = parsed.values.open
+  if (open !== undefined && (open === '' || open.startsWith('/') || open.split('/').includes('..'))) {
+    return {
+      kind: 'usage',
+      message: `--open takes a path inside the folder, like src/main.ts, not "${open}".\n${WEB_USAGE}`,
+    }
+  }
   return {
     kind: 'ok',
     options: {
@@ -74,6 +84,7 @@ export function parseWebCli(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
       dataDir: dataDirFlag !== undefined ? resolve(cwd, dataDirFlag) : defaultDataDir(env),
       ...(kind !== undefined && model !== undefined ? { provider: { kind, base_url: baseUrl ?? '', model } } : {}),
       ...(mode !== undefined ? { permissionMode: mode } : {}),
+      ...(open !== undefined ? { open } : {}),
     },
   }
 }

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     process.exitCode = 2
     return
   }
-  const { folder, port, dataDir, provider, permissionMode } = parsed.options
+  const { folder, port, dataDir, provider, permissionMode, open } = parsed.options
   const host: Host = {
     shell: 'browser',
     appVersion: process.env.npm_package_version ?? '0.0.0',
@@ -48,7 +48,9 @@ async function main(): Promise<void> {
     return
   }
   const web = await startWebHost({ core, rendererDir: join(__dirname, '../renderer'), port })
-  process.stdout.write(`Retrace is ready at ${web.url}\n`)
+  // `--open` rides along in the address as `open=` (next to the token); the window opens it.
+  const url = open === undefined ? web.url : `${web.url}&open=${encodeURIComponent(open)}`
+  process.stdout.write(`Retrace is ready at ${url}\n`)
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {

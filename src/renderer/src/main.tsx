@@ -3,7 +3,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App'
 import { connectToHost } from './transport'
-import './styles.css'
+import '@vscode/codicons/dist/codicon.css'
 
 const client = connectToHost((dropped) => {
   // Dropped frames are expected after cancellation or timeouts; they are never shown as errors.

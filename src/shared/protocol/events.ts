@@ -26,6 +26,12 @@ export const EVENT_SCHEMAS = {
     summary: TurnSummarySchema.nullable(),
   }),
   'workspace.changed': z.object({ workspace_id: z.string(), revision: z.number().int(), paths: z.array(z.string()) }),
+  /**
+   * The file watcher saw files created, changed or removed in the project named by the frame's
+   * owner (by anyone: an editor, git, a build). A hint for views to re-read; `truncated` means
+   * more changed than `paths` lists, so a view re-reads everything it shows. Never journaled.
+   */
+  'files.changed': z.object({ paths: z.array(z.string()), truncated: z.boolean() }),
 } as const
 
 export type EventName = keyof typeof EVENT_SCHEMAS

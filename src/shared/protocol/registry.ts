@@ -33,6 +33,7 @@ import {
 } from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
 import { reviewDiff, reviewFiles, reviewPreview } from './actions/review'
+import { gitStatus, historyConflictDiff } from './actions/workbench'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -71,6 +72,8 @@ export const ACTIONS = {
   [reviewFiles.name]: reviewFiles,
   [reviewDiff.name]: reviewDiff,
   [reviewPreview.name]: reviewPreview,
+  [gitStatus.name]: gitStatus,
+  [historyConflictDiff.name]: historyConflictDiff,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

@@ -22,3 +22,4 @@ export {
 } from './plan-restore'
 export { applyRetention, DEFAULT_RETENTION, type RetentionPolicy } from './retention'
 export { turnCommandChanges, turnParts, type CommandSnapshots } from './plan-commands'
+export { conflictDiff } from './conflict-diff'

@@ -31,7 +31,7 @@ export function createDiffRunner() {
     created.unref()
     return created
   }
-  function run(before: string, after: string, budgetMs: number): Promise<DiffOutcome> {
+  function run(before: string, after: string, budgetMs: number, context = 3): Promise<DiffOutcome> {
     const job = queue.then(
       () =>
         new Promise<DiffOutcome>((resolve, reject) => {
@@ -59,7 +59,7 @@ export function createDiffRunner() {
           }, budgetMs + 500)
           current.on('message', onMessage)
           current.on('error', onError)
-          current.postMessage({ id, before, after, budgetMs })
+          current.postMessage({ id, before, after, budgetMs, context })
         }),
     )
     queue = job.then(

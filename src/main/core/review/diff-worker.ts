@@ -9,11 +9,12 @@ interface DiffJob {
   readonly before: string
   readonly after: string
   readonly budgetMs: number
+  readonly context?: number
 }
 
 parentPort?.on('message', (job: DiffJob) => {
   const patch = structuredPatch('a', 'b', job.before, job.after, undefined, undefined, {
-    context: 3,
+    context: job.context ?? 3,
     timeout: job.budgetMs,
   })
   parentPort?.postMessage(

@@ -27,8 +27,9 @@ async function flatten(
   before: string,
   after: string,
   budgetMs: number,
+  context: number,
 ): Promise<FlatLine[] | 'timeout'> {
-  const patch = await runner.run(before, after, budgetMs)
+  const patch = await runner.run(before, after, budgetMs, context)
   if (patch.kind === 'timeout') return 'timeout'
   const lines: FlatLine[] = []
   patch.hunks.forEach((hunk, index) => {
@@ -56,7 +57,7 @@ export async function pageReviewDiff(
   runner: DiffRunner,
   blobs: BlobStore,
   projectId: string,
-  payload: { snapshot_id: string; path: string; cursor?: string | undefined },
+  payload: { snapshot_id: string; path: string; cursor?: string | undefined; context?: number | undefined },
   budgetMs = DIFF_TIME_BUDGET_MS,
   /** For workspace snapshots: whether the basis still holds now (status, index, worktree). */
   stillCurrent?: (basis: string) => Promise<boolean>,
@@ -69,7 +70,9 @@ export async function pageReviewDiff(
   const row = snapshot.items.find((item) => item.path === payload.path)
   if (!row) return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, { path: payload.path })
   const pair = `${row.before_blob ?? 'absent'}:${row.after_blob ?? 'absent'}`
-  const budgetKey = `${DIFF_PAGE_LINES}:${DIFF_PAGE_BYTES}`
+  const context = payload.context ?? 3
+  // The context is part of the page layout: a cursor of one context never reads another's pages.
+  const budgetKey = `${DIFF_PAGE_LINES}:${DIFF_PAGE_BYTES}:${context}`
   let offset = 0
   if (payload.cursor !== undefined) {
     const claims = paging.signer.open(payload.cursor)
@@ -108,7 +111,7 @@ export async function pageReviewDiff(
   } catch {
     return ok({ ...base, diff_state: 'binary', hunks: [], next_cursor: null })
   }
-  const lines = await flatten(runner, before, after, budgetMs)
+  const lines = await flatten(runner, before, after, budgetMs, context)
   if (lines === 'timeout') return ok({ ...base, diff_state: 'timeout', hunks: [], next_cursor: null })
 
   let end = offset

@@ -72,6 +72,9 @@ export const reviewFiles = defineAction('review.files', {
   }),
 })
 
+/** The largest context a diff may ask for: enough for a whole file at the 64 MiB limit. */
+export const REVIEW_CONTEXT_MAX = 10_000_000
+
 export const DiffLineSchema = z.object({
   kind: z.enum(['context', 'add', 'del']),
   text: z.string(),
@@ -88,6 +91,8 @@ export const reviewDiff = defineAction('review.diff', {
       snapshot_id: z.string().min(1).max(200),
       path: z.string().min(1).max(4_096),
       cursor: z.string().max(4_000).optional(),
+      /** Unchanged lines shown around each change (default 3); Review's "more context". */
+      context: z.number().int().min(0).max(REVIEW_CONTEXT_MAX).optional(),
     })
     .strict(),
   result: z.object({

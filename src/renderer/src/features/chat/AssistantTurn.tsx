@@ -16,8 +16,12 @@ export interface TurnContext {
   readonly onDecide: (toolCallId: string, decision: ApprovalDecision) => Promise<RequestOutcome<unknown>>
   readonly onRestored: () => void
   readonly onOpenSettings: () => void
-  /** Opens the Review tab on This turn for a turn with changes. */
-  readonly onReview?: (turnId: string, commandsOnly?: boolean) => void
+  /** Opens the Review tab on This turn for a turn with changes (optionally on one of its files). */
+  readonly onReview?: (turnId: string, path?: string) => void
+  /** Opens a project file in a tab. */
+  readonly onOpenFile?: (path: string) => void
+  /** Opens Review on This turn's "Changed by commands" filter. */
+  readonly onReviewCommands?: (turnId: string) => void
 }
 
 function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
@@ -78,7 +82,9 @@ export function AssistantTurn(props: {
           offers={context.offers}
           sessionBusy={context.sessionBusy}
           onRestored={context.onRestored}
-          {...(context.onReview ? { onReviewCommands: () => context.onReview?.(node.node_id, true) } : {})}
+          onOpenFile={context.onOpenFile}
+          onReviewFile={context.onReview ? (path) => context.onReview?.(node.node_id, path) : undefined}
+          {...(context.onReviewCommands ? { onReviewCommands: () => context.onReviewCommands?.(node.node_id) } : {})}
           review={
             context.onReview ? (
               <button

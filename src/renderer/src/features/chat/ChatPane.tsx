@@ -1,3 +1,4 @@
+import './chat.css'
 import { useEffect, useState } from 'react'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
@@ -25,8 +26,12 @@ export function ChatPane(props: {
   projectId: string
   /** Tells the workspace which session is shown (the Review tab reviews it). */
   onSessionChange?: (sessionId: string | null) => void
-  /** Opens Review on This turn; `commandsOnly` starts on its "Changed by commands" filter. */
-  onReview?: (turnId: string, commandsOnly?: boolean) => void
+  onReview?: (turnId: string, path?: string) => void
+  onOpenFile?: (path: string) => void
+  /** Bumped by the window's menu to open Settings here. */
+  settingsRequest?: number
+  /** Opens Review on This turn's "Changed by commands" filter. */
+  onReviewCommands?: (turnId: string) => void
 }) {
   const client = useClient()
   const { t } = useI18n()
@@ -40,6 +45,12 @@ export function ChatPane(props: {
   }, [onSessionChange, sessionId])
   const providers = useProviders()
   const [settingsOpen, setSettingsOpen] = useState(false)
+  // The window's menu asks for Settings by bumping a counter (React's "adjust state on a prop change").
+  const [seenSettingsRequest, setSeenSettingsRequest] = useState(props.settingsRequest ?? 0)
+  if ((props.settingsRequest ?? 0) !== seenSettingsRequest) {
+    setSeenSettingsRequest(props.settingsRequest ?? 0)
+    setSettingsOpen(true)
+  }
   const [error, setError] = useState<{ sessionId: string | null; message: string } | null>(null)
   const owner = { project_id: props.projectId }
   // The transcript's copy of the session is read after every turn event, so it is the fresher one.
@@ -112,6 +123,8 @@ export function ChatPane(props: {
           onRestored: transcript.reload,
           onOpenSettings: () => setSettingsOpen(true),
           ...(props.onReview ? { onReview: props.onReview } : {}),
+          ...(props.onOpenFile ? { onOpenFile: props.onOpenFile } : {}),
+          ...(props.onReviewCommands ? { onReviewCommands: props.onReviewCommands } : {}),
         }
 
   return (

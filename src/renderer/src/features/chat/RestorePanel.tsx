@@ -2,6 +2,8 @@ import { useI18n, type MessageKey, type Translate } from '../../i18n'
 import { failureMessage } from '../../ui/outcome-message'
 import type { RestorePlan, RestoreOperation } from './types'
 import type { RestoreOptions, RestoreState } from './use-restore'
+import { ConflictDiff } from './ConflictDiff'
+import { Icon } from '../../ui/Icon'
 
 type PlanAction = RestorePlan['actions'][number]
 
@@ -78,6 +80,13 @@ function reasonText(reason: string, t: Translate): string {
  */
 export function RestorePanel(props: {
   state: RestoreState
+  /** For a blocked plan: whose diff to ask for and where its actions go. */
+  conflicts?: {
+    projectId: string
+    sessionId: string
+    onOpenFile?: ((path: string) => void) | undefined
+    onReview?: ((path: string) => void) | undefined
+  }
   onConfirm: (plan: RestorePlan, idempotencyKey: string) => void
   onPreview: (operation: RestoreOperation, options?: RestoreOptions) => void
   onClose: () => void
@@ -112,11 +121,46 @@ export function RestorePanel(props: {
           <div className="restore-panel restore-blocked" data-testid="restore-confirm" data-status="blocked">
             {toggle}
             <p className="restore-lead">{t('restore.blocked', { operation })}</p>
-            <ul className="restore-paths">
+            <ul className="restore-paths restore-conflicts">
               {plan.conflicts.map((conflict, index) => (
-                <li key={`${conflict.path}:${conflict.reason}:${index}`}>
-                  {conflict.path !== '' && <code>{conflict.path}</code>}
-                  <span>{conflict.message}</span>
+                <li key={`${conflict.path}:${conflict.reason}:${index}`} data-testid="restore-conflict">
+                  <div className="restore-conflict-head">
+                    {conflict.path !== '' && <code>{conflict.path}</code>}
+                    <span>{conflict.message}</span>
+                  </div>
+                  {conflict.path !== '' && props.conflicts && (
+                    <>
+                      {conflict.reason === 'changed-since' && (
+                        <ConflictDiff
+                          projectId={props.conflicts.projectId}
+                          sessionId={props.conflicts.sessionId}
+                          turnId={plan.turn_id}
+                          path={conflict.path}
+                          expected={plan.operation === 'undo' || plan.operation === 'revert' ? 'after' : 'before'}
+                        />
+                      )}
+                      <div className="restore-conflict-actions">
+                        {props.conflicts.onOpenFile && (
+                          <button
+                            type="button"
+                            data-testid="conflict-open"
+                            onClick={() => props.conflicts?.onOpenFile?.(conflict.path)}
+                          >
+                            <Icon name="go-to-file" /> {t('review.open')}
+                          </button>
+                        )}
+                        {props.conflicts.onReview && (
+                          <button
+                            type="button"
+                            data-testid="conflict-review"
+                            onClick={() => props.conflicts?.onReview?.(conflict.path)}
+                          >
+                            <Icon name="diff" /> {t('turnCard.review')}
+                          </button>
+                        )}
+                      </div>
+                    </>
+                  )}
                   {conflict.source === 'command' && (
                     <label className="restore-include">
                       <input

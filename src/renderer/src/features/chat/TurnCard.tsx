@@ -29,6 +29,9 @@ export function TurnCard(props: {
   review?: ReactNode
   /** Opens Review on This turn's "Changed by commands" filter. */
   onReviewCommands?: () => void
+  /** A blocked restore's way forward: open a conflicting file, or review it in this turn. */
+  onOpenFile?: ((path: string) => void) | undefined
+  onReviewFile?: ((path: string) => void) | undefined
 }) {
   const { t } = useI18n()
   const { summary } = props
@@ -142,6 +145,12 @@ export function TurnCard(props: {
           )}
           <RestorePanel
             state={restore.state}
+            conflicts={{
+              projectId: props.projectId,
+              sessionId: props.sessionId,
+              onOpenFile: props.onOpenFile,
+              onReview: props.onReviewFile,
+            }}
             onConfirm={(plan, key) => void restore.apply(plan, key)}
             onPreview={(operation, options) => void restore.preview(operation, options)}
             onClose={restore.close}

@@ -1,1 +1,2 @@
 export { ChatPane } from './ChatPane'
+export { activeLineage, textOf, summaryOf } from './transcript-model'

@@ -1,1 +1,5 @@
-export { FileViewer } from './FileViewer'
+export { FileTab } from './FileTab'
+export { DocumentHost } from './DocumentHost'
+export { resolveAdapter, ADAPTERS } from './adapters/registry'
+export { loadBytes, type ByteSource, type BytesOutcome } from './load-bytes'
+export type { DocumentContent, DocumentAdapterEntry, SniffedType } from './adapters/types'

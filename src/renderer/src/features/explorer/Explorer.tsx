@@ -1,97 +1,83 @@
-import { useCallback, useEffect, useImperativeHandle, useMemo, useState, type KeyboardEvent, type Ref } from 'react'
-import { useClient } from '../../app/client-context'
+import { useEffect, useImperativeHandle, type KeyboardEvent, type Ref } from 'react'
 import type { DirEntry } from '../../../../shared/protocol'
+import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
-import { DirectoryItems, type TreeSelection } from './DirectoryItems'
-import { ExplorerToolbar, type SelectedEntry } from './ExplorerToolbar'
+import { changedPaths, onProjectEvent } from '../../ui/project-events'
+import { useStore } from '../../ui/store'
+import { DirectoryItems } from './DirectoryItems'
+import { ExplorerToolbar } from './ExplorerToolbar'
+import { gitStoreFor } from './git-store'
+import { treeStoreFor } from './tree-store'
+import './explorer.css'
+
+/** The row appears once its folders' listings arrive; wait for it, a little. */
+function focusRow(path: string, started: number) {
+  const row = document.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(path)}"]`)
+  if (row) {
+    row.scrollIntoView({ block: 'nearest' })
+    row.focus()
+  } else if (Date.now() - started < 3_000) requestAnimationFrame(() => focusRow(path, started))
+}
 
 export interface ExplorerHandle {
   reveal(path: string): void
+  focus(): void
 }
 
 /**
- * The project tree (spec 08): folders expand lazily, each listing is paged by the server. Keyboard:
- * ↑/↓ move, → expands, ← collapses or goes to the parent, Enter/Space opens.
+ * The project tree (spec 08): folders expand lazily, each listing is paged by the server, and
+ * files changed outside the app show up as the watcher reports them. Keyboard: ↑/↓ move, →
+ * expands, ← collapses or goes to the parent, Enter/Space opens (as a preview), Shift+Enter pins.
  */
 export function Explorer(props: {
   projectId: string
-  onOpenFile: (entry: DirEntry) => void
-  openPath: string | null
+  onOpenFile: (entry: DirEntry, pinned: boolean) => void
   onPathGone: (path: string, movedTo: string | null) => void
   /** Lets the workspace reveal a path: its folders expand, it is selected and scrolled into view. */
   handle?: Ref<ExplorerHandle>
 }) {
   const { t } = useI18n()
   const client = useClient()
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
-  const [selected, setSelected] = useState<SelectedEntry | null>(null)
-  // Bumped on every workspace change: the tree re-reads its listings (events are hints; spec 02).
-  const [treeVersion, setTreeVersion] = useState(0)
-  useEffect(
-    () =>
-      client.onEvent((frame) => {
-        if (frame.event === 'workspace.changed') setTreeVersion((v) => v + 1)
-      }),
-    [client],
-  )
-  const toggle = useCallback((path: string) => {
-    setExpanded((current) => {
-      const next = new Set(current)
-      if (next.has(path)) next.delete(path)
-      else next.add(path)
-      return next
+  const tree = treeStoreFor(client, props.projectId)
+  const git = gitStoreFor(client, props.projectId)
+  const selected = useStore(tree.store, (s) => s.selected)
+  const expanded = useStore(tree.store, (s) => s.expanded)
+
+  useEffect(() => {
+    git.refreshSoon(0)
+    return onProjectEvent(client, props.projectId, (frame) => {
+      const paths = changedPaths(frame)
+      if (paths === null) return
+      tree.refresh(paths)
+      git.refreshSoon()
     })
-  }, [])
+  }, [client, props.projectId, tree, git])
+
   useImperativeHandle(
     props.handle,
     () => ({
       reveal(path: string) {
         const segments = path.split('/')
-        setExpanded((current) => {
-          const next = new Set(current)
-          for (let i = 1; i < segments.length; i++) next.add(segments.slice(0, i).join('/'))
-          return next
-        })
-        setSelected({ path, kind: 'file' })
-        // The row appears once its folders' listings arrive; wait for it, a little.
-        const started = Date.now()
-        const find = () => {
-          const row = document.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(path)}"]`)
-          if (row) {
-            row.scrollIntoView({ block: 'nearest' })
-            row.focus()
-          } else if (Date.now() - started < 3_000) requestAnimationFrame(find)
-        }
-        requestAnimationFrame(find)
+        tree.expand(segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join('/')))
+        tree.select({ path, kind: 'file' })
+        requestAnimationFrame(() => focusRow(path, Date.now()))
+      },
+      focus() {
+        const current = tree.store.get().selected?.path
+        const row =
+          (current && document.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(current)}"]`)) ||
+          document.querySelector<HTMLElement>('.explorer [role="treeitem"]')
+        row?.focus()
       },
     }),
-    [],
-  )
-  const { onOpenFile, onPathGone } = props
-  const selection: TreeSelection = useMemo(
-    () => ({
-      expanded,
-      selectedPath: selected?.path ?? props.openPath,
-      toggle: (path: string) => {
-        setSelected({ path, kind: 'dir' })
-        toggle(path)
-      },
-      open: (entry: DirEntry) => {
-        setSelected({ path: entry.path, kind: entry.kind })
-        onOpenFile(entry)
-      },
-    }),
-    [expanded, selected, props.openPath, toggle, onOpenFile],
+    [tree],
   )
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const items = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="treeitem"]')]
     const current = document.activeElement instanceof HTMLElement ? document.activeElement : null
     const index = current ? items.indexOf(current) : -1
-    const focus = (i: number) => {
-      const item = items[Math.max(0, Math.min(items.length - 1, i))]
-      if (item) item.focus()
-    }
+    const focus = (i: number) => items[Math.max(0, Math.min(items.length - 1, i))]?.focus()
     const path = current?.dataset.path
     switch (event.key) {
       case 'ArrowDown':
@@ -107,11 +93,11 @@ export function Explorer(props: {
         focus(items.length - 1)
         break
       case 'ArrowRight':
-        if (path !== undefined && current?.dataset.kind === 'dir' && !expanded.has(path)) toggle(path)
+        if (path !== undefined && current?.dataset.kind === 'dir' && !expanded.has(path)) tree.toggle(path)
         else focus(index + 1)
         break
       case 'ArrowLeft':
-        if (path !== undefined && expanded.has(path)) toggle(path)
+        if (path !== undefined && expanded.has(path)) tree.toggle(path)
         else if (path !== undefined && path.includes('/')) {
           const parent = path.slice(0, path.lastIndexOf('/'))
           items.find((item) => item.dataset.path === parent)?.focus()
@@ -119,7 +105,9 @@ export function Explorer(props: {
         break
       case 'Enter':
       case ' ':
-        current?.click()
+        if (event.shiftKey && current?.dataset.kind !== 'dir')
+          current?.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }))
+        else current?.click()
         break
       default:
         return
@@ -129,27 +117,29 @@ export function Explorer(props: {
 
   return (
     <nav className="explorer" aria-label={t('explorer.title')}>
-      <h2 className="pane-title">{t('explorer.title')}</h2>
-      <ExplorerToolbar
-        projectId={props.projectId}
-        selected={selected}
-        onCreated={(path, kind) => {
-          setSelected({ path, kind })
-          setTreeVersion((v) => v + 1)
-          if (kind === 'file')
-            onOpenFile({ name: path.slice(path.lastIndexOf('/') + 1), path, kind, size: 0, mtime_ms: 0 })
-        }}
-        onRenamed={(from, to) => {
-          setSelected({ path: to, kind: 'file' })
-          setTreeVersion((v) => v + 1)
-          onPathGone(from, to)
-        }}
-        onDeleted={(path) => {
-          setSelected(null)
-          setTreeVersion((v) => v + 1)
-          onPathGone(path, null)
-        }}
-      />
+      <div className="pane-header">
+        <h2 className="pane-title">{t('explorer.title')}</h2>
+        <ExplorerToolbar
+          projectId={props.projectId}
+          selected={selected}
+          onCreated={(path, kind) => {
+            tree.select({ path, kind })
+            tree.refresh([path])
+            if (kind === 'file')
+              props.onOpenFile({ name: path.slice(path.lastIndexOf('/') + 1), path, kind, size: 0, mtime_ms: 0 }, true)
+          }}
+          onRenamed={(from, to) => {
+            tree.select({ path: to, kind: 'file' })
+            tree.refresh([from, to])
+            props.onPathGone(from, to)
+          }}
+          onDeleted={(path) => {
+            tree.select(null)
+            tree.refresh([path])
+            props.onPathGone(path, null)
+          }}
+        />
+      </div>
       <ul
         role="tree"
         aria-label={t('explorer.title')}
@@ -162,13 +152,7 @@ export function Explorer(props: {
           }
         }}
       >
-        <DirectoryItems
-          key={`${props.projectId}:${treeVersion}`}
-          projectId={props.projectId}
-          path=""
-          depth={0}
-          selection={selection}
-        />
+        <DirectoryItems tree={tree} git={git} path="" depth={0} onOpen={props.onOpenFile} />
       </ul>
     </nav>
   )

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react'
 import { parentPath } from '../../../../shared/paths'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
+import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
 
 export interface SelectedEntry {
@@ -115,18 +116,26 @@ export function ExplorerToolbar(props: {
   return (
     <div className="explorer-toolbar">
       <div className="toolbar-buttons" role="toolbar" aria-label={t('explorer.actions')}>
-        <button type="button" onClick={() => start({ kind: 'new', entry: 'file' })}>
-          {t('explorer.newFile')}
-        </button>
-        <button type="button" onClick={() => start({ kind: 'new', entry: 'dir' })}>
-          {t('explorer.newFolder')}
-        </button>
-        <button type="button" disabled={!selected} onClick={() => start({ kind: 'rename' }, baseName)}>
-          {t('explorer.rename')}
-        </button>
-        <button type="button" disabled={!selected} onClick={() => start({ kind: 'confirm-delete' })}>
-          {t('explorer.delete')}
-        </button>
+        {(
+          [
+            ['new-file', 'explorer.newFile', false, () => start({ kind: 'new', entry: 'file' })],
+            ['new-folder', 'explorer.newFolder', false, () => start({ kind: 'new', entry: 'dir' })],
+            ['edit', 'explorer.rename', !selected, () => start({ kind: 'rename' }, baseName)],
+            ['trash', 'explorer.delete', !selected, () => start({ kind: 'confirm-delete' })],
+          ] as const
+        ).map(([icon, label, disabled, run]) => (
+          <button
+            key={icon}
+            type="button"
+            className="icon-button"
+            aria-label={t(label)}
+            title={t(label)}
+            disabled={disabled}
+            onClick={run}
+          >
+            <Icon name={icon} />
+          </button>
+        ))}
       </div>
       {(mode.kind === 'new' || mode.kind === 'rename') && (
         <form className="toolbar-form" onSubmit={(event) => void submit(event)}>

@@ -1,1 +1,2 @@
 export { Explorer, type ExplorerHandle } from './Explorer'
+export { gitStoreFor } from './git-store'

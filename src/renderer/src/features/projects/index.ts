@@ -1,1 +1,1 @@
-export { ProjectBar } from './ProjectBar'
+export { ProjectSwitcher } from './ProjectSwitcher'

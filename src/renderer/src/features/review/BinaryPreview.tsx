@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react'
-import type { ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
+import { DocumentHost, loadBytes, resolveAdapter, type BytesOutcome, type DocumentContent } from '../documents'
 import { useI18n } from '../../i18n'
-import { PdfFirstPage } from './PdfFirstPage'
 
-type Preview = ResultOf<'review.preview'>
-
-/** Before and after of a binary file, as images where the format is one the app shows safely. */
+/**
+ * Before and after of a binary file, each shown read-only by the same document adapter a tab
+ * would use (image, PDF, …), from the bytes the review snapshot pinned.
+ */
 export function BinaryPreview(props: {
   owner: { project_id: string; session_id?: string }
   snapshotId: string
@@ -14,34 +14,51 @@ export function BinaryPreview(props: {
 }) {
   const client = useClient()
   const { t } = useI18n()
-  const [sides, setSides] = useState<{ before: Preview | null; after: Preview | null }>({ before: null, after: null })
+  const [sides, setSides] = useState<{ before: BytesOutcome | null; after: BytesOutcome | null }>({
+    before: null,
+    after: null,
+  })
   const { owner, snapshotId, path } = props
   useEffect(() => {
+    const controller = new AbortController()
     for (const side of ['before', 'after'] as const) {
-      void client.request('review.preview', { snapshot_id: snapshotId, path, side }, { owner }).then((outcome) => {
-        if (outcome.kind === 'ok') setSides((current) => ({ ...current, [side]: outcome.result }))
-      })
+      void loadBytes(client, { kind: 'review-side', owner, snapshotId, path, side }, controller.signal).then(
+        (bytes) => {
+          if (!controller.signal.aborted) setSides((current) => ({ ...current, [side]: bytes }))
+        },
+      )
     }
+    return () => controller.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, snapshotId, path, owner.project_id, owner.session_id])
-  const view = (side: 'before' | 'after', preview: Preview | null) => (
-    <figure className="review-preview-side" data-testid={`review-preview-${side}`}>
-      <figcaption>{t(`review.${side}`)}</figcaption>
-      {preview === null ? (
-        <p className="review-note">{t('review.loading')}</p>
-      ) : preview.kind === 'image' ? (
-        <img alt={`${path} (${t(`review.${side}`)})`} src={`data:${preview.mime};base64,${preview.content_base64}`} />
-      ) : preview.kind === 'pdf' ? (
-        <PdfFirstPage base64={preview.content_base64} label={`${path} (${t(`review.${side}`)})`} />
-      ) : preview.kind === 'absent' ? (
-        <p className="review-note">{t('review.absent')}</p>
-      ) : (
+
+  const view = (side: 'before' | 'after', bytes: BytesOutcome | null) => {
+    const label = `${path} (${t(`review.${side}`)})`
+    let body
+    if (bytes === null) body = <p className="review-note">{t('review.loading')}</p>
+    else if (bytes.kind === 'absent') body = <p className="review-note">{t('review.absent')}</p>
+    else if (bytes.kind === 'unavailable')
+      body = (
         <p className="review-note">
-          {preview.mime} · {t('review.bytes', { size: preview.size })}
+          {bytes.mime ?? ''} · {t('review.bytes', { size: bytes.size ?? 0 })}
         </p>
-      )}
-    </figure>
-  )
+      )
+    else {
+      const entry = resolveAdapter({ kind: 'binary', mime: bytes.mime, path, size: bytes.bytes.length })
+      const content: DocumentContent = { kind: 'bytes', bytes: bytes.bytes, mime: bytes.mime }
+      body = entry ? (
+        <DocumentHost entry={entry} content={content} revision={side} path={label} readOnly size="compact" />
+      ) : (
+        <p className="review-note">{bytes.mime}</p>
+      )
+    }
+    return (
+      <figure className="review-preview-side" data-testid={`review-preview-${side}`}>
+        <figcaption>{t(`review.${side}`)}</figcaption>
+        {body}
+      </figure>
+    )
+  }
   return (
     <div className="review-preview">
       {view('before', sides.before)}

@@ -1,20 +1,16 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { ResultOf } from '../../../../shared/protocol'
+import { REVIEW_CONTEXT_MAX, type ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { BinaryPreview } from './BinaryPreview'
+import { DiffView, type LineAnchor } from './DiffView'
 import type { ReviewFile } from './use-review'
 
 type DiffPage = ResultOf<'review.diff'>
 
 const VISUAL = /\.(pdf|png|jpe?g|gif|webp|bmp)$/i
-type DiffLine = DiffPage['hunks'][number]['lines'][number]
-
-export interface LineAnchor {
-  readonly side: 'old' | 'new'
-  readonly line: number
-  readonly text: string
-}
+/** "More context" steps: the server's default, then wider, then the whole file. */
+const CONTEXT_STEPS = [3, 12, 50, REVIEW_CONTEXT_MAX] as const
 
 type State =
   | { kind: 'loading' }
@@ -33,12 +29,18 @@ export function DiffPane(props: {
   const client = useClient()
   const { t } = useI18n()
   const [state, setState] = useState<State>({ kind: 'loading' })
+  const [contextStep, setContextStep] = useState(0)
+  const context = CONTEXT_STEPS[contextStep] ?? 3
   const { owner, snapshotId, file, onStale } = props
 
   const fetchPage = useCallback(
     (cursor: string | null, append: boolean) =>
       void client
-        .request('review.diff', { snapshot_id: snapshotId, path: file.path, ...(cursor ? { cursor } : {}) }, { owner })
+        .request(
+          'review.diff',
+          { snapshot_id: snapshotId, path: file.path, context, ...(cursor ? { cursor } : {}) },
+          { owner },
+        )
         .then((outcome) => {
           if (outcome.kind === 'ok') {
             const { hunks, next_cursor, ...page } = outcome.result
@@ -54,7 +56,7 @@ export function DiffPane(props: {
           }
         }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [client, snapshotId, file.path, owner.project_id, owner.session_id, onStale],
+    [client, snapshotId, file.path, owner.project_id, owner.session_id, onStale, context],
   )
   useEffect(() => fetchPage(null, false), [fetchPage])
 
@@ -74,59 +76,32 @@ export function DiffPane(props: {
     return (
       <p className="review-note" data-testid="review-diff-state">
         {t(`review.diffState.${state.page.diff_state}`)}{' '}
-        {t('review.sizes', {
-          before: state.page.before_size ?? 0,
-          after: state.page.after_size ?? 0,
-        })}
+        {t('review.sizes', { before: state.page.before_size ?? 0, after: state.page.after_size ?? 0 })}
       </p>
     )
   }
-  const lineView = (line: DiffLine, key: string) => {
-    const anchor: LineAnchor | null =
-      line.new_line !== null
-        ? { side: 'new', line: line.new_line, text: line.text }
-        : line.old_line !== null
-          ? { side: 'old', line: line.old_line, text: line.text }
-          : null
-    return (
-      <div key={key} className={`review-line review-line-${line.kind}`}>
-        <span className="review-gutter">{line.old_line ?? ''}</span>
-        <span className="review-gutter">{line.new_line ?? ''}</span>
-        <button
-          type="button"
-          className="review-line-text"
-          data-testid="review-line"
-          title={t('review.commentHint')}
-          onClick={() => anchor && props.onComment(anchor)}
-        >
-          {line.kind === 'add' ? '+' : line.kind === 'del' ? '−' : ' '}
-          {line.text}
-        </button>
-      </div>
-    )
-  }
   return (
-    <div className="review-diff" data-testid="review-diff" data-layout={props.layout}>
-      {state.hunks.map((hunk, h) => (
-        <div key={h} className="review-hunk">
-          <div className="review-hunk-head">
-            @@ −{hunk.old_start} +{hunk.new_start} @@{hunk.continued ? ` ${t('review.continued')}` : ''}
-          </div>
-          {props.layout === 'unified' ? (
-            hunk.lines.map((line, i) => lineView(line, `${h}:${i}`))
-          ) : (
-            <div className="review-split">
-              <div>{hunk.lines.filter((l) => l.kind !== 'add').map((line, i) => lineView(line, `${h}:o${i}`))}</div>
-              <div>{hunk.lines.filter((l) => l.kind !== 'del').map((line, i) => lineView(line, `${h}:n${i}`))}</div>
-            </div>
-          )}
-        </div>
-      ))}
-      {state.next !== null && (
-        <button type="button" data-testid="review-diff-more" onClick={() => fetchPage(state.next, true)}>
-          {t('review.loadMore')}
-        </button>
-      )}
-    </div>
+    <DiffView
+      hunks={state.hunks}
+      layout={props.layout}
+      onComment={props.onComment}
+      context={{
+        whole: context === REVIEW_CONTEXT_MAX,
+        onMore: () => setContextStep((step) => Math.min(CONTEXT_STEPS.length - 1, step + 1)),
+        onWhole: () => setContextStep(CONTEXT_STEPS.length - 1),
+      }}
+      footer={
+        state.next !== null && (
+          <button
+            type="button"
+            className="diff-more"
+            data-testid="review-diff-more"
+            onClick={() => fetchPage(state.next, true)}
+          >
+            {t('review.loadMore')}
+          </button>
+        )
+      }
+    />
   )
 }

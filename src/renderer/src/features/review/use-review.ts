@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { PayloadOf, ResultOf, ReviewCategory } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
+import { useI18n } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
+import { failureMessage } from '../../ui/outcome-message'
+import { changedPaths, onProjectEvent } from '../../ui/project-events'
 
 export type ReviewScope = 'turn' | 'branch' | 'workspace'
 export type SubScope = 'all' | 'unstaged' | 'staged' | 'branch' | 'commit'
@@ -20,21 +23,47 @@ export interface ReviewQuery {
   readonly sort: ReviewSort
 }
 
+/** Identifies a query: a list is only ever shown under the query it answers. */
+export function queryKey(query: ReviewQuery): string {
+  return JSON.stringify([
+    query.scope,
+    query.turnId,
+    query.subScope,
+    query.category,
+    query.source,
+    query.query.trim(),
+    query.sort,
+  ])
+}
+
 type State =
   | { kind: 'idle' }
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ready'; snapshotId: string; files: ReviewFile[]; totals: ReviewList['totals']; next: string | null }
+  | { kind: 'loading'; key: string }
+  | { kind: 'error'; key: string; message: string }
+  | {
+      kind: 'ready'
+      key: string
+      snapshotId: string
+      files: ReviewFile[]
+      totals: ReviewList['totals']
+      next: string | null
+    }
+
+/** Outside changes are re-scanned after this pause, so a burst of saves costs one scan. */
+const RESCAN_DELAY_MS = 400
 
 /**
  * The file list of one review query. The server filters, sorts and pages (spec 07); this keeps the
- * pages of one snapshot in order and starts over on STALE_SNAPSHOT or any query change.
+ * pages of one snapshot in order, starts over on STALE_SNAPSHOT, and on any query change drops the
+ * old list at once (a loading state, never the previous result under the new label).
  */
 export function useReview(projectId: string, sessionId: string | null, query: ReviewQuery) {
   const client = useClient()
+  const { t } = useI18n()
   const [state, setState] = useState<State>({ kind: 'idle' })
   const [staleNotice, setStaleNotice] = useState(false)
   const generation = useRef(0)
+  const key = queryKey(query)
 
   const payloadOf = useCallback(
     (cursor?: string): PayloadOf<'review.files'> => ({
@@ -56,48 +85,64 @@ export function useReview(projectId: string, sessionId: string | null, query: Re
     [query],
   )
 
-  const apply = useCallback((mine: number, outcome: RequestOutcome<ReviewList>, append: boolean) => {
-    if (mine !== generation.current) return
-    if (outcome.kind === 'ok') {
-      const { snapshot_id, files, totals, next_cursor } = outcome.result
-      setState((current) =>
-        append && current.kind === 'ready'
-          ? { kind: 'ready', snapshotId: snapshot_id, files: [...current.files, ...files], totals, next: next_cursor }
-          : { kind: 'ready', snapshotId: snapshot_id, files, totals, next: next_cursor },
-      )
-    } else if (outcome.kind === 'error') {
-      setState({ kind: 'error', message: outcome.error.message })
-    } else if (outcome.kind === 'timeout') {
-      setState({ kind: 'error', message: 'timeout' })
-    }
-  }, [])
+  const apply = useCallback(
+    (mine: number, outcome: RequestOutcome<ReviewList>, append: boolean) => {
+      if (mine !== generation.current || outcome.kind === 'cancelled') return
+      if (outcome.kind === 'ok') {
+        const { snapshot_id, files, totals, next_cursor } = outcome.result
+        setState((current) =>
+          append && current.kind === 'ready'
+            ? { ...current, snapshotId: snapshot_id, files: [...current.files, ...files], totals, next: next_cursor }
+            : { kind: 'ready', key, snapshotId: snapshot_id, files, totals, next: next_cursor },
+        )
+      } else {
+        setState({ kind: 'error', key, message: failureMessage(outcome, t) })
+      }
+    },
+    [key, t],
+  )
 
-  // Workspace review needs no session; This turn and Current branch are a session's.
-  const needsSession = query.scope !== 'workspace'
+  const ready = !(query.scope !== 'workspace' && sessionId === null) && !(query.scope === 'turn' && !query.turnId)
   const ownerOf = useCallback(
     () => (sessionId === null ? { project_id: projectId } : { project_id: projectId, session_id: sessionId }),
     [projectId, sessionId],
   )
+  /**
+   * Asks for page one. The list on screen stays until the answer; a new query never shows the old
+   * list anyway (see `shown` below), and `reload` clears it explicitly.
+   */
   const load = useCallback(() => {
-    if ((needsSession && sessionId === null) || (query.scope === 'turn' && !query.turnId)) return
+    if (!ready) return
     const mine = ++generation.current
     void client
       .request('review.files', payloadOf(), { owner: ownerOf() })
       .then((outcome) => apply(mine, outcome, false))
-  }, [client, needsSession, sessionId, query, payloadOf, apply, ownerOf])
+  }, [client, ready, payloadOf, apply, ownerOf])
+  const reload = useCallback(() => {
+    setState({ kind: 'loading', key })
+    load()
+  }, [key, load])
 
   useEffect(() => {
     load()
   }, [load])
-  // A restore, a turn or another client changed files: rescan, so comments written against the old
-  // snapshot are marked stale instead of being sent against another version.
-  useEffect(
-    () =>
-      client.onEvent((frame) => {
-        if (frame.event === 'workspace.changed') load()
-      }),
-    [client, load],
-  )
+  // A restore, a turn, another client or (for Workspace) any outside edit changed files: rescan,
+  // so comments written against the old snapshot are marked stale instead of being sent against
+  // another version.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const off = onProjectEvent(client, projectId, (frame) => {
+      const relevant =
+        frame.event === 'workspace.changed' || (query.scope === 'workspace' && changedPaths(frame) !== null)
+      if (!relevant) return
+      if (timer) clearTimeout(timer)
+      timer = setTimeout(() => load(), RESCAN_DELAY_MS)
+    })
+    return () => {
+      off()
+      if (timer) clearTimeout(timer)
+    }
+  }, [client, projectId, query.scope, load])
 
   const loadMore = useCallback(() => {
     if (state.kind !== 'ready' || state.next === null) return
@@ -106,12 +151,18 @@ export function useReview(projectId: string, sessionId: string | null, query: Re
       if (outcome.kind === 'error' && outcome.error.code === 'STALE_SNAPSHOT') {
         // Never mix pages of two scans: start over from page one and say so.
         setStaleNotice(true)
-        load()
+        reload()
         return
       }
       apply(mine, outcome, true)
     })
-  }, [client, state, ownerOf, payloadOf, apply, load])
+  }, [client, state, ownerOf, payloadOf, apply, reload])
 
-  return { state, loadMore, reload: load, staleNotice, dismissStale: () => setStaleNotice(false) }
+  // A state for another query is never shown: until the new answer, this query is "loading".
+  const shown: State = !ready
+    ? { kind: 'idle' }
+    : state.kind === 'idle' || state.key !== key
+      ? { kind: 'loading', key }
+      : state
+  return { state: shown, loadMore, reload, staleNotice, dismissStale: () => setStaleNotice(false) }
 }

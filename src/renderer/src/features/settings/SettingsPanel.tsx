@@ -1,3 +1,4 @@
+import './settings.css'
 import { useState } from 'react'
 import type { ProviderView, ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'

@@ -1,0 +1,57 @@
+import type { Disposable } from '../../../shared/disposable'
+import { watchProject, type ChangeBatch, type WatchLimits } from './project-watcher'
+
+export { watchProject, DEFAULT_WATCH_LIMITS, type ChangeBatch, type WatchLimits } from './project-watcher'
+
+/** At most this many projects are watched at once; the least recently used one stops first. */
+export const MAX_WATCHED_PROJECTS = 4
+
+/**
+ * The engine's file watchers, one per project in use (opened or recently requested), bounded in
+ * number. Each reports change batches for its project; disposing stops them all.
+ */
+export function createWatchService(options: {
+  dataDir: string
+  onChange: (projectId: string, batch: ChangeBatch) => void
+  onError: (projectId: string, error: unknown) => void
+  limits?: Partial<WatchLimits>
+  maxProjects?: number
+}): Disposable & { ensure(project: { project_id: string; root: string }): void; readonly watched: () => string[] } {
+  const watchers = new Map<string, Disposable>()
+  const max = options.maxProjects ?? MAX_WATCHED_PROJECTS
+  let disposed = false
+  return {
+    ensure(project) {
+      if (disposed) return
+      const existing = watchers.get(project.project_id)
+      if (existing) {
+        // Most recently used last: Map keeps insertion order.
+        watchers.delete(project.project_id)
+        watchers.set(project.project_id, existing)
+        return
+      }
+      while (watchers.size >= max) {
+        const [oldest, watcher] = watchers.entries().next().value as [string, Disposable]
+        watcher.dispose()
+        watchers.delete(oldest)
+      }
+      watchers.set(
+        project.project_id,
+        watchProject({
+          root: project.root,
+          dataDir: options.dataDir,
+          ...(options.limits ? { limits: options.limits } : {}),
+          onChange: (batch) => options.onChange(project.project_id, batch),
+          onError: (error) => options.onError(project.project_id, error),
+        }),
+      )
+    },
+    watched: () => [...watchers.keys()],
+    dispose() {
+      disposed = true
+      for (const watcher of watchers.values()) watcher.dispose()
+      watchers.clear()
+    },
+  }
+}
+export { gitDecorations } from './git-decorations'

@@ -1,0 +1,211 @@
+import { useEffect, useRef, useState } from 'react'
+import type { FileRead } from '../../../../shared/protocol'
+import { useClient } from '../../app/client-context'
+import { formatBytes, useI18n } from '../../i18n'
+import type { RequestOutcome } from '../../transport'
+import { Icon } from '../../ui/Icon'
+import { changedPaths, onProjectEvent } from '../../ui/project-events'
+import { resolveAdapter } from './adapters/registry'
+import type { DocumentAdapterEntry, DocumentContent, MountedDocument, SniffedType } from './adapters/types'
+import { DocumentHost } from './DocumentHost'
+import { loadBytes, type BytesOutcome } from './load-bytes'
+import { Unsupported } from './Unsupported'
+import './documents.css'
+
+type ViewState =
+  | { kind: 'loading' }
+  | { kind: 'shown'; file: FileRead; entry: DocumentAdapterEntry; content: DocumentContent }
+  | { kind: 'unsupported'; file: FileRead; bytes: BytesOutcome | null }
+  | { kind: 'gone' }
+  | { kind: 'failed'; outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }> }
+
+/**
+ * One file in a centre tab: read through the engine, shown by the adapter the registry picks, and
+ * re-read when the watcher (or the journal) says it changed — the adapter gets the new content in
+ * place, keeping its scroll. Render with `key={path}`.
+ */
+export function FileTab(props: {
+  projectId: string
+  path: string
+  /** Where the view state (scroll, selection) of the last mount was kept. */
+  viewState: unknown
+  onViewState: (viewState: unknown) => void
+  onReveal: (path: string) => void
+}) {
+  const client = useClient()
+  const { t } = useI18n()
+  const [state, setState] = useState<ViewState>({ kind: 'loading' })
+  const [diskVersion, setDiskVersion] = useState(0)
+  const mounted = useRef<MountedDocument | null>(null)
+  const { onViewState } = props
+  const [initialViewState] = useState(props.viewState)
+
+  useEffect(
+    () =>
+      onProjectEvent(client, props.projectId, (frame) => {
+        const paths = changedPaths(frame)
+        if (paths !== null && (paths === 'all' || paths.includes(props.path))) setDiskVersion((v) => v + 1)
+      }),
+    [client, props.projectId, props.path],
+  )
+
+  useEffect(() => {
+    const controller = new AbortController()
+    const owner = { project_id: props.projectId }
+    void (async () => {
+      const outcome = await client.request('files.read', { path: props.path }, { owner, signal: controller.signal })
+      if (controller.signal.aborted || outcome.kind === 'cancelled') return
+      if (outcome.kind !== 'ok') {
+        const gone = outcome.kind === 'error' && outcome.error.code === 'NOT_FOUND'
+        setState(gone && diskVersion > 0 ? { kind: 'gone' } : { kind: 'failed', outcome })
+        return
+      }
+      const file = outcome.result
+      const type: SniffedType = {
+        kind: file.kind,
+        mime: file.kind === 'binary' ? file.mime : 'text/plain',
+        path: file.path,
+        size: file.size,
+      }
+      const entry = resolveAdapter(type)
+      if (!entry) {
+        setState({ kind: 'unsupported', file, bytes: null })
+        return
+      }
+      if (entry.needs === 'text' || file.kind === 'text') {
+        const content: DocumentContent =
+          file.kind === 'text'
+            ? entry.needs === 'text'
+              ? { kind: 'text', text: file.text }
+              : { kind: 'bytes', bytes: new TextEncoder().encode(file.text), mime: type.mime }
+            : { kind: 'text', text: '' }
+        // The same bytes again (a touch, an identical save): nothing to redraw.
+        setState((current) =>
+          current.kind === 'shown' && current.file.revision === file.revision
+            ? current
+            : { kind: 'shown', file, entry, content },
+        )
+        return
+      }
+      const bytes = await loadBytes(
+        client,
+        { kind: 'project-file', projectId: props.projectId, path: props.path },
+        controller.signal,
+      )
+      if (controller.signal.aborted) return
+      if (bytes.kind === 'ok') {
+        setState({ kind: 'shown', file, entry, content: { kind: 'bytes', bytes: bytes.bytes, mime: bytes.mime } })
+      } else {
+        setState({ kind: 'unsupported', file, bytes })
+      }
+    })()
+    return () => controller.abort()
+  }, [client, props.projectId, props.path, diskVersion])
+
+  // The last view state is handed back to the tab model when this tab is unmounted.
+  useEffect(
+    () => () => {
+      const view = mounted.current?.viewState()
+      if (view !== undefined) onViewState(view)
+    },
+    [onViewState],
+  )
+
+  const reveal = () => props.onReveal(props.path)
+  const download = async (): Promise<Blob | null> => {
+    const exported = await mounted.current?.export()
+    if (exported) return exported
+    const bytes = await loadBytes(client, { kind: 'project-file', projectId: props.projectId, path: props.path })
+    return bytes.kind === 'ok' ? new Blob([bytes.bytes as Uint8Array<ArrayBuffer>], { type: bytes.mime }) : null
+  }
+  let body
+  if (state.kind === 'loading') {
+    body = <p className="viewer-note">{t('viewer.loading', { path: props.path })}</p>
+  } else if (state.kind === 'shown') {
+    body = (
+      <DocumentHost
+        entry={state.entry}
+        content={state.content}
+        revision={state.file.revision}
+        path={props.path}
+        readOnly
+        size="full"
+        viewState={initialViewState}
+        onMounted={(instance) => {
+          mounted.current = instance
+        }}
+      />
+    )
+  } else if (state.kind === 'unsupported') {
+    const mime = state.file.kind === 'binary' ? state.file.mime : 'text/plain'
+    body = (
+      <Unsupported
+        path={props.path}
+        mime={mime}
+        size={state.file.size}
+        reason={
+          state.bytes?.kind === 'unavailable' && state.bytes.reason === 'failed'
+            ? t('viewer.bytesFailed')
+            : t('viewer.binary')
+        }
+        onDownload={download}
+        onReveal={reveal}
+      />
+    )
+  } else if (state.kind === 'gone') {
+    body = (
+      <p className="viewer-note" role="status">
+        {t('viewer.gone', { path: props.path })}
+      </p>
+    )
+  } else if (state.outcome.kind === 'error' && state.outcome.error.code === 'TOO_LARGE') {
+    const details = state.outcome.error.details ?? {}
+    body = (
+      <Unsupported
+        path={props.path}
+        mime={typeof details.mime === 'string' ? details.mime : 'application/octet-stream'}
+        size={typeof details.size === 'number' ? details.size : 0}
+        reason={t('viewer.tooLarge', { limit: formatBytes(typeof details.limit === 'number' ? details.limit : 0) })}
+        onDownload={download}
+        onReveal={reveal}
+      />
+    )
+  } else {
+    const message =
+      state.outcome.kind === 'error'
+        ? t('viewer.failed', { path: props.path, message: state.outcome.error.message })
+        : state.outcome.kind === 'timeout'
+          ? t('viewer.timeout', { path: props.path })
+          : t('viewer.failed', { path: props.path, message: t('error.disconnected') })
+    body = (
+      <p className="viewer-note viewer-error" role="alert">
+        {message}
+      </p>
+    )
+  }
+
+  return (
+    <section className="viewer" aria-label={props.path}>
+      <header className="viewer-header">
+        <nav className="viewer-path" aria-label={t('viewer.breadcrumbs')}>
+          {props.path.split('/').map((segment, index, all) => (
+            <span key={index} className={index === all.length - 1 ? 'crumb crumb-last' : 'crumb'}>
+              {segment}
+            </span>
+          ))}
+        </nav>
+        {state.kind === 'shown' && <span className="badge">{t('viewer.readOnly')}</span>}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('viewer.reveal')}
+          title={t('viewer.reveal')}
+          onClick={reveal}
+        >
+          <Icon name="list-tree" />
+        </button>
+      </header>
+      <div className="viewer-body">{body}</div>
+    </section>
+  )
+}

@@ -1,0 +1,77 @@
+/**
+ * The document adapter contract (spec 09 "One window for every file"). An adapter gets only its
+ * document's content and revision — never the disk, the protocol or another file — renders into
+ * the container it is given, reports `changed` (the person edited it) and `error`, exports its
+ * bytes, and is destroyed when the tab closes.
+ */
+
+/** What the engine sniffed: text (valid UTF-8, no NUL) or binary with a MIME type. */
+export interface SniffedType {
+  readonly kind: 'text' | 'binary'
+  readonly mime: string
+  readonly path: string
+  readonly size: number
+}
+
+export type DocumentContent =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'bytes'; readonly bytes: Uint8Array; readonly mime: string }
+
+export interface MountOptions {
+  readonly content: DocumentContent
+  readonly revision: string
+  readonly readOnly: boolean
+  /** For labels and language detection; never used to read anything. */
+  readonly path: string
+  /** `compact` for small previews (Review's before/after), `full` for a tab. */
+  readonly size: 'full' | 'compact'
+  /** What `viewState()` returned before a re-mount (scroll, selection). */
+  readonly viewState?: unknown
+  readonly dark: boolean
+}
+
+export interface AdapterEvents {
+  /** The person changed the document (autosave and drafts hook in here; spec 08). */
+  changed: { revision: string }
+  error: { message: string }
+}
+
+export interface MountedDocument {
+  on<E extends keyof AdapterEvents>(event: E, listener: (payload: AdapterEvents[E]) => void): () => void
+  /** New content for the same document (an outside edit of a clean file), keeping the view. */
+  update(content: DocumentContent, revision: string): void
+  /** Scroll position and selection, handed back through `MountOptions.viewState` on re-mount. */
+  viewState(): unknown
+  setDark(dark: boolean): void
+  export(): Promise<Blob>
+  destroy(): void
+}
+
+export interface DocumentAdapter {
+  mount(container: HTMLElement, options: MountOptions): Promise<MountedDocument>
+}
+
+export interface DocumentAdapterEntry {
+  readonly id: string
+  /** Which content the adapter mounts: text for text files, bytes for binaries. */
+  readonly needs: 'text' | 'bytes'
+  canHandle(type: SniffedType): boolean
+  /** A lazy chunk: heavy adapters (Monaco, pdf.js, …) load only when such a file is opened. */
+  load(): Promise<DocumentAdapter>
+}
+
+/** A tiny event emitter for adapters. */
+export function createEmitter() {
+  const listeners = new Map<keyof AdapterEvents, Set<(payload: never) => void>>()
+  return {
+    on<E extends keyof AdapterEvents>(event: E, listener: (payload: AdapterEvents[E]) => void) {
+      let set = listeners.get(event)
+      if (!set) listeners.set(event, (set = new Set()))
+      set.add(listener as (payload: never) => void)
+      return () => set.delete(listener as (payload: never) => void)
+    },
+    emit<E extends keyof AdapterEvents>(event: E, payload: AdapterEvents[E]) {
+      for (const listener of listeners.get(event) ?? []) (listener as (p: AdapterEvents[E]) => void)(payload)
+    },
+  }
+}

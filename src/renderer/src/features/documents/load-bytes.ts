@@ -1,0 +1,92 @@
+import type { RequestClient } from '../../transport'
+
+/** Where an adapter's bytes come from. */
+export type ByteSource =
+  | { readonly kind: 'project-file'; readonly projectId: string; readonly path: string }
+  | {
+      readonly kind: 'review-side'
+      readonly owner: { project_id: string; session_id?: string }
+      readonly snapshotId: string
+      readonly path: string
+      readonly side: 'before' | 'after'
+    }
+
+export type BytesOutcome =
+  | { readonly kind: 'ok'; readonly bytes: Uint8Array; readonly mime: string }
+  | { readonly kind: 'absent' }
+  | {
+      readonly kind: 'unavailable'
+      readonly reason: 'unsupported' | 'failed'
+      readonly mime?: string
+      readonly size?: number
+    }
+
+/**
+ * The one way binary adapters (and Download) get bytes. Project files come through the engine's
+ * bounded byte transfer (`files.read_bytes` → a same-origin ticket URL fetched as raw bytes),
+ * never as base64 inside JSON frames. Review's before/after still arrives as `review.preview` (the
+ * snapshot's pinned blob, bounded by the review quota) until that moves onto the byte transfer.
+ */
+export async function loadBytes(
+  client: RequestClient,
+  source: ByteSource,
+  signal?: AbortSignal,
+): Promise<BytesOutcome> {
+  if (source.kind === 'review-side') {
+    const outcome = await client.request(
+      'review.preview',
+      { snapshot_id: source.snapshotId, path: source.path, side: source.side },
+      { owner: source.owner, ...(signal ? { signal } : {}) },
+    )
+    if (outcome.kind !== 'ok') return { kind: 'unavailable', reason: 'failed' }
+    const preview = outcome.result
+    switch (preview.kind) {
+      case 'absent':
+        return { kind: 'absent' }
+      case 'unsupported':
+        return { kind: 'unavailable', reason: 'unsupported', mime: preview.mime, size: preview.size }
+      case 'image':
+        return { kind: 'ok', bytes: fromBase64(preview.content_base64), mime: preview.mime }
+      case 'pdf':
+        return { kind: 'ok', bytes: fromBase64(preview.content_base64), mime: 'application/pdf' }
+    }
+  }
+  return projectFileBytes(client, source, signal)
+}
+
+/**
+ * `files.read_bytes` hands out a short-lived same-origin URL for exactly the file's current
+ * revision; a 409 means it changed between the ticket and the fetch, so one fresh ticket is tried.
+ */
+async function projectFileBytes(
+  client: RequestClient,
+  source: Extract<ByteSource, { kind: 'project-file' }>,
+  signal?: AbortSignal,
+): Promise<BytesOutcome> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const ticket = await client.request(
+      'files.read_bytes',
+      { path: source.path },
+      { owner: { project_id: source.projectId }, ...(signal ? { signal } : {}) },
+    )
+    if (ticket.kind !== 'ok') {
+      if (ticket.kind === 'error' && ticket.error.code === 'NOT_FOUND') return { kind: 'absent' }
+      return { kind: 'unavailable', reason: 'failed' }
+    }
+    let response: Response
+    try {
+      response = await fetch(ticket.result.url, { credentials: 'same-origin', ...(signal ? { signal } : {}) })
+    } catch {
+      return { kind: 'unavailable', reason: 'failed' }
+    }
+    if (response.status === 409) continue
+    if (!response.ok)
+      return { kind: 'unavailable', reason: 'failed', mime: ticket.result.mime, size: ticket.result.size }
+    return { kind: 'ok', bytes: new Uint8Array(await response.arrayBuffer()), mime: ticket.result.mime }
+  }
+  return { kind: 'unavailable', reason: 'failed' }
+}
+
+function fromBase64(base64: string): Uint8Array {
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+}

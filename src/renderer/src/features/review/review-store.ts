@@ -1,0 +1,64 @@
+import type { ReviewCategory } from '../../../../shared/protocol'
+import { createStore, type Store } from '../../ui/store'
+import type { ReviewScope, ReviewSort, SubScope } from './use-review'
+
+export interface ReviewViewState {
+  readonly scope: ReviewScope | null
+  /** The turn the person chose; null follows the latest turn with changes. */
+  readonly pinnedTurnId: string | null
+  readonly subScope: SubScope
+  readonly category: ReviewCategory | null
+  /** `command`: This turn's "Changed by commands" filter (issue 16). */
+  readonly source: 'command' | null
+  /** What the filter box holds; the list is queried with it after a short pause in typing. */
+  readonly search: string
+  readonly sort: ReviewSort
+  readonly selected: string | null
+  readonly layout: 'unified' | 'split'
+  /** Bumped when something outside asks Review to show a turn (turn card, blocked restore). */
+  readonly opened: number
+}
+
+const INITIAL: ReviewViewState = {
+  scope: null,
+  pinnedTurnId: null,
+  subScope: 'all',
+  category: null,
+  source: null,
+  search: '',
+  sort: 'path',
+  selected: null,
+  layout: 'split',
+  opened: 0,
+}
+
+const stores = new Map<string, Store<ReviewViewState>>()
+
+/** Review's choices per project, outside React: leaving the tab and coming back keeps them. */
+export function reviewStoreFor(projectId: string): Store<ReviewViewState> {
+  let store = stores.get(projectId)
+  if (!store) {
+    store = createStore(INITIAL)
+    stores.set(projectId, store)
+  }
+  return store
+}
+
+/** Shows a turn's changes (optionally one file of them, or only what its commands changed) in Review. */
+export function reviewTurn(
+  projectId: string,
+  turnId: string,
+  path: string | null = null,
+  source: 'command' | null = null,
+): void {
+  reviewStoreFor(projectId).set((state) => ({
+    ...state,
+    scope: 'turn',
+    pinnedTurnId: turnId,
+    category: null,
+    source,
+    search: '',
+    selected: path,
+    opened: state.opened + 1,
+  }))
+}
