@@ -2,6 +2,7 @@ import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
+import { benchWorkspaceReview } from './workspace-review.bench'
 import { benchSearch } from './search.bench'
 import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   await benchRestore()
   await benchFiles()
   await benchReview()
+  await benchWorkspaceReview()
   await benchSearch()
   await benchSnapshotSmall()
   await benchSnapshots()

@@ -21,9 +21,8 @@ export const CORE_LAYERS = {
   snapshot: ['store', 'git', 'platform', 'project-fs', 'journal', 'changes', 'events'],
   review: ['store', 'journal', 'changes', 'history', 'git', 'paging', 'platform', 'project-fs', 'files', 'snapshot'],
   office: ['store', 'journal', 'files', 'platform', 'project-fs', 'events'],
+  watch: ['git', 'journal', 'platform', 'project-fs', 'events'],
   agent: ['store', 'journal', 'history', 'files', 'project-fs', 'platform', 'changes', 'events', 'snapshot'],
-  // Issue 12's file watcher and git decorations.
-  watch: ['journal', 'git', 'platform'],
 }
 
 function moduleOf(base, file) {

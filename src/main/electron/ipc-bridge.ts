@@ -38,6 +38,7 @@ export function attachCoreToIpc(
       onRefused(`IPC from untrusted sender ${sender.frame?.url ?? '(destroyed frame)'}`)
       return
     }
+    subscriptionsOf(sender.webContentsId).noteRequest(frame)
     void core.handle(frame).then((response) => {
       subscriptionsOf(sender.webContentsId).noteResponse(response)
       if (!event.sender.isDestroyed()) event.sender.send(IPC_FRAME_CHANNEL, response)

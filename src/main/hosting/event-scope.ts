@@ -8,6 +8,15 @@ import type { EventFrame, ResponseEnvelope } from '../../shared/protocol'
 export class ProjectSubscriptions {
   private readonly projects = new Set<string>()
 
+  /**
+   * Notes the project a request is owned by, before it runs: the events it causes (a session's
+   * `session.updated`, a write's `workspace.changed`) reach the client that asked.
+   */
+  noteRequest(raw: unknown): void {
+    const owner = (raw as { owner?: { project_id?: unknown } } | null)?.owner
+    if (typeof owner?.project_id === 'string' && owner.project_id.length <= 200) this.projects.add(owner.project_id)
+  }
+
   /** Notes the project of an answered request (an opened or picked project, or any project-owned request). */
   noteResponse(response: ResponseEnvelope): void {
     if (response.status !== 'ok') return

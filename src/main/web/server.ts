@@ -289,6 +289,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           parsed = undefined
         }
       }
+      flow.subscriptions.noteRequest(parsed)
       const response = await options.core.handle(parsed)
       flow.subscriptions.noteResponse(response)
       send(ws, JSON.stringify(response))

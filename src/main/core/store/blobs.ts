@@ -1,15 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
@@ -69,6 +59,8 @@ export function createBlobStore(dataDir: string, db: Database): BlobStore {
   }
   const cache = join(caches, `${process.pid}-${randomUUID().slice(0, 8)}`)
   mkdirSync(cache, { recursive: true, mode: 0o700 })
+  const cachedHere = new Set<Digest>()
+  const cacheDirs = new Set<string>()
   const referenced = db.prepare('SELECT 1 FROM blob_refs WHERE digest = ? LIMIT 1')
 
   const pathOf = (digest: Digest) => {
@@ -83,14 +75,21 @@ export function createBlobStore(dataDir: string, db: Database): BlobStore {
     pathOf,
     putCached(bytes) {
       const digest = digestOf(bytes)
+      if (cachedHere.has(digest)) return digest
       const target = cachedPathOf(digest)
-      if (statSync(target, { throwIfNoEntry: false })?.size === bytes.length) return digest
-      mkdirSync(join(target, '..'), { recursive: true, mode: 0o700 })
-      const temp = join(tmp, `cache-${randomUUID()}`)
-      // A torn copy after a crash is caught by the digest check on read (and the cache is cleared
-      // at start-up anyway): no fsync, the bytes are still in git or the worktree.
-      writeFileSync(temp, bytes, { mode: 0o400, flag: 'wx' })
-      renameSync(temp, target)
+      const dir = join(target, '..')
+      if (!cacheDirs.has(dir)) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 })
+        cacheDirs.add(dir)
+      }
+      // Written in place, no temp and no fsync: the folder is this process's own, a torn copy is
+      // caught by the digest check on read, and the bytes are still in git or the worktree.
+      try {
+        writeFileSync(target, bytes, { mode: 0o400, flag: 'wx' })
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      }
+      cachedHere.add(digest)
       return digest
     },
     async put(bytes, knownDigest) {
@@ -143,7 +142,10 @@ export function createBlobStore(dataDir: string, db: Database): BlobStore {
         for (const rest of await readdir(join(cache, prefix)).catch(() => [] as string[])) {
           const file = join(cache, prefix, rest)
           const info = await stat(file).catch(() => undefined)
-          if (info && now - info.mtimeMs > CACHE_TTL_MS) await unlink(file).catch(() => undefined)
+          if (info && now - info.mtimeMs > CACHE_TTL_MS) {
+            await unlink(file).catch(() => undefined)
+            cachedHere.delete(`sha256:${prefix}${rest}`)
+          }
         }
       }
       for (const prefix of await readdir(root)) {

@@ -88,6 +88,7 @@ export const en = {
   'review.source.git': 'git',
   'review.source.command': 'command (not covered by Undo)',
   'review.commands': 'Changed by commands',
+  'review.outside': 'includes changes made outside Retrace ({count})',
   'review.diffState.available': '',
   'review.diffState.large': 'Too large to diff.',
   'review.diffState.binary': 'Binary file.',

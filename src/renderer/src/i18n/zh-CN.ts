@@ -90,6 +90,7 @@ export const zhCN: Record<MessageKey, string> = {
   'review.source.git': 'git',
   'review.source.command': '命令（撤销不包含）',
   'review.commands': '由命令更改',
+  'review.outside': '包含在 Retrace 之外所做的更改（{count} 处）',
   'review.diffState.available': '',
   'review.diffState.large': '文件过大，无法比较。',
   'review.diffState.binary': '二进制文件。',

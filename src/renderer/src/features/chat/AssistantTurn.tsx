@@ -18,10 +18,10 @@ export interface TurnContext {
   readonly onOpenSettings: () => void
   /** Opens the Review tab on This turn for a turn with changes (optionally on one of its files). */
   readonly onReview?: (turnId: string, path?: string) => void
-  /** Opens a project file in a tab. */
-  readonly onOpenFile?: (path: string) => void
   /** Opens Review on This turn's "Changed by commands" filter. */
   readonly onReviewCommands?: (turnId: string) => void
+  /** Opens a project file in a tab. */
+  readonly onOpenFile?: (path: string) => void
 }
 
 function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
@@ -54,9 +54,8 @@ export function AssistantTurn(props: {
   const { t } = useI18n()
   const { node, context } = props
   const summary = summaryOf(node)
-  const running = node.status === 'running'
-  const snapshotNote = running ? null : snapshotNoteOf(node)
   const changed = summary !== null && (summary.files > 0 || (summary.command_files ?? 0) > 0)
+  const running = node.status === 'running'
   return (
     <div className="assistant-turn" data-testid="turn" data-turn-id={node.node_id} data-status={node.status}>
       {node.parts.map((part, index) => (
@@ -68,9 +67,9 @@ export function AssistantTurn(props: {
           {t('chat.working')}
         </p>
       )}
-      {snapshotNote !== null && (
-        <p className="turn-snapshot-note" data-testid="turn-snapshot-note" data-reason={snapshotNote.reason}>
-          {t('turnCard.commandsUntracked', { reason: snapshotNote.message })}
+      {!running && snapshotNoteOf(node) !== null && (
+        <p className="turn-snapshot-note" data-testid="turn-snapshot-note" data-reason={snapshotNoteOf(node)?.reason}>
+          {t('turnCard.commandsUntracked', { reason: snapshotNoteOf(node)?.message ?? '' })}
         </p>
       )}
       {!running && summary !== null && changed && (
@@ -82,9 +81,9 @@ export function AssistantTurn(props: {
           offers={context.offers}
           sessionBusy={context.sessionBusy}
           onRestored={context.onRestored}
+          {...(context.onReviewCommands ? { onReviewCommands: () => context.onReviewCommands?.(node.node_id) } : {})}
           onOpenFile={context.onOpenFile}
           onReviewFile={context.onReview ? (path) => context.onReview?.(node.node_id, path) : undefined}
-          {...(context.onReviewCommands ? { onReviewCommands: () => context.onReviewCommands?.(node.node_id) } : {})}
           review={
             context.onReview ? (
               <button

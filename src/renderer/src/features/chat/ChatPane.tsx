@@ -27,11 +27,11 @@ export function ChatPane(props: {
   /** Tells the workspace which session is shown (the Review tab reviews it). */
   onSessionChange?: (sessionId: string | null) => void
   onReview?: (turnId: string, path?: string) => void
+  /** Opens Review on This turn's "Changed by commands" filter (step snapshots). */
+  onReviewCommands?: (turnId: string) => void
   onOpenFile?: (path: string) => void
   /** Bumped by the window's menu to open Settings here. */
   settingsRequest?: number
-  /** Opens Review on This turn's "Changed by commands" filter. */
-  onReviewCommands?: (turnId: string) => void
 }) {
   const client = useClient()
   const { t } = useI18n()
@@ -123,8 +123,8 @@ export function ChatPane(props: {
           onRestored: transcript.reload,
           onOpenSettings: () => setSettingsOpen(true),
           ...(props.onReview ? { onReview: props.onReview } : {}),
-          ...(props.onOpenFile ? { onOpenFile: props.onOpenFile } : {}),
           ...(props.onReviewCommands ? { onReviewCommands: props.onReviewCommands } : {}),
+          ...(props.onOpenFile ? { onOpenFile: props.onOpenFile } : {}),
         }
 
   return (

@@ -127,6 +127,22 @@ export function RestorePanel(props: {
                   <div className="restore-conflict-head">
                     {conflict.path !== '' && <code>{conflict.path}</code>}
                     <span>{conflict.message}</span>
+                    {conflict.source === 'command' && (
+                      <label className="restore-include">
+                        <input
+                          type="checkbox"
+                          data-testid="restore-include-conflicting"
+                          checked={false}
+                          onChange={() =>
+                            props.onPreview(plan.operation, {
+                              includeCommands: true,
+                              includeConflicting: [...options.includeConflicting, conflict.path],
+                            })
+                          }
+                        />
+                        {t('restore.includeConflicting')}
+                      </label>
+                    )}
                   </div>
                   {conflict.path !== '' && props.conflicts && (
                     <>
@@ -160,22 +176,6 @@ export function RestorePanel(props: {
                         )}
                       </div>
                     </>
-                  )}
-                  {conflict.source === 'command' && (
-                    <label className="restore-include">
-                      <input
-                        type="checkbox"
-                        data-testid="restore-include-conflicting"
-                        checked={false}
-                        onChange={() =>
-                          props.onPreview(plan.operation, {
-                            includeCommands: true,
-                            includeConflicting: [...options.includeConflicting, conflict.path],
-                          })
-                        }
-                      />
-                      {t('restore.includeConflicting')}
-                    </label>
                   )}
                 </li>
               ))}

@@ -265,8 +265,8 @@ export default function ReviewPane(props: {
                           className="review-file"
                           data-testid="review-file"
                           data-path={row.path}
-                          data-operation={row.operation}
                           data-source={row.source}
+                          data-operation={row.operation}
                           aria-current={row.path === view.selected}
                           onClick={() => {
                             update({ selected: row.path })
@@ -278,6 +278,16 @@ export default function ReviewPane(props: {
                             <strong>{baseName(row.path)}</strong>
                             {parentPath(row.path) !== '' && <span className="file-dir">{parentPath(row.path)}</span>}
                           </span>
+                          {row.outside_changes > 0 && (
+                            <span
+                              className="review-outside-mark"
+                              role="img"
+                              aria-label={t('review.outside', { count: row.outside_changes })}
+                              title={t('review.outside', { count: row.outside_changes })}
+                            >
+                              <Icon name="warning" />
+                            </span>
+                          )}
                           <span className="review-file-stats">
                             <span className="stat-added">+{row.added ?? '—'}</span>
                             <span className="stat-removed">−{row.removed ?? '—'}</span>
@@ -303,6 +313,12 @@ export default function ReviewPane(props: {
                 <strong className="review-file-path">{file.path}</strong>
                 <span className="review-file-meta">
                   {t(`review.op.${file.operation}`)} · {t(`review.source.${file.source}`)}
+                  {file.outside_changes > 0 && (
+                    <span className="review-outside" data-testid="review-outside" role="note">
+                      {' · '}
+                      {t('review.outside', { count: file.outside_changes })}
+                    </span>
+                  )}
                 </span>
                 <span className="review-spacer" />
                 <div className="segmented" role="group" aria-label={t('review.layout')}>

@@ -8,7 +8,7 @@ export interface ReviewViewState {
   readonly pinnedTurnId: string | null
   readonly subScope: SubScope
   readonly category: ReviewCategory | null
-  /** `command`: This turn's "Changed by commands" filter (issue 16). */
+  /** `command`: only This turn's files changed by commands (spec 06, step snapshots). */
   readonly source: 'command' | null
   /** What the filter box holds; the list is queried with it after a short pause in typing. */
   readonly search: string
@@ -44,7 +44,10 @@ export function reviewStoreFor(projectId: string): Store<ReviewViewState> {
   return store
 }
 
-/** Shows a turn's changes (optionally one file of them, or only what its commands changed) in Review. */
+/**
+ * Shows a turn's changes in Review: optionally one file of them, or only the files its commands
+ * changed.
+ */
 export function reviewTurn(
   projectId: string,
   turnId: string,
