@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import type { ProjectSummary, ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileTab } from '../features/documents'
+import { dirtyPathsOf } from '../features/drafts'
 import { Explorer, gitStoreFor, type ExplorerHandle } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { navigateChange, ReviewPane, reviewTurn } from '../features/review'
@@ -279,6 +280,7 @@ function Workspace(props: {
   const client = useClient()
   const { projectId, tabs } = props
   const git = useStore(gitStoreFor(client, projectId).store)
+  const dirty = useStore(dirtyPathsOf(projectId))
   const reviewActive = useStore(tabs.store, (s) => s.activeId === 'review')
   const renderTab = (tab: Tab) =>
     tab.kind === 'review' ? (
@@ -296,6 +298,7 @@ function Workspace(props: {
         viewState={tabs.viewState(tab.id)}
         onViewState={(view) => tabs.saveViewState(tab.id, view)}
         onReveal={props.reveal}
+        onOpenFile={(path) => props.openFile(path)}
       />
     )
   return (
@@ -314,7 +317,13 @@ function Workspace(props: {
         />
       }
       center={
-        <CenterTabs tabs={tabs} gitState={(path) => git.files.get(path)} renderTab={renderTab} empty={<Welcome />} />
+        <CenterTabs
+          tabs={tabs}
+          gitState={(path) => git.files.get(path)}
+          isDirty={(path) => dirty.has(path)}
+          renderTab={renderTab}
+          empty={<Welcome />}
+        />
       }
       chat={
         <ChatPane

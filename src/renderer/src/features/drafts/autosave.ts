@@ -56,6 +56,11 @@ export interface Autosave {
   /** A new editing session (document switch, close, restore): History starts a new version. */
   newEditSession(): void
   retry(): Promise<boolean>
+  /**
+   * Publishes `content` as it is in the editor, without the draft store (the quota prompt's
+   * "Save now": the store refused the newest edit, the file still gets it).
+   */
+  saveNow(content: DraftContent): Promise<boolean>
   dispose(): void
 }
 
@@ -272,6 +277,34 @@ export function createAutosave(options: AutosaveOptions): Autosave {
     async retry() {
       set({ problem: null })
       return publish(false)
+    },
+    async saveNow(content) {
+      if (timer) clearTimeout(timer)
+      timer = undefined
+      if (running) await running
+      set({ publishing: true })
+      const outcome = await options.publish(
+        {
+          path: options.path,
+          ...(content.kind === 'text' ? { content: content.text } : { content_base64: toBase64(content.bytes) }),
+          expected_revision: state.baseline,
+          edit_session_id: editSession,
+        },
+        newId(),
+      )
+      set({ publishing: false })
+      if (outcome.kind !== 'ok') {
+        const conflict = outcome.kind === 'error' && outcome.error.code === 'CONFLICT'
+        set({
+          problem: conflict
+            ? { kind: 'conflict', actualRevision: (outcome.error.details?.actual_revision as string | null) ?? null }
+            : { kind: 'failed', message: outcome.kind === 'error' ? outcome.error.message : 'Not saved.' },
+        })
+        return false
+      }
+      await serial(() => options.store.discard(options.projectId, options.path))
+      set({ baseline: outcome.result.revision, dirty: false, problem: null })
+      return true
     },
     dispose() {
       disposed = true
