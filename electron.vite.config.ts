@@ -37,6 +37,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+      // Fonts stay files: a data: URL font is refused by the CSP's font-src 'self' (KaTeX's small ones).
+      assetsInlineLimit: (file: string) => (file.endsWith('.woff2') ? false : undefined),
     },
     worker: { format: 'es' },
   },
