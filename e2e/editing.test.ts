@@ -141,6 +141,12 @@ describe('editing with autosave', () => {
     await expect
       .poll(() => page.getByTestId('conflict-compare-view').locator('.monaco-diff-editor').count(), { timeout: 10_000 })
       .toBe(1)
+    // A real diff: the disk's line removed, the draft's lines added.
+    await expect
+      .poll(() => page.getByTestId('conflict-compare-view').locator('.line-delete, .char-delete').count(), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0)
     await page.screenshot({ path: join(ARTIFACTS, 'editing-conflict-1440.png') })
     await page.getByTestId('conflict-keep').click()
     await expect.poll(() => disk('keep.txt'), { timeout: 10_000 }).toBe('keep start\nmine')
