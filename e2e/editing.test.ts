@@ -284,3 +284,46 @@ describe('Markdown and CSV', () => {
     await page.close()
   })
 })
+
+describe('finding files', () => {
+  test('the explorer search box finds a file in a folder nobody expanded; quick open uses the same search', async () => {
+    const { page } = await openFile('typed.txt')
+    await page.getByTestId('explorer-search').fill('targt')
+    const result = page.locator('[data-testid="explorer-search-result"][data-path="docs/deep/er/target.txt"]')
+    await expect.poll(() => result.count(), { timeout: 10_000 }).toBe(1)
+    expect(await page.getByRole('tree', { name: 'Files' }).isHidden()).toBe(true)
+    await page.screenshot({ path: join(ARTIFACTS, 'explorer-search-1440.png') })
+    // Keyboard: ↓ into the results, Enter opens.
+    await page.getByTestId('explorer-search').press('ArrowDown')
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'))
+      .toBe('docs/deep/er/target.txt')
+    await page.getByTestId('explorer-search').fill('')
+    await page.keyboard.press('Control+p')
+    await page.getByTestId('palette-input').fill('bigcsv')
+    const item = page.locator('[data-testid="palette-item"][data-path="big.csv"]')
+    await expect.poll(() => item.count(), { timeout: 10_000 }).toBe(1)
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'))
+      .toBe('big.csv')
+    await page.close()
+  })
+
+  test('narrow windows keep the editor, the banner and History usable', async () => {
+    for (const width of [1024, 800]) {
+      const { page } = await openFile('history.txt', width)
+      await expect.poll(() => page.locator('.monaco-editor').count(), { timeout: 20_000 }).toBe(1)
+      await page.getByTestId('history-toggle').click()
+      await expect.poll(() => page.getByTestId('history-panel').count(), { timeout: 10_000 }).toBe(1)
+      await expect
+        .poll(() => page.locator('.history-panel .viewer-note, [data-testid="history-list"]').count())
+        .toBeGreaterThan(0)
+      await page.screenshot({ path: join(ARTIFACTS, `history-${width}.png`) })
+      const box = await page.locator('.viewer-body').boundingBox()
+      expect(box?.width ?? 0).toBeGreaterThan(300)
+      await page.close()
+    }
+  })
+})

@@ -12,7 +12,7 @@ import { useStore } from '../ui/store'
 import { ClientContext, useClient } from './client-context'
 import { ActivityBar } from './workbench/ActivityBar'
 import { CenterTabs } from './workbench/CenterTabs'
-import { CommandPalette, watchFileIndex, type PaletteCommand } from './workbench/CommandPalette'
+import { CommandPalette, type PaletteCommand } from './workbench/CommandPalette'
 import { COMMANDS, commandForChord, type CommandId } from './workbench/commands'
 import { chordOf, displayChord } from './workbench/keys'
 import { Layout, type LayoutHandle } from './workbench/Layout'
@@ -73,7 +73,6 @@ export function App(props: { client: RequestClient }) {
       }),
     [client, refreshProjects],
   )
-  useEffect(() => (currentId === null ? undefined : watchFileIndex(client, currentId)), [client, currentId])
   const opened = useRef(false)
   useEffect(() => {
     if (tabs && initialOpen && !opened.current) {

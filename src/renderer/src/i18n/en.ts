@@ -322,7 +322,6 @@ export const en = {
   'palette.results': 'Results',
   'palette.indexing': 'Reading the project’s file names…',
   'palette.nothing': 'Nothing matches.',
-  'palette.partial': 'Only the first 20 000 files are searched; a full project search comes with the files issue.',
   'palette.filesHint': '↑↓ to move · Enter to open · > for commands · Esc to close',
   'palette.commandsHint': '↑↓ to move · Enter to run · delete > for files · Esc to close',
   'project.noneShort': 'No folder',
@@ -443,6 +442,10 @@ export const en = {
   'search.more': 'More results',
   'search.stale': 'The project changed; results were refreshed.',
   'search.partial': 'Only part of the project was searched (it is very large).',
+  'explorer.unsavedFirst': 'This file has edits that could not be saved yet; resolve them before renaming.',
+  'explorer.deleteDirty': '{path} has unsaved edits. Save them and keep the file, or discard them and delete it?',
+  'explorer.saveDraft': 'Save my edits (keep the file)',
+  'explorer.discardAndDelete': 'Discard my edits and delete',
 } as const
 
 export type MessageKey = keyof typeof en

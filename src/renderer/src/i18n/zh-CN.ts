@@ -318,7 +318,6 @@ export const zhCN: Record<MessageKey, string> = {
   'palette.results': '结果',
   'palette.indexing': '正在读取项目的文件名…',
   'palette.nothing': '没有匹配项。',
-  'palette.partial': '仅搜索前 20 000 个文件；完整的项目搜索将随文件功能提供。',
   'palette.filesHint': '↑↓ 移动 · Enter 打开 · > 查找命令 · Esc 关闭',
   'palette.commandsHint': '↑↓ 移动 · Enter 执行 · 删除 > 查找文件 · Esc 关闭',
   'project.noneShort': '无文件夹',
@@ -436,4 +435,8 @@ export const zhCN: Record<MessageKey, string> = {
   'search.more': '更多结果',
   'search.stale': '项目已更改；结果已刷新。',
   'search.partial': '只搜索了项目的一部分（项目非常大）。',
+  'explorer.unsavedFirst': '此文件有尚未保存的编辑；请先处理再重命名。',
+  'explorer.deleteDirty': '{path} 有未保存的编辑。保存并保留文件，还是放弃编辑并删除？',
+  'explorer.saveDraft': '保存我的编辑（保留文件）',
+  'explorer.discardAndDelete': '放弃我的编辑并删除',
 }
