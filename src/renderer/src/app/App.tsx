@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import type { ProjectSummary, ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileTab } from '../features/documents'
-import { dirtyPathsOf } from '../features/drafts'
+import { dirtyPathsOf, watchReadCache } from '../features/drafts'
 import { Explorer, gitStoreFor, type ExplorerHandle } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { navigateChange, ReviewPane, reviewTurn } from '../features/review'
@@ -280,6 +280,7 @@ function Workspace(props: {
   const { projectId, tabs } = props
   const git = useStore(gitStoreFor(client, projectId).store)
   const dirty = useStore(dirtyPathsOf(projectId))
+  useEffect(() => watchReadCache(client, projectId), [client, projectId])
   const reviewActive = useStore(tabs.store, (s) => s.activeId === 'review')
   const renderTab = (tab: Tab) =>
     tab.kind === 'review' ? (

@@ -90,7 +90,21 @@ export function FileTab(props: {
     const controller = new AbortController()
     const owner = { project_id: props.projectId }
     void (async () => {
-      const outcome = await client.request('files.read', { path: props.path }, { owner, signal: controller.signal })
+      // A complete earlier read of this path (nothing changed it since) spares the request.
+      const cached = diskVersion === 0 ? readCache.get(props.projectId, props.path) : undefined
+      const outcome: RequestOutcome<FileRead> =
+        cached?.kind === 'text'
+          ? {
+              kind: 'ok',
+              result: {
+                kind: 'text',
+                path: props.path,
+                text: cached.text,
+                revision: cached.revision,
+                size: cached.size,
+              },
+            }
+          : await client.request('files.read', { path: props.path }, { owner, signal: controller.signal })
       if (controller.signal.aborted || outcome.kind === 'cancelled') return
       if (outcome.kind !== 'ok') {
         const gone = outcome.kind === 'error' && outcome.error.code === 'NOT_FOUND'

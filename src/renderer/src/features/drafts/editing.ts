@@ -1,4 +1,5 @@
 import type { RequestClient } from '../../transport'
+import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { createStore, type Store } from '../../ui/store'
 import { createAutosave, type Autosave } from './autosave'
 import { openDraftStore, type DraftStore } from './draft-store'
@@ -90,4 +91,14 @@ export async function closeEditor(projectId: string, path: string): Promise<bool
     markDirty(projectId, path, false)
   }
   return clean
+}
+
+/** Drops cached reads of paths the engine says changed (writes, renames, deletes, the watcher). */
+export function watchReadCache(client: RequestClient, projectId: string): () => void {
+  return onProjectEvent(client, projectId, (frame) => {
+    const paths = changedPaths(frame)
+    if (paths === null) return
+    if (paths === 'all') readCache.invalidateProject(projectId)
+    else for (const path of paths) readCache.invalidate(projectId, path)
+  })
 }
