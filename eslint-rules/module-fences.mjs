@@ -8,21 +8,22 @@ import { dirname, relative, resolve, sep } from 'node:path'
 /** What each engine module may import (besides shared code and its own files). */
 export const CORE_LAYERS = {
   platform: [],
+  actions: [],
   events: [],
   paging: [],
   git: [],
   'project-fs': ['platform'],
   store: ['platform'],
-  journal: ['store', 'platform', 'project-fs'],
+  journal: ['actions', 'store', 'platform', 'project-fs', 'events'],
   changes: ['journal', 'store'],
-  projects: ['store', 'platform'],
-  files: ['store', 'journal', 'project-fs', 'platform', 'paging'],
-  history: ['store', 'journal', 'changes', 'project-fs', 'platform', 'events', 'snapshot'],
-  snapshot: ['store', 'git', 'platform', 'project-fs', 'journal', 'changes', 'events'],
-  review: ['store', 'journal', 'changes', 'history', 'git', 'paging', 'platform', 'project-fs', 'files', 'snapshot'],
-  office: ['store', 'journal', 'files', 'platform', 'project-fs', 'events'],
-  watch: ['git', 'journal', 'platform', 'project-fs', 'events'],
-  agent: ['store', 'journal', 'history', 'files', 'project-fs', 'platform', 'changes', 'events', 'snapshot'],
+  projects: ['actions', 'store', 'platform', 'events'],
+  files: ['actions', 'store', 'journal', 'project-fs', 'platform', 'paging'],
+  history: ['actions', 'store', 'journal', 'changes', 'project-fs', 'platform', 'events', 'snapshot'],
+  snapshot: ['actions', 'store', 'git', 'platform', 'project-fs', 'journal', 'changes', 'events'],
+  review: ['actions', 'store', 'journal', 'changes', 'history', 'git', 'paging', 'platform', 'project-fs', 'files', 'snapshot'],
+  office: ['actions', 'store', 'journal', 'files', 'platform', 'project-fs', 'events'],
+  watch: ['actions', 'git', 'journal', 'platform', 'project-fs', 'events'],
+  agent: ['actions', 'store', 'journal', 'history', 'files', 'project-fs', 'platform', 'changes', 'events', 'snapshot'],
 }
 
 function moduleOf(base, file) {

@@ -3,6 +3,8 @@ import {
   beginTurn,
   finalizeTurn,
   getSession,
+  interruptedTurns,
+  permissionModeOf,
   runningParts,
   transcript,
   writeRunningPart,
@@ -196,9 +198,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
   }
 
   function currentMode(sessionId: string): PermissionMode {
-    const row = statement(db, 'SELECT permission_mode FROM sessions WHERE session_id = ?').get(sessionId) as
-      { permission_mode: PermissionMode } | undefined
-    return row?.permission_mode ?? 'ask'
+    return permissionModeOf(db, sessionId)
   }
 
   function toolContext(
@@ -278,10 +278,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       return ok({})
     },
     async recover() {
-      const rows = statement(
-        db,
-        "SELECT n.node_id, n.parent_node_id, s.project_id, s.session_id FROM nodes n JOIN sessions s ON s.session_id = n.session_id WHERE n.status = 'running' AND n.kind = 'assistant'",
-      ).all() as Array<{ node_id: string; parent_node_id: string; project_id: string; session_id: string }>
+      const rows = interruptedTurns(db)
       for (const row of rows) {
         const session = getSession(db, row.project_id, row.session_id)
         if (session.kind === 'error') continue

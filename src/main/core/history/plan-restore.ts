@@ -3,7 +3,10 @@ import { statfs } from 'node:fs/promises'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import {
+  laterLineageChanges,
   parentWritable,
+  turnCommittedChanges,
+  workspaceRevision,
   queryAllReceipts,
   readWriteTarget,
   type DiskState,
@@ -117,10 +120,7 @@ function turnsOnBranch(db: Database, session: SessionRecord): string[] {
 /** Whether the turn committed any file change or its commands changed files (index probes, not receipt loads). */
 function changedFiles(db: Database, workspaceId: string, turnId: string): boolean {
   return (
-    statement(
-      db,
-      "SELECT 1 FROM transactions WHERE workspace_id = ? AND origin_turn_id = ? AND status = 'committed' LIMIT 1",
-    ).get(workspaceId, turnId) !== undefined ||
+    turnCommittedChanges(db, workspaceId, turnId) ||
     statement(
       db,
       `SELECT 1 FROM nodes n, json_each(n.parts) p WHERE n.node_id = ?
@@ -321,11 +321,6 @@ export async function planRestore(
   // a file between states turns produced, and a later turn that is currently undone or reverted no
   // longer stands: neither is a change this turn's restore would overwrite. (The disk check above
   // still catches anything outside the journal.)
-  const laterChanges = statement(
-    db,
-    `SELECT t.kind, t.origin_turn_id FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
-     WHERE f.file_lineage_id = ? AND t.workspace_id = ? AND t.status = 'committed' AND t.workspace_sequence > ?`,
-  )
   const undoneTurns = new Map<string, boolean>()
   const stillStands = (row: { kind: string; origin_turn_id: string | null }) => {
     if (row.kind === 'revert' || row.kind === 'reapply') return false
@@ -339,9 +334,7 @@ export async function planRestore(
   }
   const laterMutation = {
     get: (lineage: string, workspaceId: string, after: number) =>
-      (laterChanges.all(lineage, workspaceId, after) as Array<{ kind: string; origin_turn_id: string | null }>).some(
-        stillStands,
-      ),
+      laterLineageChanges(db, lineage, workspaceId, after).some(stillStands),
   }
   for (const [index, action] of actions.entries()) {
     if (onProgress && index % 100 === 0) onProgress(index, actions.length)
@@ -415,11 +408,7 @@ export async function planRestore(
     }
   }
 
-  const revision = (
-    statement(db, 'SELECT revision FROM workspaces WHERE workspace_id = ?').get(workspace.workspace_id) as {
-      revision: number
-    }
-  ).revision
+  const revision = workspaceRevision(db, workspace.workspace_id)
   const headVersion = getBranch(db, session.active_branch_id)?.head_version ?? 0
   const status = unavailable.length > 0 ? 'unavailable' : conflicts.length > 0 ? 'blocked' : 'ready'
   const plan_hash = createHash('sha256')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { fail, ok, type Outcome, type PatchPart } from '../../../shared/protocol'
 import { countChanges, foldReceipts, isNoChange } from '../changes'
-import { queryAllReceipts, type Attribution, type Receipt } from '../journal'
+import { queryAllReceipts, workspaceCounters, type Attribution, type Receipt } from '../journal'
 import { commandChanges, commandPatches } from '../snapshot'
 import { inImmediateTransaction, statement, type BlobStore, type Database } from '../store'
 import { getBranch, titleFromPrompt } from './sessions'
@@ -16,13 +16,6 @@ export interface Turn {
   readonly before_checkpoint_id: string
   /** What every trusted mutation of this turn's main actor is recorded with. */
   readonly attribution: Attribution
-}
-
-function workspaceCounters(db: Database, workspaceId: string): { sequence: number; revision: number } {
-  const row = statement(db, 'SELECT last_sequence, revision FROM workspaces WHERE workspace_id = ?').get(
-    workspaceId,
-  ) as { last_sequence: number; revision: number } | undefined
-  return { sequence: row?.last_sequence ?? 0, revision: row?.revision ?? 0 }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { inImmediateTransaction, inLazyTransaction, statement, type Database } from '../store'
-import type { PlannedChange } from './transaction'
+import type { PlannedChange } from './plan'
 import type { Attribution, PublishState, Receipt, ReceiptFile, TransactionStatus } from './types'
 
 export interface StoredFile {

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Outcome } from '../../../shared/protocol'
+import { ok, type Outcome } from '../../../shared/protocol'
+import type { ModuleActions } from '../actions'
+import { readSetting, writeSetting, type Database } from '../store'
 import type { Disposable } from '../../../shared/disposable'
 import { diff } from './diff'
 import { diffFull } from './diff-full'
@@ -156,3 +158,44 @@ export function createSnapshotService(options: SnapshotServiceOptions): Snapshot
 }
 
 export { commandChanges, commandPatches, receiptSteps, type CommandChange, type CommandPatch } from './command-changes'
+
+/** The app setting that turns step snapshots off (spec 06 `snapshot: false`). */
+const SETTING = 'snapshot'
+
+export interface SnapshotModule {
+  readonly service: SnapshotService
+  /** One project's shadow repository (created lazily). */
+  of(projectId: string, root: string): ProjectSnapshots
+  readonly actions: ModuleActions<'settings.snapshots'>
+  dispose(): void
+}
+
+export function createSnapshotModule(deps: {
+  db: Database
+  dataDir: string
+  maxFileBytes: number
+  /** `false` (an engine option) turns snapshots off for good, whatever the setting says. */
+  available: boolean
+  maintenance?: { firstAfterMs: number; everyMs: number } | false | undefined
+  log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
+}): SnapshotModule {
+  const enabled = () => deps.available && readSetting(deps.db, SETTING) !== 'false'
+  const service = createSnapshotService({
+    dataDir: deps.dataDir,
+    enabled,
+    maxFileBytes: deps.maxFileBytes,
+    ...(deps.maintenance !== undefined ? { maintenance: deps.maintenance } : {}),
+    log: deps.log,
+  })
+  return {
+    service,
+    of: (projectId, root) => service.project({ project_id: projectId, root }),
+    actions: {
+      'settings.snapshots': async ({ enabled: wanted }) => {
+        if (wanted !== undefined) writeSetting(deps.db, SETTING, wanted ? 'true' : 'false')
+        return ok({ enabled: enabled(), available: deps.available })
+      },
+    },
+    dispose: () => service.dispose(),
+  }
+}
