@@ -1,5 +1,6 @@
 import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
+import { benchOffice } from './office.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
 import { benchWorkspaceReview } from './workspace-review.bench'
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   await benchSearch()
   await benchSnapshotSmall()
   await benchSnapshots()
+  await benchOffice()
 }
 
 void main()

@@ -1,14 +1,15 @@
 import { join } from 'node:path'
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type WebContents } from 'electron'
 import { createCore, type Core } from '../core'
-import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol'
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol'
 import { createElectronHost } from './host'
+import { OFFICE_SCHEME_PRIVILEGES, registerOfficeProtocol } from './office-protocol'
 import { attachCoreToIpc } from './ipc-bridge'
 import { decideNavigation, externalLinkTarget, trustedOrigins } from './navigation'
 import { secureWebPreferences } from './window'
 
 /** Desktop entry (`npm start`, packaged app). Kept thin: every decision lives in a tested module. */
-protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES, OFFICE_SCHEME_PRIVILEGES])
 
 const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
 const origins = trustedOrigins(devServerUrl)
@@ -61,6 +62,7 @@ void app.whenReady().then(() => {
     prewarmSearch: true,
   })
   serving.core = started
+  const officeOrigin = registerOfficeProtocol(protocol, started, APP_ORIGIN)
   const bridge = attachCoreToIpc(
     ipcMain,
     started,
@@ -79,6 +81,7 @@ void app.whenReady().then(() => {
   })
   app.on('will-quit', () => {
     bridge.dispose()
+    officeOrigin.dispose()
     started.dispose()
   })
 })
