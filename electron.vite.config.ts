@@ -16,6 +16,8 @@ export default defineConfig({
           web: resolve(__dirname, 'src/main/web/main.ts'),
           // Loaded by path as a worker_threads script (review diffs off the main thread).
           'diff-worker': resolve(__dirname, 'src/main/core/review/diff-worker.ts'),
+          // The project search's walk and ranking (files.search), off the main thread.
+          'search-worker': resolve(__dirname, 'src/main/core/files/search-worker.ts'),
         },
       },
     },
@@ -35,6 +37,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+      // Fonts stay files: a data: URL font is refused by the CSP's font-src 'self' (KaTeX's small ones).
+      assetsInlineLimit: (file: string) => (file.endsWith('.woff2') ? false : undefined),
     },
     worker: { format: 'es' },
   },

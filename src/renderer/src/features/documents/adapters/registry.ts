@@ -29,6 +29,18 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     load: () => import('./image').then((m) => m.imageAdapter),
   },
   {
+    id: 'markdown',
+    needs: 'text',
+    canHandle: (type) => type.kind === 'text' && /\.(md|markdown|mdown|mkd)$/i.test(type.path),
+    load: () => import('./markdown').then((m) => m.markdownAdapter),
+  },
+  {
+    id: 'csv',
+    needs: 'text',
+    canHandle: (type) => type.kind === 'text' && /\.(csv|tsv|tab)$/i.test(type.path),
+    load: () => import('./csv').then((m) => m.csvAdapter),
+  },
+  {
     id: 'text',
     needs: 'text',
     canHandle: (type) => type.kind === 'text',

@@ -28,6 +28,10 @@ export interface MountOptions {
   /** What `viewState()` returned before a re-mount (scroll, selection). */
   readonly viewState?: unknown
   readonly dark: boolean
+  /** Opens a project file in a tab (Markdown links); navigation only, never a read. */
+  readonly openFile?: (path: string) => void
+  /** Translated labels for an adapter's own controls (it has no access to the i18n module). */
+  readonly labels?: Readonly<Record<string, string>>
 }
 
 export interface AdapterEvents {
@@ -43,6 +47,10 @@ export interface MountedDocument {
   /** Scroll position and selection, handed back through `MountOptions.viewState` on re-mount. */
   viewState(): unknown
   setDark(dark: boolean): void
+  /** Text adapters: the document's text now (what autosave stores on every change). */
+  currentText?(): string
+  /** Editable adapters: stop (or resume) accepting input, e.g. while the draft quota is full. */
+  setReadOnly?(readOnly: boolean): void
   export(): Promise<Blob>
   destroy(): void
 }
