@@ -19,15 +19,15 @@ export function DocumentHost(props: {
   onMounted?: (mounted: MountedDocument | null) => void
   onError?: (message: string) => void
 }) {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   const container = useRef<HTMLDivElement>(null)
   const mounted = useRef<MountedDocument | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
   // The adapter's chunk (Monaco, pdf.js…) may take a moment on first use: say so meanwhile.
   const [mountedPath, setMountedPath] = useState<string | null>(null)
-  const latest = useRef(props)
+  const latest = useRef({ ...props, locale })
   useEffect(() => {
-    latest.current = props
+    latest.current = { ...props, locale }
   })
   const { entry, path, size, readOnly } = props
 
@@ -51,6 +51,7 @@ export function DocumentHost(props: {
           size,
           viewState,
           dark: dark.matches,
+          locale: latest.current.locale,
         })
         if (cancelled) {
           instance.destroy()
@@ -81,6 +82,10 @@ export function DocumentHost(props: {
   useEffect(() => {
     mounted.current?.update(content, revision)
   }, [content, revision])
+
+  useEffect(() => {
+    mounted.current?.setLocale?.(locale)
+  }, [locale, mountedPath])
 
   return (
     <>

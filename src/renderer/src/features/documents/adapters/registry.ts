@@ -18,6 +18,7 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
   {
     id: 'pdf',
     needs: 'bytes',
+    edits: 'bytes',
     canHandle: (type) => type.mime === 'application/pdf',
     load: () => import('./pdf').then((m) => m.pdfAdapter),
   },
