@@ -27,6 +27,13 @@ const FOLDERS = ['cmaps', 'standard_fonts', 'wasm', 'iccs', 'legacy/web/images']
 const EXCLUDED = /^quickjs-eval\./
 
 /**
+ * Variables pdf.js's editors read with `getComputedStyle(document.documentElement)` (sizes of an
+ * editor's outline and a note's padding). They alone stay on the document root, under names no app
+ * style uses; without them a new free-text note gets a NaN position.
+ */
+export const ROOT_VARIABLES_READ_BY_PDFJS = ['--outline-width', '--freetext-padding'] as const
+
+/**
  * Scopes the upstream viewer stylesheet to the reader: every rule goes inside
  * `@scope (.pdf-reader)` and its `:root` variables become the scope root's, so a generic pdf.js
  * class (`.dialog`, `.messageBar`, `.toggle-button`) never restyles the app around it.
@@ -35,8 +42,16 @@ export function scopeViewerCss(css: string, scope = PDF_READER_SCOPE): string {
   if (/@(import|font-face|keyframes|property|layer)\b/.test(css)) {
     throw new Error('pdf_viewer.css gained an at-rule that cannot live inside @scope; update scopeViewerCss')
   }
+  const rootValues = ROOT_VARIABLES_READ_BY_PDFJS.map((name) => {
+    const value = new RegExp(`${name}:\\s*([^;]+);`).exec(css)?.[1]
+    if (value === undefined) throw new Error(`pdf_viewer.css no longer defines ${name}; update scopeViewerCss`)
+    return `${name}:${value};`
+  })
   const body = css.replace(/:root(?![\w-])/g, ':scope')
-  return `/* pdf.js viewer stylesheet, scoped to ${scope} by scripts/pdfjs-assets.ts */\n@scope (${scope}) {\n${body}\n}\n`
+  return (
+    `/* pdf.js viewer stylesheet, scoped to ${scope} by scripts/pdfjs-assets.ts */\n` +
+    `:root{${rootValues.join('')}}\n@scope (${scope}) {\n${body}\n}\n`
+  )
 }
 
 export function readPdfjsVersion(packageDir: string): string {

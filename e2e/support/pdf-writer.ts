@@ -155,7 +155,13 @@ export function writePdf(spec: PdfSpec): Buffer {
       `/Type /Pages /Count ${spec.pages.length} /Kids [${spec.pages.map((_, i) => ref(pageNumberToObject(i + 1))).join(' ')}]`,
   })
   add({ dict: () => '/Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding' })
-  add({ dict: () => '/Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding' })
+  // Code 173 is a soft hyphen (WinAnsi alone would draw it as an ordinary hyphen), as word
+  // processors write it when they break a word at a line end.
+  add({
+    dict: () =>
+      '/Type /Font /Subtype /Type1 /BaseFont /Courier ' +
+      '/Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [173 /sfthyphen] >>',
+  })
   add({
     dict: (str) =>
       '/Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H ' +

@@ -18,6 +18,11 @@ export function DocumentHost(props: {
   viewState?: unknown
   onMounted?: (mounted: MountedDocument | null) => void
   onError?: (message: string) => void
+  /**
+   * Runs before the instance is destroyed (the view is going away): an editor's last export and
+   * publish finish first, then it is released.
+   */
+  release?: (mounted: MountedDocument) => Promise<void>
 }) {
   const { t, locale } = useI18n()
   const container = useRef<HTMLDivElement>(null)
@@ -73,8 +78,11 @@ export function DocumentHost(props: {
       cancelled = true
       dark.removeEventListener('change', onScheme)
       latest.current.onMounted?.(null)
-      instance?.destroy()
       mounted.current = null
+      const released = instance
+      const release = latest.current.release
+      if (released && release) void release(released).finally(() => released.destroy())
+      else released?.destroy()
     }
   }, [entry, path, size, readOnly])
 

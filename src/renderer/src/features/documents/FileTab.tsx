@@ -9,6 +9,9 @@ import { resolveAdapter } from './adapters/registry'
 import type { DocumentAdapterEntry, DocumentContent, MountedDocument, SniffedType } from './adapters/types'
 import { DocumentHost } from './DocumentHost'
 import { loadBytes, type BytesOutcome } from './load-bytes'
+import { BinaryAutosave } from './save/binary-autosave'
+import { filesWritePublisher } from './save/byte-publisher'
+import { SaveStatusBar } from './save/SaveStatusBar'
 import { Unsupported } from './Unsupported'
 import './documents.css'
 
@@ -39,6 +42,12 @@ export function FileTab(props: {
   const mounted = useRef<MountedDocument | null>(null)
   const { onViewState } = props
   const [initialViewState] = useState(props.viewState)
+  // An editor that exports bytes (PDF annotations) publishes through autosave; its own writes come
+  // back as file changes and must not reload it.
+  const autosave = useRef<BinaryAutosave | null>(null)
+  const [saver, setSaver] = useState<BinaryAutosave | null>(null)
+  const [diskRevision, setDiskRevision] = useState<string | null>(null)
+  const forceReload = useRef(false)
 
   useEffect(
     () =>
@@ -53,8 +62,24 @@ export function FileTab(props: {
     const controller = new AbortController()
     const owner = { project_id: props.projectId }
     void (async () => {
+      const editor = autosave.current
+      await editor?.settled()
+      if (controller.signal.aborted) return
       const outcome = await client.request('files.read', { path: props.path }, { owner, signal: controller.signal })
       if (controller.signal.aborted || outcome.kind === 'cancelled') return
+      const reload = forceReload.current
+      forceReload.current = false
+      if (editor && outcome.kind === 'ok' && !reload) {
+        // Our own publish (or nothing new): the editor already shows these bytes.
+        if (outcome.result.revision === editor.baseline) return
+        // Changed underneath unpublished edits: keep them, and let the person choose (spec 08).
+        if (editor.unpublished) {
+          setDiskRevision(outcome.result.revision)
+          editor.conflict(t('save.conflict'))
+          return
+        }
+        editor.discard(outcome.result.revision)
+      }
       if (outcome.kind !== 'ok') {
         const gone = outcome.kind === 'error' && outcome.error.code === 'NOT_FOUND'
         setState(gone && diskVersion > 0 ? { kind: 'gone' } : { kind: 'failed', outcome })
@@ -100,7 +125,7 @@ export function FileTab(props: {
       }
     })()
     return () => controller.abort()
-  }, [client, props.projectId, props.path, diskVersion])
+  }, [client, props.projectId, props.path, diskVersion, t])
 
   // The last view state is handed back to the tab model when this tab is unmounted.
   useEffect(
@@ -122,17 +147,36 @@ export function FileTab(props: {
   if (state.kind === 'loading') {
     body = <p className="viewer-note">{t('viewer.loading', { path: props.path })}</p>
   } else if (state.kind === 'shown') {
+    const editable = state.entry.edits === 'bytes'
+    const baseline = state.file.revision
     body = (
       <DocumentHost
         entry={state.entry}
         content={state.content}
         revision={state.file.revision}
         path={props.path}
-        readOnly
+        readOnly={!editable}
         size="full"
         viewState={initialViewState}
         onMounted={(instance) => {
           mounted.current = instance
+          if (!instance || !editable || autosave.current) return
+          const created = new BinaryAutosave({
+            exportBytes: async (options) => new Uint8Array(await (await instance.export(options)).arrayBuffer()),
+            publisher: filesWritePublisher(client, props.projectId, props.path),
+            baseline,
+          })
+          instance.on('changed', () => created.changed())
+          autosave.current = created
+          setSaver(created)
+        }}
+        release={async () => {
+          // Closing or leaving the tab: the last edits are exported and published first.
+          const editor = autosave.current
+          autosave.current = null
+          if (!editor) return
+          await editor.flush()
+          editor.dispose()
         }}
       />
     )
@@ -194,7 +238,8 @@ export function FileTab(props: {
             </span>
           ))}
         </nav>
-        {state.kind === 'shown' && <span className="badge">{t('viewer.readOnly')}</span>}
+        {state.kind === 'shown' && !state.entry.edits && <span className="badge">{t('viewer.readOnly')}</span>}
+        {saver && <SaveStatusBar autosave={saver} placement="badge" />}
         <button
           type="button"
           className="icon-button"
@@ -205,6 +250,20 @@ export function FileTab(props: {
           <Icon name="list-tree" />
         </button>
       </header>
+      {saver && (
+        <SaveStatusBar
+          autosave={saver}
+          placement="banner"
+          path={props.path}
+          onOverwrite={() => diskRevision !== null && saver.overwrite(diskRevision)}
+          onDiscard={() => {
+            if (diskRevision === null) return
+            saver.discard(diskRevision)
+            forceReload.current = true
+            setDiskVersion((v) => v + 1)
+          }}
+        />
+      )}
       <div className="viewer-body">{body}</div>
     </section>
   )

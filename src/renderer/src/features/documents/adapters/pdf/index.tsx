@@ -47,7 +47,7 @@ export const pdfAdapter: DocumentAdapter = {
        * document at the same place. The bytes this reader itself exported never come back here.
        */
       update(content: DocumentContent, nextRevision: string) {
-        if (content.kind !== 'bytes' || sameBytes(content.bytes, reader.originalBytes)) {
+        if (content.kind !== 'bytes' || sameBytes(content.bytes, reader.shownBytes)) {
           revision = nextRevision
           return
         }

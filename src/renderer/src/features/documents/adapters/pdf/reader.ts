@@ -135,6 +135,7 @@ export class PdfReader {
   private checkScheduled = false
   private lastLocation: { top: number; left: number } | null = null
   private thumbnailRenderer: ThumbnailRenderer | null = null
+  private exported: Uint8Array | null = null
 
   constructor(private readonly options: ReaderOptions) {
     this.original = options.bytes
@@ -274,7 +275,7 @@ export class PdfReader {
     const { lib, viewer: components } = pdfjs
     const signal = this.abort.signal
     const eventBus = new components.EventBus()
-    const linkService = new components.PDFLinkService({
+    const linkService = new (readerLinkService(components))({
       eventBus,
       externalLinkTarget: components.LinkTarget.BLANK,
       externalLinkRel: 'noopener noreferrer nofollow',
@@ -598,12 +599,18 @@ export class PdfReader {
     const hash = storage.serializable.hash
     const bytes = hash === '' ? this.original.slice() : await pdf.saveDocument()
     this.exportedHash = hash
+    this.exported = bytes
     this.seenHash = hash === this.currentHash() ? hash : this.seenHash
     return bytes
   }
 
   get originalBytes(): Uint8Array {
     return this.original
+  }
+
+  /** What the reader shows as a file: its last export, else the bytes it opened. */
+  get shownBytes(): Uint8Array {
+    return this.exported ?? this.original
   }
 
   viewState(): ReaderViewState {
@@ -640,6 +647,41 @@ export class PdfReader {
     this.linkService?.setDocument(null, null)
     void this.task?.destroy()
     this.container.remove()
+  }
+}
+
+/**
+ * pdf.js's link service, except where a destination leads: pdf.js also moves the focus to the
+ * target page's text layer once that layer is drawn, and when the page was already drawn that wait
+ * outlives the jump — the next redraw (a zoom) focuses the old page and scrolls back to it. Here a
+ * destination only scrolls.
+ */
+function readerLinkService(components: typeof PdfjsViewer) {
+  return class ReaderLinkService extends components.PDFLinkService {
+    override async goToDestination(dest: string | unknown[]): Promise<void> {
+      const pdf = this.pdfDocument as PDFDocumentProxy | null
+      const viewer = this.pdfViewer as PDFViewer | null
+      if (!pdf || !viewer) return
+      const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest
+      if (!Array.isArray(explicit)) return
+      const [target] = explicit as [unknown]
+      let pageNumber: number | null = null
+      if (target && typeof target === 'object') {
+        const ref = target as { num: number; gen: number }
+        pageNumber = pdf.cachedPageNumber(ref) ?? null
+        if (!pageNumber) {
+          try {
+            pageNumber = (await pdf.getPageIndex(ref)) + 1
+          } catch {
+            return
+          }
+        }
+      } else if (Number.isInteger(target)) {
+        pageNumber = (target as number) + 1
+      }
+      if (!pageNumber || pageNumber < 1 || pageNumber > viewer.pagesCount) return
+      viewer.scrollPageIntoView({ pageNumber, destArray: explicit } as Parameters<PDFViewer['scrollPageIntoView']>[0])
+    }
   }
 }
 
