@@ -486,21 +486,38 @@ export class PdfReader {
    * the current find match, else switches the highlight tool on or off.
    */
   highlight(options: { fromKeyboard?: boolean } = {}) {
-    if (this.options.readOnly || !this.eventBus) return
-    const selection = document.getSelection()
-    const hasSelection =
-      selection !== null && !selection.isCollapsed && this.container.contains(selection.anchorNode)
-    if (hasSelection || this.selectCurrentMatch()) {
-      this.eventBus.dispatch('editingaction', { source: this, name: 'highlightSelection' })
+    const eventBus = this.eventBus
+    if (this.options.readOnly || !eventBus) return
+    if (!this.readerSelection() && this.currentMatch().length === 0) {
+      this.setTool(this.store.get().tool === 'highlight' ? 'none' : 'highlight', options)
       return
     }
-    this.setTool(this.store.get().tool === 'highlight' ? 'none' : 'highlight', options)
+    const apply = () => {
+      if (!this.readerSelection()) this.selectCurrentMatch()
+      eventBus.dispatch('editingaction', { source: this, name: 'highlightSelection' })
+    }
+    // pdf.js turns a selection into a highlight from no tool or the highlight tool, not from another.
+    if (this.store.get().tool === 'freetext') {
+      eventBus.on('annotationeditormodechanged', apply, { once: true, signal: this.abort.signal })
+      this.setTool('none')
+    } else {
+      apply()
+    }
+  }
+
+  private readerSelection(): boolean {
+    const selection = document.getSelection()
+    return selection !== null && !selection.isCollapsed && this.container.contains(selection.anchorNode)
+  }
+
+  private currentMatch(): Element[] {
+    if (!this.store.get().find.open) return []
+    return [...this.container.querySelectorAll('.textLayer .highlight.selected')]
   }
 
   /** Selects the text of the current find match, if it is drawn; true when it did. */
   private selectCurrentMatch(): boolean {
-    if (!this.store.get().find.open) return false
-    const parts = [...this.container.querySelectorAll('.textLayer .highlight.selected')]
+    const parts = this.currentMatch()
     const first = parts[0]
     const last = parts.at(-1)
     if (!first || !last) return false
