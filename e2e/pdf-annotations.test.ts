@@ -99,7 +99,7 @@ async function annotate(context: BrowserContext, name: string) {
   await page.keyboard.press('Control+f')
   const box = page.getByRole('searchbox', { name: 'Find in document' })
   await expect.poll(() => box.evaluate((element) => element === document.activeElement)).toBe(true)
-  await box.fill('cooperative')
+  await box.fill('reasoning')
   await expect.poll(() => page.getByTestId('pdf-match-count').textContent()).toBe('1 of 1')
   await page.getByRole('button', { name: 'Highlight', exact: true }).focus()
   await page.keyboard.press('Enter')

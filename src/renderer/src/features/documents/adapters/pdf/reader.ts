@@ -332,6 +332,18 @@ export class PdfReader {
         this.setFind({ status, current: event.matchesCount.current, total: event.matchesCount.total })
       },
     )
+    // pdf.js asks its host to change the editing mode (to highlight a selection, to edit an
+    // existing annotation on double click); the full viewer's app does it, so the reader does too.
+    const switchMode = (event: { mode: number; editId?: string; isFromKeyboard?: boolean }) => {
+      if (this.options.readOnly) return
+      viewer.annotationEditorMode = {
+        mode: event.mode,
+        editId: event.editId ?? null,
+        isFromKeyboard: event.isFromKeyboard ?? false,
+      } as PDFViewer['annotationEditorMode']
+    }
+    on('showannotationeditorui', switchMode)
+    on('switchannotationeditormode', switchMode)
     on('annotationeditoruimanager', (event: { uiManager: { endCurrentEditing?: () => void } }) => {
       this.uiManager = event.uiManager
     })
