@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import prettier from 'eslint-config-prettier'
 import globals from 'globals'
+import fences from './eslint-rules/module-fences.mjs'
 
 const nodeBuiltins = { group: ['node:*'], message: 'This layer is environment-free or DOM-only: no Node built-ins.' }
 const electron = { name: 'electron', message: 'Only src/main/electron and src/preload may import electron.' }
@@ -21,6 +22,10 @@ const electronShell = {
   group: ['**/electron/**', '../electron', '../electron/*'],
   message: 'The core and the web host never import the desktop shell.',
 }
+const hostingCode = {
+  group: ['**/hosting/**', '../hosting', '../hosting/*'],
+  message: 'The core never imports the shells\' shared hosting helpers.',
+}
 const nodeOnlyPackages = ['ws', 'lru-cache', 'mime-types'].map((name) => ({
   name,
   message: 'A Node-side package; the renderer and shared code cannot use it.',
@@ -28,7 +33,8 @@ const nodeOnlyPackages = ['ws', 'lru-cache', 'mime-types'].map((name) => ({
 
 export const boundaryRules = {
   shared: { paths: [electron, ...nodeOnlyPackages], patterns: [nodeBuiltins, electronGroup, mainCode, rendererCode] },
-  core: { paths: [electron], patterns: [electronGroup, rendererCode, webHost, electronShell] },
+  core: { paths: [electron], patterns: [electronGroup, rendererCode, webHost, electronShell, hostingCode] },
+  hosting: { paths: [electron], patterns: [electronGroup, rendererCode, webHost, electronShell] },
   web: { paths: [electron], patterns: [electronGroup, rendererCode, electronShell] },
   electron: { paths: [], patterns: [rendererCode, webHost] },
   preload: { paths: [], patterns: [rendererCode, mainCode] },
@@ -52,6 +58,14 @@ export default tseslint.config(
   },
   { files: ['src/shared/**/*.ts'], rules: restrict(boundaryRules.shared) },
   { files: ['src/main/core/**/*.ts'], rules: restrict(boundaryRules.core) },
+  { files: ['src/main/hosting/**/*.ts'], rules: restrict(boundaryRules.hosting) },
+  {
+    files: ['src/main/core/**/*.ts', 'src/renderer/src/features/**/*.{ts,tsx}'],
+    // Tests drive a module through the core's public entry points, whatever their folder.
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { retrace: fences },
+    rules: { 'retrace/module-fences': 'error' },
+  },
   { files: ['src/main/web/**/*.ts'], rules: restrict(boundaryRules.web) },
   { files: ['src/main/electron/**/*.ts'], rules: restrict(boundaryRules.electron) },
   { files: ['src/preload/**/*.ts'], rules: restrict(boundaryRules.preload) },

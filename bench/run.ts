@@ -2,6 +2,8 @@ import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
+import { benchWorkspaceReview } from './workspace-review.bench'
+import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
 async function main(): Promise<void> {
@@ -10,6 +12,9 @@ async function main(): Promise<void> {
   await benchRestore()
   await benchFiles()
   await benchReview()
+  await benchWorkspaceReview()
+  await benchSnapshotSmall()
+  await benchSnapshots()
 }
 
 void main()

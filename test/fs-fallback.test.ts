@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { tempDir } from './support/temp'
 import type { Core } from '../src/main/core'
 import type { ResponseEnvelope } from '../src/shared/protocol'
+import { tempDir } from './support/temp'
 
 /**
  * Where `/proc/self/fd` does not exist (macOS, Windows) project files are reached by path with

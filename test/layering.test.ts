@@ -9,7 +9,9 @@ const eslint = new ESLint({ cwd: process.cwd() })
 
 async function restrictedImports(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath })
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'retrace/module-fences')
+    .map((m) => m.message)
 }
 
 describe('layer boundaries', () => {
@@ -29,6 +31,20 @@ describe('layer boundaries', () => {
     ['src/shared/violation.ts', "import { join } from 'node:path'\nexport const x = join\n"],
     ['src/shared/violation.ts', "import { WebSocketServer } from 'ws'\nexport const x = WebSocketServer\n"],
     ['src/preload/violation.ts', "import { createCore } from '../main/core'\nexport const x = createCore\n"],
+    // Inside the engine: a lower module never imports a higher one, nor the composition root.
+    ['src/main/core/journal/violation.ts', "import { planRestore } from '../history'\nexport const x = planRestore\n"],
+    ['src/main/core/store/violation.ts', "import { createCore } from '..'\nexport const x = createCore\n"],
+    ['src/main/core/agent/violation.ts', "import { createCore } from '../index'\nexport const x = createCore\n"],
+    // Modules and renderer features meet only at their index.ts.
+    [
+      'src/main/core/review/violation.ts',
+      "import { markSettled } from '../journal/records'\nexport const x = markSettled\n",
+    ],
+    [
+      'src/renderer/src/features/chat/violation.ts',
+      "import { ReviewPane } from '../review/ReviewPane'\nexport const x = ReviewPane\n",
+    ],
+    ['src/main/core/violation.ts', "import { startWebHost } from '../hosting'\nexport const x = startWebHost\n"],
   ])('%s: a forbidden import fails lint', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).not.toEqual([])
   })
@@ -37,6 +53,14 @@ describe('layer boundaries', () => {
     ['src/main/core/files/allowed.ts', "import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n"],
     ['src/main/electron/allowed.ts', "import { app } from 'electron'\nexport const x = app\n"],
     ['src/renderer/src/allowed.ts', "import { ACTIONS } from '../../shared/protocol'\nexport const x = ACTIONS\n"],
+    [
+      'src/main/core/history/allowed.ts',
+      "import { queryReceipts } from '../journal'\nexport const x = queryReceipts\n",
+    ],
+    [
+      'src/renderer/src/features/chat/allowed.ts',
+      "import { ReviewPane } from '../review'\nexport const x = ReviewPane\n",
+    ],
   ])('%s: an allowed import passes', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([])
   })

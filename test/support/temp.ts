@@ -12,6 +12,7 @@ export function tempDir(prefix = 'retrace-test-'): string {
   return dir
 }
 
+// Removing a 10 000-file project and its content store takes a while on a loaded machine.
 afterEach(() => {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+}, 120_000)

@@ -8,29 +8,15 @@ import {
   type ActionName,
   type ErrorResponse,
   type Outcome,
-  type ParsedPayloadOf,
   type ProtocolError,
   type ResponseEnvelope,
-  type ResultOf,
-  type ScopeOf,
 } from '../../shared/protocol'
 import type { Host } from './host'
-import type { Project, ProjectRegistry } from './projects'
+import type { ProjectRegistry } from './projects'
 
-export interface AppRequestContext {
-  readonly owner: Owner
-  readonly idempotencyKey: string | undefined
-}
+import type { ActionHandlers, AppRequestContext, ProjectRequestContext } from './actions'
 
-export interface ProjectRequestContext extends AppRequestContext {
-  readonly project: Project
-}
-
-type ContextFor<A extends ActionName> = ScopeOf<A> extends 'project' ? ProjectRequestContext : AppRequestContext
-
-export type ActionHandlers = {
-  [A in ActionName]: (payload: ParsedPayloadOf<A>, context: ContextFor<A>) => Promise<Outcome<ResultOf<A>>>
-}
+export type { ActionHandlers, AppRequestContext, ProjectRequestContext } from './actions'
 
 export interface Dispatcher {
   /** Answers exactly one response for any input whatsoever; never throws, never rejects. */

@@ -1,4 +1,4 @@
-import type { SecretStore } from './agent/providers'
+import type { SecretStore } from './agent'
 
 /**
  * What the engine needs from the shell it runs in. Electron-owned things (dialogs, app version,

@@ -1,7 +1,7 @@
 import type { Protocol } from 'electron'
 import { appContentSecurityPolicy } from '../../shared/csp'
 import { BYTES_ROUTE, type ByteResponse } from '../core'
-import { resolveStaticFile } from '../core/platform'
+import { resolveStaticFile } from '../hosting'
 
 /** The core's byte-transfer answer (see `Core.serveBytes`). */
 export type ServeBytes = (

@@ -202,28 +202,41 @@ describe('IPC', () => {
     expect(handled).toHaveLength(1)
   })
 
-  test('core events are broadcast to our windows until disposed', () => {
+  test("a project's events go only to the windows that opened it, until disposed", async () => {
     const ipcMain = new EventEmitter()
     let listener: ((frame: unknown) => void) | undefined
     const core = {
-      handle: async () => ({ request_id: null, action: null, owner: {}, status: 'ok' as const, result: {} }),
+      handle: async () => ({
+        request_id: null,
+        action: 'project.open',
+        owner: {},
+        status: 'ok' as const,
+        result: { project_id: 'prj_a' },
+      }),
       onEvent: (l: (frame: unknown) => void) => {
         listener = l
         return { dispose: () => (listener = undefined) }
       },
     }
-    const contents = fakeContents(7)
+    const opener = fakeContents(7)
+    const other = fakeContents(8)
     const bridge = attachCoreToIpc(
       ipcMain as never,
       core as never,
-      { ids: known, all: () => [contents as never] },
+      { ids: new Set([7, 8]), all: () => [opener as never, other as never] },
       origins,
       () => {},
     )
-    listener?.({ event: 'project.opened', owner: {}, data: {} })
+    ipcMain.emit(IPC_REQUEST_CHANNEL, { sender: opener, senderFrame: { url: main.url, parent: null } }, { open: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const mine = { event: 'workspace.changed', owner: { project_id: 'prj_a' }, data: {} }
+    const theirs = { event: 'workspace.changed', owner: { project_id: 'prj_b' }, data: {} }
+    listener?.(mine)
+    listener?.(theirs)
     bridge.dispose()
     expect(listener).toBeUndefined()
-    expect(contents.sent).toEqual([[IPC_FRAME_CHANNEL, { event: 'project.opened', owner: {}, data: {} }]])
+    expect(opener.sent.slice(1)).toEqual([[IPC_FRAME_CHANNEL, mine]])
+    expect(other.sent).toEqual([])
   })
 })
 

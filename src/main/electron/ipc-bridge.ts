@@ -2,6 +2,7 @@ import type { IpcMain, IpcMainEvent, WebContents } from 'electron'
 import { IPC_FRAME_CHANNEL, IPC_REQUEST_CHANNEL } from '../../shared/bridge'
 import type { Disposable } from '../../shared/disposable'
 import type { Core } from '../core'
+import { ProjectSubscriptions } from '../hosting'
 import { isTrustedSender } from './ipc-sender'
 import type { TrustedOrigins } from './navigation'
 
@@ -12,7 +13,8 @@ export interface WindowRegistry {
 
 /**
  * Connects the core to the renderer: request frames in (sender checked, then the core validates the
- * payload), one response frame out to the same sender, and events broadcast to our windows.
+ * payload), one response frame out to the same sender, and events to the windows that opened
+ * their project.
  */
 export function attachCoreToIpc(
   ipcMain: Pick<IpcMain, 'on' | 'removeListener'>,
@@ -21,6 +23,12 @@ export function attachCoreToIpc(
   origins: TrustedOrigins,
   onRefused: (reason: string) => void,
 ): Disposable {
+  const subscriptions = new Map<number, ProjectSubscriptions>()
+  const subscriptionsOf = (id: number) => {
+    let found = subscriptions.get(id)
+    if (!found) subscriptions.set(id, (found = new ProjectSubscriptions()))
+    return found
+  }
   const onRequest = (event: IpcMainEvent, frame: unknown) => {
     const sender = {
       webContentsId: event.sender.id,
@@ -30,13 +38,19 @@ export function attachCoreToIpc(
       onRefused(`IPC from untrusted sender ${sender.frame?.url ?? '(destroyed frame)'}`)
       return
     }
+    subscriptionsOf(sender.webContentsId).noteRequest(frame)
     void core.handle(frame).then((response) => {
+      subscriptionsOf(sender.webContentsId).noteResponse(response)
       if (!event.sender.isDestroyed()) event.sender.send(IPC_FRAME_CHANNEL, response)
     })
   }
   ipcMain.on(IPC_REQUEST_CHANNEL, onRequest)
+  // Events go only to windows that opened the event's project (spec 02).
   const events = core.onEvent((frame) => {
-    for (const contents of windows.all()) if (!contents.isDestroyed()) contents.send(IPC_FRAME_CHANNEL, frame)
+    for (const contents of windows.all()) {
+      if (contents.isDestroyed() || !subscriptions.get(contents.id)?.wants(frame)) continue
+      contents.send(IPC_FRAME_CHANNEL, frame)
+    }
   })
   return {
     dispose() {

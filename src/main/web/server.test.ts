@@ -95,16 +95,8 @@ describe('browser-mode host: WebSocket', () => {
     const client = await FrameClient.connect(wsUrl())
     const open = request('project.open', { path: folder })
     client.send(open)
-    // project.open answers and also broadcasts project.opened; take both, in either order.
-    const frames = [await client.next(), await client.next()]
-    const response = frames.find((f) => (f as { request_id?: string }).request_id === open.request_id) as {
-      result: { project_id: string }
-    }
-    expect(frames.find((f) => (f as { event?: string }).event === 'project.opened')).toMatchObject({
-      event: 'project.opened',
-      owner: {},
-      data: { project_id: response.result.project_id },
-    })
+    const response = (await client.next()) as { request_id: string; result: { project_id: string } }
+    expect(response.request_id).toBe(open.request_id)
     const read = request('files.read', { path: 'a.txt' }, { project_id: response.result.project_id })
     client.send(read)
     expect(await client.next()).toMatchObject({ request_id: read.request_id, status: 'ok', result: { text: 'alpha' } })
@@ -134,6 +126,35 @@ describe('browser-mode host: WebSocket', () => {
     expect(answered).toHaveLength(sent.length)
     expect(new Set(answered)).toEqual(new Set(sent.map((envelope) => envelope.request_id)))
     client.close()
+  })
+
+  test('events carry their project and reach only clients that opened it', async () => {
+    const { wsUrl } = await start()
+    const first = tempDir()
+    const second = tempDir()
+    const a = await FrameClient.connect(wsUrl())
+    const b = await FrameClient.connect(wsUrl())
+    const openIn = async (client: FrameClient, folder: string) => {
+      const open = request('project.open', { path: folder })
+      client.send(open)
+      return ((await client.next()) as { result: { project_id: string } }).result.project_id
+    }
+    const projectA = await openIn(a, first)
+    await openIn(b, second)
+    const write = {
+      ...request('files.write', { path: 'x.txt', content: 'x', expected_revision: null }, { project_id: projectA }),
+      idempotency_key: randomUUID(),
+    }
+    a.send(write)
+    const frames = [await a.next(), await a.next()]
+    expect(frames.find((f) => (f as { event?: string }).event === 'workspace.changed')).toMatchObject({
+      owner: { project_id: projectA },
+      data: { paths: ['x.txt'] },
+    })
+    // b opened another project: nothing of project A reaches it.
+    await expect(b.next(500)).rejects.toThrow('no frame in time')
+    a.close()
+    b.close()
   })
 
   test('close() ends open connections', async () => {

@@ -7,7 +7,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { appContentSecurityPolicy } from '../../shared/csp'
 import { BYTES_ROUTE, type Core } from '../core'
 import { decideAccess, readCookie, tokenCookieName, type AccessDecision } from './access'
-import { resolveStaticFile } from '../core/platform'
+import { ProjectSubscriptions, resolveStaticFile } from '../hosting'
 
 export const WEBSOCKET_PATH = '/api/ws'
 /** Large enough for a 64 MiB file sent base64-encoded in one `files.write`. */
@@ -191,6 +191,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
    * back). One that stays stalled past `stallTimeoutMs` is disconnected and its memory returned.
    */
   interface Flow {
+    readonly subscriptions: ProjectSubscriptions
     queued: number
     inFlight: number
     readonly waiting: Array<{ data: RawData; isBinary: boolean }>
@@ -212,7 +213,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function attach(ws: WebSocket): void {
     sockets.add(ws)
-    flows.set(ws, { queued: 0, inFlight: 0, waiting: [], paused: false, stalledSince: null })
+    flows.set(ws, {
+      subscriptions: new ProjectSubscriptions(),
+      queued: 0,
+      inFlight: 0,
+      waiting: [],
+      paused: false,
+      stalledSince: null,
+    })
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const flow = flows.get(ws)
       if (!flow) return
@@ -281,7 +289,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           parsed = undefined
         }
       }
+      flow.subscriptions.noteRequest(parsed)
       const response = await options.core.handle(parsed)
+      flow.subscriptions.noteResponse(response)
       send(ws, JSON.stringify(response))
     } finally {
       flow.inFlight--
@@ -289,9 +299,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
   }
 
+  // Events go only to clients that opened the event's project (spec 02).
   const subscription = options.core.onEvent((frame) => {
-    const text = JSON.stringify(frame)
-    for (const ws of sockets) send(ws, text)
+    let text: string | undefined
+    for (const ws of sockets) {
+      if (!flows.get(ws)?.subscriptions.wants(frame)) continue
+      text ??= JSON.stringify(frame)
+      send(ws, text)
+    }
   })
 
   await new Promise<void>((resolve, reject) => {

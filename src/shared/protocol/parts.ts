@@ -46,19 +46,29 @@ export const ToolPartSchema = z.object({
 })
 export type ToolPart = z.infer<typeof ToolPartSchema>
 
+/** Why a step has no snapshot (spec 06): never an older tree in its place. */
+export const SnapshotNoteSchema = z.object({
+  reason: z.enum(['disabled', 'not-git', 'no-git', 'busy', 'partial', 'raced', 'missing-objects', 'failed']),
+  message: z.string(),
+})
+export type SnapshotNote = z.infer<typeof SnapshotNoteSchema>
+
 export const StepStartPartSchema = z.object({
   type: z.literal('step-start'),
   id: z.string(),
   step: z.number().int().nonnegative(),
-  /** Step snapshot hash (spec 06); null until workspace snapshots exist. */
+  /** The shadow repository's tree when the step began (spec 06), or null with `snapshot_note`. */
   snapshot: z.string().nullable(),
+  snapshot_note: SnapshotNoteSchema.optional(),
 })
 
 export const StepFinishPartSchema = z.object({
   type: z.literal('step-finish'),
   id: z.string(),
   step: z.number().int().nonnegative(),
+  /** The tree once the step's tools finished (filled in after they ran), or null with `snapshot_note`. */
   snapshot: z.string().nullable(),
+  snapshot_note: SnapshotNoteSchema.optional(),
   finish_reason: z.string(),
   tokens: z.object({
     input: z.number().nullable(),
@@ -69,6 +79,33 @@ export const StepFinishPartSchema = z.object({
   /** USD when the provider reports it; null otherwise (Retrace keeps no price list). */
   cost: z.number().nullable(),
 })
+
+/**
+ * Spec 06 `patch` part: these files changed during the step; before it they looked like the tree
+ * `hash`, and the step left them as in `after`. Written also when a step is interrupted. At most
+ * PATCH_FILES_KEPT paths are stored; the full list is always recomputable from the two trees.
+ */
+export const PatchPartSchema = z.object({
+  type: z.literal('patch'),
+  id: z.string(),
+  step: z.number().int().nonnegative(),
+  hash: z.string(),
+  after: z.string(),
+  files: z.array(z.string()),
+  files_total: z.number().int().nonnegative(),
+  /** Untracked files over 2 MiB, nested repositories and undecodable names left out of the snapshots. */
+  excluded: z
+    .array(
+      z.object({
+        path: z.string(),
+        reason: z.enum(['large', 'nested-repository', 'not-unicode']),
+        size: z.number().optional(),
+      }),
+    )
+    .optional(),
+})
+export type PatchPart = z.infer<typeof PatchPartSchema>
+export const PATCH_FILES_KEPT = 1_000
 
 export const TurnSummarySchema = z.object({
   files: z.number().int().nonnegative(),
@@ -81,6 +118,8 @@ export const TurnSummarySchema = z.object({
    * command, an editor) wrote it between two recorded changes. The counts include those writes.
    */
   outside_changes: z.number().int().positive().optional(),
+  /** Files changed by commands (a step's patch, no receipt in that step): not covered by Undo. */
+  command_files: z.number().int().nonnegative().optional(),
 })
 export type TurnSummaryData = z.infer<typeof TurnSummarySchema>
 
@@ -110,9 +149,11 @@ export const PartSchema = z.discriminatedUnion('type', [
   ToolPartSchema,
   StepStartPartSchema,
   StepFinishPartSchema,
+  PatchPartSchema,
   FileSummaryPartSchema,
   NoticePartSchema,
 ])
 export type TurnPart = z.infer<typeof PartSchema>
 export type NoticePart = z.infer<typeof NoticePartSchema>
 export type StepFinishPart = z.infer<typeof StepFinishPartSchema>
+export type StepStartPart = z.infer<typeof StepStartPartSchema>

@@ -26,6 +26,7 @@ import {
   settingsProviders,
   settingsRemoveProvider,
   settingsSaveProvider,
+  settingsSnapshots,
   settingsTestProvider,
 } from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
@@ -59,6 +60,7 @@ export const ACTIONS = {
   [settingsRemoveProvider.name]: settingsRemoveProvider,
   [settingsActivateProvider.name]: settingsActivateProvider,
   [settingsTestProvider.name]: settingsTestProvider,
+  [settingsSnapshots.name]: settingsSnapshots,
   [historyPlan.name]: historyPlan,
   [historyApply.name]: historyApply,
   [reviewFiles.name]: reviewFiles,

@@ -1,6 +1,15 @@
 import { APICallError, streamText, tool as sdkTool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai'
-import type { ApprovalRequest, NoticePart, PermissionMode, ToolPart, TurnPart } from '../../../shared/protocol'
+import {
+  PATCH_FILES_KEPT,
+  type ApprovalRequest,
+  type NoticePart,
+  type Outcome,
+  type PermissionMode,
+  type ToolPart,
+  type TurnPart,
+} from '../../../shared/protocol'
 import type { MutatorContext } from '../journal'
+import type { Capture } from '../snapshot'
 import type { Digest } from '../store'
 import { describeChanges } from './approvals'
 import { turnMessages } from './messages'
@@ -42,6 +51,14 @@ export interface LoopDependencies {
   planning(): MutatorContext
   /** Persists the part at `index` and announces it; `streaming` updates may be coalesced. */
   update(index: number, part: TurnPart, streaming?: boolean): void
+  /** Spec 06 step snapshots of the project; absent when the engine runs without them. */
+  readonly snapshots?: StepSnapshots
+}
+
+/** What the loop needs of the shadow repository: a capture, and which files two captures differ in. */
+export interface StepSnapshots {
+  capture(): Promise<Capture>
+  changedPaths(from: string, to: string): Promise<Outcome<string[]>>
 }
 
 export type TurnEnd = 'complete' | 'aborted' | 'error'
@@ -71,6 +88,40 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
   }
   const byName = new Map(deps.tools.map((t) => [t.name, t]))
   const recentCalls: string[] = []
+  // Spec 06: a snapshot at turn start; each step's finishing snapshot is the next one's start.
+  let nextStart: Promise<Capture> | null = deps.snapshots?.capture() ?? null
+  let current: { step: number; start: Promise<Capture> | null } | null = null
+
+  /** The step's closing snapshot, stored in its step-finish part, and its patch part when files changed. */
+  const finishStep = async () => {
+    if (!current || !deps.snapshots) return
+    const { step, start } = current
+    current = null
+    const end = deps.snapshots.capture()
+    nextStart = end
+    const [before, after] = await Promise.all([start, end])
+    const finishIndex = parts.findLastIndex((p) => p.type === 'step-finish' && p.step === step)
+    const finish = parts[finishIndex]
+    if (finish?.type === 'step-finish') set(finishIndex, withCapture(finish, after))
+    if (before?.kind !== 'snapshot' || after.kind !== 'snapshot') return
+    const changed = await deps.snapshots.changedPaths(before.hash, after.hash)
+    if (changed.kind === 'error' || changed.result.length === 0) return
+    const excluded = after.excluded.filter((e) => e.reason === 'large')
+    push({
+      type: 'patch',
+      id: `step_${step}_patch`,
+      step,
+      hash: before.hash,
+      after: after.hash,
+      files: changed.result.slice(0, PATCH_FILES_KEPT),
+      files_total: changed.result.length,
+      ...(excluded.length > 0 ? { excluded: excluded.slice(0, 100) } : {}),
+    })
+  }
+  const ended = async (end: TurnEnd): Promise<TurnEnd> => {
+    await finishStep()
+    return end
+  }
 
   for (let step = 0; ; step++) {
     if (deps.signal.aborted) return abortedEnd()
@@ -78,7 +129,15 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
       notice('step-limit', `Stopped after ${deps.settings.stepLimit} steps. Send a message to continue.`, true)
       return 'complete'
     }
-    push({ type: 'step-start', id: `step_${step}_start`, step, snapshot: null })
+    const startIndex = push({ type: 'step-start', id: `step_${step}_start`, step, snapshot: null })
+    const start = nextStart ?? deps.snapshots?.capture() ?? null
+    nextStart = null
+    current = { step, start }
+    // Taken while the model streams; awaited before any tool of the step runs.
+    void start?.then((capture) => {
+      const part = parts[startIndex]
+      if (part?.type === 'step-start') set(startIndex, withCapture(part, capture))
+    })
     const outcome = await streamStep(deps, toolSet, parts, step, push, set)
     if (outcome.kind === 'aborted') return abortedEnd()
     if (outcome.kind === 'stalled') {
@@ -87,14 +146,14 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
         `The model sent nothing for ${Math.round(deps.settings.stallTimeoutMs / 1000)} s; stopped.`,
         true,
       )
-      return 'error'
+      return ended('error')
     }
     if (outcome.kind === 'error') {
       notice('provider-error', outcome.message, outcome.retryable, outcome.code)
-      return 'error'
+      return ended('error')
     }
     const calls = outcome.toolIndexes
-    if (calls.length === 0) return 'complete'
+    if (calls.length === 0) return ended('complete')
 
     // Three identical consecutive calls: the third is not run; the person decides how to go on.
     let repeated = false
@@ -118,14 +177,16 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
         'The agent made the same tool call three times in a row and was paused. Tell it how to go on, or Retry.',
         true,
       )
-      return 'complete'
+      return ended('complete')
     }
 
+    await start
     await Promise.all(calls.map((index) => runTool(deps, byName, parts, index, set)))
     if (deps.signal.aborted) return abortedEnd()
+    await finishStep()
   }
 
-  function abortedEnd(): TurnEnd {
+  async function abortedEnd(): Promise<TurnEnd> {
     // Every call that had not finished is recorded as unknown: never a fabricated success.
     parts.forEach((part, index) => {
       if (part.type === 'tool' && (part.state === 'pending' || part.state === 'running')) {
@@ -143,9 +204,20 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
         })
       }
     })
+    // An interrupted step still records what its commands changed (spec 06).
+    await finishStep()
     notice('aborted', 'Stopped.', true)
     return 'aborted'
   }
+}
+
+/** A step part with its snapshot, or with the reason there is none. */
+function withCapture<P extends Extract<TurnPart, { type: 'step-start' | 'step-finish' }>>(
+  part: P,
+  capture: Capture,
+): P {
+  if (capture.kind === 'snapshot') return { ...part, snapshot: capture.hash }
+  return { ...part, snapshot: null, snapshot_note: { reason: capture.reason, message: capture.message } }
 }
 
 type StepOutcome =

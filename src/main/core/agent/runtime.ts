@@ -1,8 +1,10 @@
-import { fail, ok, type Outcome, type PermissionMode, type TurnPart } from '../../../shared/protocol'
+import { fail, ok, type Outcome, type PatchPart, type PermissionMode, type TurnPart } from '../../../shared/protocol'
 import {
   beginTurn,
   finalizeTurn,
   getSession,
+  interruptedTurns,
+  permissionModeOf,
   runningParts,
   transcript,
   writeRunningPart,
@@ -12,7 +14,7 @@ import {
 import type { Journal, Receipt, Workspace } from '../journal'
 import { statement, type BlobStore, type Database, type Digest } from '../store'
 import type { EventBus } from '../events'
-import { runLoop, type ApprovalDecision, type LoopSettings, type TurnEnd } from './loop'
+import { runLoop, type ApprovalDecision, type LoopSettings, type StepSnapshots, type TurnEnd } from './loop'
 import { lineageMessages } from './messages'
 import { languageModelFor, type ProviderSettings } from './providers'
 import type { ReadRecords } from './read-records'
@@ -31,6 +33,10 @@ export interface AgentRuntimeDependencies {
   readonly settings: LoopSettings
   readonly onCommitted: (workspace: Workspace, receipt: Receipt) => void
   readonly log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
+  /** Spec 06 step snapshots of a project folder (absent: turns run without them). */
+  readonly snapshots?: (projectId: string, root: string) => StepSnapshots
+  /** The full file list of a patch part whose stored list was cut short. */
+  readonly patchFiles?: (session: SessionRecord, patch: PatchPart) => Promise<readonly string[] | null>
 }
 
 interface RunningTurn {
@@ -69,7 +75,9 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
     },
   })
 
-  const sessionUpdated = (sessionId: string) => events.emit('session.updated', {}, { session_id: sessionId })
+  const ownerOf = (session: SessionRecord) => ({ project_id: session.project_id, session_id: session.session_id })
+  const sessionUpdated = (session: SessionRecord) =>
+    events.emit('session.updated', ownerOf(session), { session_id: session.session_id })
 
   async function finish(session: SessionRecord, turnId: string, parts: readonly TurnPart[], status: TurnEnd) {
     const finalized = await finalizeTurn(db, deps.blobs, session, {
@@ -77,10 +85,14 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       parts,
       status,
       statsBudgetBytes: deps.journal.limits.statsBudgetBytes,
+      ...(deps.patchFiles
+        ? { patchFiles: (patch: PatchPart) => deps.patchFiles?.(session, patch) ?? Promise.resolve(null) }
+        : {}),
     })
-    const summary = finalized.kind === 'ok' && finalized.result.summary.files > 0 ? finalized.result.summary : null
-    events.emit('turn.finished', {}, { session_id: session.session_id, turn_id: turnId, status, summary })
-    sessionUpdated(session.session_id)
+    const changed = finalized.kind === 'ok' ? finalized.result.summary : null
+    const summary = changed && (changed.files > 0 || (changed.command_files ?? 0) > 0) ? changed : null
+    events.emit('turn.finished', ownerOf(session), { session_id: session.session_id, turn_id: turnId, status, summary })
+    sessionUpdated(session)
   }
 
   async function run(workspace: Workspace, session: SessionRecord, entry: RunningTurn): Promise<void> {
@@ -91,7 +103,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       const part = parts[index]
       if (!part) return
       writeRunningPart(db, turn.turn_id, index, part)
-      events.emit('turn.part', {}, { session_id: session.session_id, turn_id: turn.turn_id, index, part })
+      events.emit('turn.part', ownerOf(session), { session_id: session.session_id, turn_id: turn.turn_id, index, part })
     }
     let status: TurnEnd = 'error'
     try {
@@ -110,8 +122,10 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       const nodes = transcript(db, session).nodes
       const reads = readRecords(session.session_id)
       const planning = () => ({ workspace, limits: deps.journal.limits })
+      const snapshots = deps.snapshots?.(session.project_id, workspace.root)
       status = await runLoop(
         {
+          ...(snapshots ? { snapshots } : {}),
           model: languageModelFor(active.config, active.apiKey),
           system: await systemPrompt(workspace.root),
           history: lineageMessages(nodes, turn.user_node_id),
@@ -184,9 +198,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
   }
 
   function currentMode(sessionId: string): PermissionMode {
-    const row = statement(db, 'SELECT permission_mode FROM sessions WHERE session_id = ?').get(sessionId) as
-      { permission_mode: PermissionMode } | undefined
-    return row?.permission_mode ?? 'ask'
+    return permissionModeOf(db, sessionId)
   }
 
   function toolContext(
@@ -242,7 +254,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
         done: Promise.resolve(),
       }
       running.set(session.session_id, entry)
-      sessionUpdated(session.session_id)
+      sessionUpdated(session)
       entry.done = run(workspace, session, entry)
       return ok({ turn_id: begun.result.turn_id })
     },
@@ -266,10 +278,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       return ok({})
     },
     async recover() {
-      const rows = statement(
-        db,
-        "SELECT n.node_id, n.parent_node_id, s.project_id, s.session_id FROM nodes n JOIN sessions s ON s.session_id = n.session_id WHERE n.status = 'running' AND n.kind = 'assistant'",
-      ).all() as Array<{ node_id: string; parent_node_id: string; project_id: string; session_id: string }>
+      const rows = interruptedTurns(db)
       for (const row of rows) {
         const session = getSession(db, row.project_id, row.session_id)
         if (session.kind === 'error') continue

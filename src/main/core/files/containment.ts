@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
 import { checkRelPath, isForbiddenSegment } from '../../../shared/paths'
 import { fail, type Outcome } from '../../../shared/protocol'
-import { isInside } from '../platform/fs-paths'
+import { isInside } from '../platform'
 import { openChain, openFileForRead, type FileIdentity, type OpenDir } from '../project-fs'
 
 export interface ProjectRoots {

@@ -2,3 +2,6 @@ export { openForRead, type OpenedForRead, type ProjectRoots } from './containmen
 export { createDirectoryListing, listDirectory, type DirectoryListing } from './list'
 export { createByteBudget, readFile, DEFAULT_READ_LIMITS, type ByteBudget, type ReadLimits } from './read'
 export { BYTES_ROUTE, createByteTransfers, parseRange, type ByteResponse, type ByteTransfers } from './bytes'
+export { classifyContent, sniffMime } from './sniff'
+export { createHumanOperations, type HumanOperations, type MutationResult, type OperationContext } from './operations'
+export { createFilesModule, type FilesModule } from './module'

@@ -1,5 +1,5 @@
-import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
-import { digestOf, fingerprintOf, type IdempotencyClaim, type IdempotencyStore } from '../store'
+import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { digestOf, fingerprintOf, type IdempotencyClaim, type IdempotentMutations } from '../store'
 import {
   planCopy,
   planCreate,
@@ -12,8 +12,6 @@ import {
   type Receipt,
   type Workspace,
 } from '../journal'
-
-type StoredResponse = { status: 'ok'; result: MutationResult } | { status: 'error'; error: ProtocolError }
 
 export interface MutationResult {
   readonly transaction_id: string
@@ -47,7 +45,6 @@ export interface HumanOperations {
   ): Promise<Outcome<MutationResult>>
 }
 
-const WAIT_FOR_RUNNING_MS = 30_000
 // One character class under one star: V8 matches it in a loop, never by recursion, so a 90 MB
 // string cannot overflow the stack (a quantified group did).
 const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/
@@ -59,11 +56,10 @@ const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/
  */
 export function createHumanOperations(deps: {
   journal: Journal
-  idempotency: IdempotencyStore
+  mutations: IdempotentMutations
   onCommitted: (workspace: Workspace, receipt: Receipt) => void
 }): HumanOperations {
-  const { journal, idempotency } = deps
-  const running = new Map<string, { fingerprint: string; done: Promise<Outcome<MutationResult>> }>()
+  const { journal, mutations } = deps
 
   async function run(
     context: OperationContext,
@@ -84,105 +80,22 @@ export function createHumanOperations(deps: {
         canonical.precondition,
       ),
     }
-    const inFlightKey = `${claim.ownerKey}\u0000${action}\u0000${key}`
-    const keyConflict = () =>
-      fail(
-        'IDEMPOTENCY_KEY_CONFLICT',
-        'This idempotency key was already used for a different request; nothing was written.',
-        {
-          idempotency_key: key,
-        },
-      )
-
-    const local = running.get(inFlightKey)
-    if (local) return local.fingerprint === claim.fingerprint ? waitFor(local.done) : keyConflict()
-    const existing = idempotency.lookup(claim)
-    switch (existing.kind) {
-      case 'conflict':
-        return keyConflict()
-      case 'replay':
-        return fromStored(existing.response as StoredResponse)
-      case 'running':
-        return fail('IN_PROGRESS', 'This request is still being carried out.', { operation_id: existing.operationId })
-      case 'new':
-        break
-    }
-
-    const done = execute(context, claim, plan)
-    running.set(inFlightKey, { fingerprint: claim.fingerprint, done })
-    try {
-      return await done
-    } finally {
-      running.delete(inFlightKey)
-    }
-  }
-
-  async function execute(
-    context: OperationContext,
-    claim: IdempotencyClaim,
-    plan: (mutator: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
-  ): Promise<Outcome<MutationResult>> {
-    let claimed = false
-    let settledWithoutEffect = false
-    let outcome: Outcome<Receipt>
-    try {
-      outcome = await journal.mutate(
+    return mutations.run<MutationResult>(claim, async (hooks) => {
+      const outcome = await journal.mutate(
         context.workspace,
         { kind: 'human', session_id: context.sessionId ?? null },
         () => plan({ workspace: context.workspace, limits: journal.limits }),
         {
-          onPrepared: (receipt) => {
-            idempotency.insertRunning(claim, receipt.transaction_id, {
-              status: 'ok',
-              result: resultOf(receipt),
-            } satisfies StoredResponse)
-            claimed = true
-          },
-          // Completed in the same SQLite transaction that commits the mutation.
+          onPrepared: (receipt) => hooks.prepared(receipt.transaction_id, resultOf(receipt)),
           onSettled: (receipt) => {
-            if (receipt.status === 'aborted' || receipt.status === 'rolled_back') {
-              // Nothing of this request remains on disk: the key is released so that a retry with
-              // it runs again (as start-up recovery does for an aborted transaction).
-              idempotency.forgetByOperation(receipt.transaction_id)
-              settledWithoutEffect = true
-            }
-            if (receipt.status !== 'committed') return
-            idempotency.complete(claim, { status: 'ok', result: resultOf(receipt) } satisfies StoredResponse)
+            if (receipt.status !== 'prepared') hooks.settled(receipt.status, resultOf(receipt))
           },
         },
       )
-    } catch (error) {
-      if (!claimed && /UNIQUE constraint failed: idempotency_records/.test(String(error))) {
-        return fail('IN_PROGRESS', 'This request is being carried out by another Retrace process.')
-      }
-      throw error
-    }
-    if (outcome.kind === 'ok') {
-      const result = resultOf(outcome.result)
+      if (outcome.kind === 'error') return outcome
       deps.onCommitted(context.workspace, outcome.result)
-      return ok(result)
-    }
-    // A refusal before prepare, or a transaction that left nothing behind, is not remembered: a
-    // retry re-evaluates it. One that needs recovery replays its refusal.
-    if (claimed && !settledWithoutEffect) {
-      idempotency.complete(claim, { status: 'error', error: outcome.error } satisfies StoredResponse)
-    }
-    return outcome
-  }
-
-  async function waitFor(done: Promise<Outcome<MutationResult>>): Promise<Outcome<MutationResult>> {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const timeout = new Promise<Outcome<MutationResult>>((resolve) => {
-      timer = setTimeout(
-        () => resolve(fail('IN_PROGRESS', 'This request is still being carried out.')),
-        WAIT_FOR_RUNNING_MS,
-      )
+      return ok(resultOf(outcome.result))
     })
-    try {
-      return await Promise.race([done, timeout])
-    } finally {
-      clearTimeout(timer)
-    }
   }
 
   return {
@@ -252,10 +165,6 @@ export function createHumanOperations(deps: {
 function resultOf(receipt: Receipt): MutationResult {
   const last = receipt.files[receipt.files.length - 1]
   return { transaction_id: receipt.transaction_id, revision: last?.after.kind === 'regular' ? last.after.digest : null }
-}
-
-function fromStored(stored: StoredResponse): Outcome<MutationResult> {
-  return stored.status === 'ok' ? ok(stored.result) : { kind: 'error', error: stored.error }
 }
 
 function decodeContent(content: string | undefined, base64: string | undefined): Outcome<Buffer> {

@@ -1,6 +1,6 @@
-export { git } from './runner'
+export { git, runGit, type GitOptions, type GitResult } from './runner'
 export { status, parsePorcelainV2, type StatusEntry } from './status'
-export { catBlob } from './cat-file'
+export { catBlob, catBlobSizes, catBlobs } from './cat-file'
 export { indexPath } from './rev-parse'
 export { diffRaw, type RawChange } from './diff-raw'
 export { branchBase, headCommit, headParent } from './merge-base'

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
-import type { FaultHook, Journal, PlannedChange, Receipt, Workspace } from '../journal'
+import { fail, ok, type Outcome } from '../../../shared/protocol'
+import {
+  transactionStatus,
+  type FaultHook,
+  type Journal,
+  type PlannedChange,
+  type Receipt,
+  type Workspace,
+} from '../journal'
 import {
   fingerprintOf,
   inImmediateTransaction,
@@ -9,9 +16,11 @@ import {
   type BlobStore,
   type Database,
   type IdempotencyClaim,
-  type IdempotencyStore,
+  type IdempotencyHooks,
+  type IdempotentMutations,
 } from '../store'
-import { planRestore, type PlanEvidence, type RestoreOperation, type RestorePlan } from './plan-restore'
+import type { CommandSnapshots } from './plan-commands'
+import { planRestore, type PlanEvidence, type RestorePlan, type RestoreRequest } from './plan-restore'
 import type { SessionRecord } from './types'
 
 export type IntentStatus = 'applying' | 'committed' | 'rolled_back' | 'recovery_required'
@@ -20,25 +29,25 @@ export interface RestoreService {
   plan(
     workspace: Workspace,
     session: SessionRecord,
-    request: { operation: RestoreOperation; turn_id?: string | undefined },
+    request: RestoreRequest,
   ): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>>
-  apply(
-    workspace: Workspace,
-    session: SessionRecord,
-    request: {
-      plan_hash: string
-      idempotency_key: string | undefined
-      owner_key: string
-      onProgress?: (phase: 'preflight' | 'apply', done: number, total: number) => void
-    },
-  ): Promise<Outcome<{ intent_id: string; status: IntentStatus; transaction_id: string | null }>>
+  apply(workspace: Workspace, session: SessionRecord, request: ApplyRequest): Promise<Outcome<ApplyResult>>
   /** Settles intents a stopped process left `applying`, from their journal transactions. */
   recover(): void
 }
 
-type StoredApply =
-  | { status: 'ok'; result: { intent_id: string; status: IntentStatus; transaction_id: string | null } }
-  | { status: 'error'; error: ProtocolError }
+export interface ApplyRequest {
+  readonly plan_hash: string
+  readonly idempotency_key: string | undefined
+  readonly owner_key: string
+  readonly onProgress?: (phase: 'preflight' | 'apply', done: number, total: number) => void
+}
+
+export interface ApplyResult {
+  readonly intent_id: string
+  readonly status: IntentStatus
+  readonly transaction_id: string | null
+}
 
 /**
  * Spec 04 steps 2–6. A confirmed plan is re-planned under nothing but the same inputs: a different
@@ -51,12 +60,14 @@ export function createRestoreService(deps: {
   db: Database
   blobs: BlobStore
   journal: Journal
-  idempotency: IdempotencyStore
+  mutations: IdempotentMutations
   fault: FaultHook
+  /** The project's step snapshots (issue 16), for restores that include command changes. */
+  snapshots?: (session: SessionRecord, workspace: Workspace) => CommandSnapshots | null
 }): RestoreService {
-  const { db, blobs, journal, idempotency, fault } = deps
+  const { db, blobs, journal, mutations, fault } = deps
   // Plans shown to the user, by hash, so apply knows what was confirmed.
-  const plans = new LRUCache<string, { operation: RestoreOperation; turn_id: string }>({
+  const plans = new LRUCache<string, RestoreRequest & { turn_id: string }>({
     max: 500,
     ttl: 30 * 60 * 1000,
   })
@@ -64,9 +75,21 @@ export function createRestoreService(deps: {
   const planFor = (
     workspace: Workspace,
     session: SessionRecord,
-    request: { operation: RestoreOperation; turn_id?: string | undefined },
+    request: RestoreRequest,
     onProgress?: (done: number, total: number) => void,
-  ) => planRestore({ db, blobs, workspace, maxFileBytes: journal.limits.maxFileBytes }, session, request, onProgress)
+  ) =>
+    planRestore(
+      {
+        db,
+        blobs,
+        workspace,
+        maxFileBytes: journal.limits.maxFileBytes,
+        snapshots: deps.snapshots?.(session, workspace) ?? null,
+      },
+      session,
+      request,
+      onProgress,
+    )
 
   function settleIntent(intentId: string, status: IntentStatus, transactionId: string | null): void {
     statement(
@@ -79,7 +102,11 @@ export function createRestoreService(deps: {
     async plan(workspace, session, request) {
       const planned = await planFor(workspace, session, request)
       if (planned.kind === 'ok')
-        plans.set(planned.result.plan_hash, { operation: planned.result.operation, turn_id: planned.result.turn_id })
+        plans.set(planned.result.plan_hash, {
+          ...request,
+          operation: planned.result.operation,
+          turn_id: planned.result.turn_id,
+        })
       return planned
     },
 
@@ -92,155 +119,152 @@ export function createRestoreService(deps: {
         key: request.idempotency_key,
         fingerprint: fingerprintOf('history.apply', request.owner_key, { plan_hash: request.plan_hash }, null),
       }
-      const existing = idempotency.lookup(claim)
-      if (existing.kind === 'conflict') {
-        return fail(
-          'IDEMPOTENCY_KEY_CONFLICT',
-          'This idempotency key was already used for a different plan; nothing was written.',
-        )
-      }
-      if (existing.kind === 'running')
-        return fail('IN_PROGRESS', 'This restore is still being applied.', { operation_id: existing.operationId })
-      if (existing.kind === 'replay') {
-        const stored = existing.response as StoredApply
-        return stored.status === 'ok' ? ok(stored.result) : { kind: 'error', error: stored.error }
-      }
+      return mutations.run<ApplyResult>(claim, (hooks) => applyConfirmed(workspace, session, request, hooks))
+    },
 
-      const confirmed = plans.get(request.plan_hash)
-      if (!confirmed)
-        return fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
-          plan_hash: request.plan_hash,
-        })
-      const backwards = confirmed.operation === 'undo' || confirmed.operation === 'revert'
+    recover: recoverIntents,
+  }
 
-      const intentId = `int_${randomUUID()}`
-      // Durable before any file is touched (spec 04 step 2).
-      inImmediateTransaction(db, () => {
-        statement(db, "INSERT INTO restore_intents VALUES (?, ?, ?, ?, ?, NULL, 'applying', ?, NULL)").run(
-          intentId,
-          session.session_id,
-          confirmed.turn_id,
-          confirmed.operation,
-          request.plan_hash,
-          Date.now(),
-        )
+  async function applyConfirmed(
+    workspace: Workspace,
+    session: SessionRecord,
+    request: ApplyRequest,
+    hooks: IdempotencyHooks<ApplyResult>,
+  ): Promise<Outcome<ApplyResult>> {
+    const confirmed = plans.get(request.plan_hash)
+    if (!confirmed)
+      return fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
+        plan_hash: request.plan_hash,
       })
-      fault('after-intent')
-      let transactionId: string | null = null
-      const outcome = await journal.mutate(
-        workspace,
-        { kind: backwards ? 'revert' : 'reapply', session_id: session.session_id, branch_id: session.active_branch_id },
-        // Re-planned under the workspace lock: the preflight that authorises the writes is the one
-        // nothing can change before they happen, and its reads feed the writes directly.
-        async () => {
-          const fresh = await planFor(workspace, session, confirmed, (done, total) =>
-            request.onProgress?.('preflight', done, total),
+    const backwards = confirmed.operation === 'undo' || confirmed.operation === 'revert'
+
+    const intentId = `int_${randomUUID()}`
+    // Durable before any file is touched (spec 04 step 2).
+    inImmediateTransaction(db, () => {
+      statement(db, "INSERT INTO restore_intents VALUES (?, ?, ?, ?, ?, NULL, 'applying', ?, NULL)").run(
+        intentId,
+        session.session_id,
+        confirmed.turn_id,
+        confirmed.operation,
+        request.plan_hash,
+        Date.now(),
+      )
+    })
+    fault('after-intent')
+    let transactionId: string | null = null
+    const outcome = await journal.mutate(
+      workspace,
+      { kind: backwards ? 'revert' : 'reapply', session_id: session.session_id, branch_id: session.active_branch_id },
+      // Re-planned under the workspace lock: the preflight that authorises the writes is the one
+      // nothing can change before they happen, and its reads feed the writes directly.
+      async () => {
+        const fresh = await planFor(workspace, session, confirmed, (done, total) =>
+          request.onProgress?.('preflight', done, total),
+        )
+        if (fresh.kind === 'error') return fresh
+        if (fresh.result.plan_hash !== request.plan_hash) {
+          return fail('STALE_PLAN', 'Something changed since this restore was previewed; preview it again.', {
+            plan_hash: request.plan_hash,
+          })
+        }
+        const plan = fresh.result
+        if (plan.status === 'unavailable') {
+          return fail('UNAVAILABLE', 'Some files of this turn cannot be restored exactly.', {
+            unavailable: plan.unavailable,
+          })
+        }
+        if (plan.status === 'blocked')
+          return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
+        if (plan.actions.length === 0) {
+          return fail(
+            'UNAVAILABLE',
+            'Nothing to restore: only commands changed files in this turn, and they were not included.',
+            { reason: 'nothing-to-restore', command_files: plan.impact.command_files },
           )
-          if (fresh.kind === 'error') return fresh
-          if (fresh.result.plan_hash !== request.plan_hash) {
-            return fail('STALE_PLAN', 'Something changed since this restore was previewed; preview it again.', {
-              plan_hash: request.plan_hash,
+        }
+        const changes: PlannedChange[] = []
+        for (const action of plan.actions) {
+          const disk = plan.evidence.disks.get(action.path)
+          if (!disk)
+            return fail('STALE_PLAN', `"${action.path}" was not checked; preview the restore again.`, {
+              path: action.path,
             })
-          }
-          const plan = fresh.result
-          if (plan.status === 'unavailable') {
-            return fail('UNAVAILABLE', 'Some files of this turn cannot be restored exactly.', {
-              unavailable: plan.unavailable,
-            })
-          }
-          if (plan.status === 'blocked')
-            return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
-          const changes: PlannedChange[] = []
-          for (const action of plan.actions) {
-            const disk = plan.evidence.disks.get(action.path)
-            if (!disk)
-              return fail('STALE_PLAN', `"${action.path}" was not checked; preview the restore again.`, {
-                path: action.path,
-              })
-            if (action.target.kind === 'absent') {
-              changes.push({
-                operation: 'delete',
-                path: action.path,
-                old_path: null,
-                before: disk,
-                after: { kind: 'absent' },
-              })
-              continue
-            }
-            const bytes = plan.evidence.targets.get(action.path)
-            if (!bytes) return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
+          if (action.target.kind === 'absent') {
             changes.push({
-              operation: disk.kind === 'absent' ? 'create' : 'modify',
+              operation: 'delete',
               path: action.path,
               old_path: null,
               before: disk,
-              after: { kind: 'regular', bytes, mode: Number.parseInt(action.target.mode, 8) },
+              after: { kind: 'absent' },
             })
+            continue
           }
-          return ok(changes)
+          const bytes = plan.evidence.targets.get(action.path)
+          if (!bytes) return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
+          changes.push({
+            operation: disk.kind === 'absent' ? 'create' : 'modify',
+            path: action.path,
+            old_path: null,
+            before: disk,
+            after: { kind: 'regular', bytes, mode: Number.parseInt(action.target.mode, 8) },
+          })
+        }
+        return ok(changes)
+      },
+      {
+        onPublished: (done, total) => request.onProgress?.('apply', done, total),
+        onPrepared: (receipt: Receipt) => {
+          transactionId = receipt.transaction_id
+          statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(
+            receipt.transaction_id,
+            intentId,
+          )
+          hooks.prepared(receipt.transaction_id, {
+            intent_id: intentId,
+            status: 'committed',
+            transaction_id: receipt.transaction_id,
+          })
         },
-        {
-          onPublished: (done, total) => request.onProgress?.('apply', done, total),
-          onPrepared: (receipt: Receipt) => {
-            transactionId = receipt.transaction_id
-            statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(
-              receipt.transaction_id,
-              intentId,
-            )
-            idempotency.insertRunning(claim, receipt.transaction_id, {
-              status: 'ok',
-              result: { intent_id: intentId, status: 'committed', transaction_id: receipt.transaction_id },
-            } satisfies StoredApply)
-          },
-          onSettled: (receipt: Receipt) => {
-            if (receipt.status !== 'committed') return
+        onSettled: (receipt: Receipt) => {
+          if (receipt.status === 'prepared') return
+          const result = { intent_id: intentId, status: 'committed' as const, transaction_id: receipt.transaction_id }
+          if (receipt.status === 'committed') {
             settleIntent(intentId, 'committed', receipt.transaction_id)
             // Stale asynchronous work on this branch must not write after a restore (spec 04 step 4).
             statement(db, 'UPDATE branches SET writer_epoch = writer_epoch + 1 WHERE branch_id = ?').run(
               session.active_branch_id,
             )
-            idempotency.complete(claim, {
-              status: 'ok',
-              result: { intent_id: intentId, status: 'committed', transaction_id: receipt.transaction_id },
-            } satisfies StoredApply)
-          },
+          }
+          hooks.settled(receipt.status, result)
         },
-      )
-      if (outcome.kind === 'ok')
-        return ok({ intent_id: intentId, status: 'committed', transaction_id: outcome.result.transaction_id })
-      const status: IntentStatus = outcome.error.code === 'RECOVERY_REQUIRED' ? 'recovery_required' : 'rolled_back'
-      settleIntent(intentId, status, transactionId)
-      if (transactionId !== null) {
-        idempotency.complete(claim, { status: 'error', error: outcome.error } satisfies StoredApply)
-      }
-      return outcome
-    },
+      },
+    )
+    if (outcome.kind === 'ok')
+      return ok({ intent_id: intentId, status: 'committed', transaction_id: outcome.result.transaction_id })
+    const status: IntentStatus = outcome.error.code === 'RECOVERY_REQUIRED' ? 'recovery_required' : 'rolled_back'
+    settleIntent(intentId, status, transactionId)
+    return outcome
+  }
 
-    recover() {
-      const open = statement(
-        db,
-        "SELECT intent_id, transaction_id FROM restore_intents WHERE status = 'applying'",
-      ).all() as Array<{
-        intent_id: string
-        transaction_id: string | null
-      }>
-      for (const intent of open) {
-        if (intent.transaction_id === null) {
-          settleIntent(intent.intent_id, 'rolled_back', null)
-          continue
-        }
-        const row = statement(db, 'SELECT status FROM transactions WHERE transaction_id = ?').get(
-          intent.transaction_id,
-        ) as { status: string } | undefined
-        if (!row || row.status === 'prepared') continue
-        const status: IntentStatus =
-          row.status === 'committed'
-            ? 'committed'
-            : row.status === 'recovery_required'
-              ? 'recovery_required'
-              : 'rolled_back'
-        settleIntent(intent.intent_id, status, intent.transaction_id)
+  /** Settles every intent a stopped process left `applying`, from its transaction's status. */
+  function recoverIntents(): void {
+    const open = statement(
+      db,
+      "SELECT intent_id, transaction_id FROM restore_intents WHERE status = 'applying'",
+    ).all() as Array<{
+      intent_id: string
+      transaction_id: string | null
+    }>
+    for (const intent of open) {
+      if (intent.transaction_id === null) {
+        settleIntent(intent.intent_id, 'rolled_back', null)
+        continue
       }
-    },
+      const settled = transactionStatus(db, intent.transaction_id)
+      if (settled === undefined || settled === 'prepared') continue
+      const status: IntentStatus =
+        settled === 'committed' ? 'committed' : settled === 'recovery_required' ? 'recovery_required' : 'rolled_back'
+      settleIntent(intent.intent_id, status, intent.transaction_id)
+    }
   }
 }

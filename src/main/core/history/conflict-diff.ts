@@ -3,7 +3,7 @@ import { fail, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
 import { CONFLICT_DIFF_LINES } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import { queryAllReceipts, type FileState, type Workspace } from '../journal'
-import { readWriteTarget } from '../journal/target'
+import { readWriteTarget } from '../journal'
 import { statement, type BlobStore, type Database } from '../store'
 import type { SessionRecord } from './types'
 

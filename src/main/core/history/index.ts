@@ -6,6 +6,10 @@ export {
   getBranch,
   updateSession,
   runningTurnId,
+  changeSetIndex,
+  interruptedTurns,
+  isTurnOf,
+  permissionModeOf,
   runningParts,
   writeRunningPart,
 } from './sessions'
@@ -21,4 +25,6 @@ export {
   type RestorePlan,
 } from './plan-restore'
 export { applyRetention, DEFAULT_RETENTION, type RetentionPolicy } from './retention'
+export { turnCommandChanges, turnParts, type CommandSnapshots } from './plan-commands'
 export { conflictDiff } from './conflict-diff'
+export { createHistoryModule, type HistoryModule, type TurnApi } from './module'

@@ -3,7 +3,10 @@ import { statfs } from 'node:fs/promises'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import {
+  laterLineageChanges,
   parentWritable,
+  turnCommittedChanges,
+  workspaceRevision,
   queryAllReceipts,
   readWriteTarget,
   type DiskState,
@@ -12,6 +15,7 @@ import {
   type Workspace,
 } from '../journal'
 import { canonicalJson, statement, type BlobStore, type Database, type Digest } from '../store'
+import { planCommandActions, type CommandSnapshots } from './plan-commands'
 import { getBranch } from './sessions'
 import type { SessionRecord } from './types'
 
@@ -22,9 +26,22 @@ export type PathState = { kind: 'absent' } | { kind: 'regular'; digest: Digest; 
 
 export interface RestoreAction {
   readonly path: string
+  /** Empty for a file only commands changed (it has no journal lineage). */
   readonly file_lineage_id: string
   readonly expected: PathState
   readonly target: PathState
+  /** `command`: the target comes from a step snapshot (issue 16), not from a journal receipt. */
+  readonly source?: 'journal' | 'command'
+}
+
+/** What a restore request asks for, besides the operation and turn. */
+export interface RestoreRequest {
+  readonly operation: RestoreOperation
+  readonly turn_id?: string | undefined
+  /** Issue 16: also put back the files the turn's commands changed (undo and revert only). */
+  readonly include_commands?: boolean | undefined
+  /** Command-changed files edited since, which the person explicitly includes anyway. */
+  readonly include_conflicting?: readonly string[] | undefined
 }
 
 export interface Conflict {
@@ -33,6 +50,8 @@ export interface Conflict {
   readonly message: string
   readonly expected?: string
   readonly actual?: string
+  /** `command`: a file changed by commands; the person may include it anyway (issue 16). */
+  readonly source?: 'command'
 }
 
 export interface RestorePlan {
@@ -46,7 +65,8 @@ export interface RestorePlan {
   readonly actions: RestoreAction[]
   readonly conflicts: Conflict[]
   readonly unavailable: Array<{ path: string; reason: string }>
-  readonly impact: { files: number; turns: number }
+  /** `command_files`: files the turn's commands changed, restored only when asked for. */
+  readonly impact: { files: number; turns: number; command_files: number }
 }
 
 /** What the preflight read, so an apply planned under the lock needs no second pass. */
@@ -60,6 +80,8 @@ export interface PlanDependencies {
   readonly blobs: BlobStore
   readonly workspace: Workspace
   readonly maxFileBytes: number
+  /** The project's step snapshots, for files changed by commands (null: none are kept). */
+  readonly snapshots?: CommandSnapshots | null
 }
 
 type IntentRow = { turn_id: string; operation: RestoreOperation }
@@ -95,13 +117,15 @@ function turnsOnBranch(db: Database, session: SessionRecord): string[] {
   return turns
 }
 
-/** Whether the turn committed any file change (an index probe, not a receipt load). */
+/** Whether the turn committed any file change or its commands changed files (index probes, not receipt loads). */
 function changedFiles(db: Database, workspaceId: string, turnId: string): boolean {
   return (
+    turnCommittedChanges(db, workspaceId, turnId) ||
     statement(
       db,
-      "SELECT 1 FROM transactions WHERE workspace_id = ? AND origin_turn_id = ? AND status = 'committed' LIMIT 1",
-    ).get(workspaceId, turnId) !== undefined
+      `SELECT 1 FROM nodes n, json_each(n.parts) p WHERE n.node_id = ?
+       AND json_extract(p.value, '$.type') = 'file-summary' AND json_extract(p.value, '$.summary.command_files') > 0`,
+    ).get(turnId) !== undefined
   )
 }
 
@@ -180,10 +204,13 @@ function toPathState(state: FileState): PathState | 'unsupported' {
 export async function planRestore(
   deps: PlanDependencies,
   session: SessionRecord,
-  request: { operation: RestoreOperation; turn_id?: string | undefined },
+  request: RestoreRequest,
   onProgress?: (done: number, total: number) => void,
 ): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>> {
   const { db, blobs, workspace } = deps
+  if (request.include_commands && (request.operation === 'redo' || request.operation === 'reapply')) {
+    return fail('INVALID_REQUEST', 'Only Undo and Revert can also restore files changed by commands.')
+  }
   const turn = resolveTurn(db, session, request.operation, request.turn_id)
   if (turn.kind === 'error') return turn
   const turnId = turn.result
@@ -228,6 +255,53 @@ export async function planRestore(
     }
   }
 
+  const commands = await planCommandActions({
+    db,
+    workspace,
+    maxFileBytes: deps.maxFileBytes,
+    turnId,
+    receipts,
+    snapshots: deps.snapshots ?? null,
+    include: backwards && request.include_commands === true,
+    includeConflicting: new Set(request.include_conflicting ?? []),
+  })
+  if (commands.kind === 'error') return commands
+  unavailable.push(...commands.result.unavailable)
+  // Target bytes that come from step snapshots rather than the content store.
+  const snapshotBytes = new Map<string, Buffer>()
+  for (const command of commands.result.actions) {
+    const bytes = commands.result.bytes.get(command.path)
+    const index = actions.findIndex((action) => action.path === command.path)
+    if (index < 0) {
+      actions.push({
+        path: command.path,
+        file_lineage_id: '',
+        expected: command.expected,
+        target: command.target,
+        source: 'command',
+      })
+      if (bytes) snapshotBytes.set(command.path, bytes)
+      continue
+    }
+    // Changed by commands and by the journal in one turn: the earliest change says what the file
+    // was before the turn, the latest what the turn left.
+    const journal = actions[index] as RestoreAction
+    const steps = receipts
+      .filter((r) => r.files.some((f) => f.path === command.path || f.old_path === command.path))
+      .map((r) => commands.result.receiptSteps.get(r.transaction_id) ?? 0)
+    const commandFirst = command.change.first.step < Math.min(...steps)
+    const commandLast = command.change.last.step > Math.max(...steps)
+    const merged: RestoreAction = {
+      ...journal,
+      expected: commandLast ? command.expected : journal.expected,
+      target: commandFirst ? command.target : journal.target,
+      source: commandFirst ? 'command' : 'journal',
+    }
+    if (commandFirst && bytes) snapshotBytes.set(command.path, bytes)
+    if (sameContent(merged.expected, merged.target)) actions.splice(index, 1)
+    else actions[index] = merged
+  }
+
   const conflicts: Conflict[] = []
   const running = statement(db, "SELECT 1 FROM nodes WHERE session_id = ? AND status = 'running' LIMIT 1").get(
     session.session_id,
@@ -247,11 +321,6 @@ export async function planRestore(
   // a file between states turns produced, and a later turn that is currently undone or reverted no
   // longer stands: neither is a change this turn's restore would overwrite. (The disk check above
   // still catches anything outside the journal.)
-  const laterChanges = statement(
-    db,
-    `SELECT t.kind, t.origin_turn_id FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
-     WHERE f.file_lineage_id = ? AND t.workspace_id = ? AND t.status = 'committed' AND t.workspace_sequence > ?`,
-  )
   const undoneTurns = new Map<string, boolean>()
   const stillStands = (row: { kind: string; origin_turn_id: string | null }) => {
     if (row.kind === 'revert' || row.kind === 'reapply') return false
@@ -265,13 +334,15 @@ export async function planRestore(
   }
   const laterMutation = {
     get: (lineage: string, workspaceId: string, after: number) =>
-      (laterChanges.all(lineage, workspaceId, after) as Array<{ kind: string; origin_turn_id: string | null }>).some(
-        stillStands,
-      ),
+      laterLineageChanges(db, lineage, workspaceId, after).some(stillStands),
   }
   for (const [index, action] of actions.entries()) {
     if (onProgress && index % 100 === 0) onProgress(index, actions.length)
-    if (action.target.kind === 'regular') {
+    const fromSnapshot = snapshotBytes.get(action.path)
+    if (action.target.kind === 'regular' && fromSnapshot) {
+      bytesNeeded += fromSnapshot.length
+      targets.set(action.path, fromSnapshot)
+    } else if (action.target.kind === 'regular') {
       if (!action.target.blob_ref) {
         unavailable.push({ path: action.path, reason: 'no-recovery-blob' })
         continue
@@ -307,10 +378,11 @@ export async function planRestore(
         message: `"${action.path}" changed after this turn; its current content is not what the turn left.`,
         expected: describe(action.expected),
         actual: actual === 'directory' ? 'directory' : describe(actual),
+        ...(action.source === 'command' ? { source: 'command' as const } : {}),
       })
       continue
     }
-    if (backwards) {
+    if (backwards && action.file_lineage_id !== '') {
       const later = laterMutation.get(action.file_lineage_id, workspace.workspace_id, lastSequence)
       if (later) {
         conflicts.push({
@@ -336,17 +408,15 @@ export async function planRestore(
     }
   }
 
-  const revision = (
-    statement(db, 'SELECT revision FROM workspaces WHERE workspace_id = ?').get(workspace.workspace_id) as {
-      revision: number
-    }
-  ).revision
+  const revision = workspaceRevision(db, workspace.workspace_id)
   const headVersion = getBranch(db, session.active_branch_id)?.head_version ?? 0
   const status = unavailable.length > 0 ? 'unavailable' : conflicts.length > 0 ? 'blocked' : 'ready'
   const plan_hash = createHash('sha256')
     .update(
       canonicalJson({
         operation: request.operation,
+        include_commands: request.include_commands === true,
+        include_conflicting: [...(request.include_conflicting ?? [])].sort(),
         turn_id: turnId,
         session: session.session_id,
         revision,
@@ -366,7 +436,7 @@ export async function planRestore(
     actions,
     conflicts,
     unavailable,
-    impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1 },
+    impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.files },
     evidence: { disks, targets },
   })
 }

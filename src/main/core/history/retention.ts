@@ -1,3 +1,4 @@
+import { expireRecoveryBlobs } from '../journal'
 import { inImmediateTransaction, statement, type Database } from '../store'
 
 export interface RetentionPolicy {
@@ -26,33 +27,7 @@ export function applyRetention(db: Database, policy: RetentionPolicy = DEFAULT_R
         'SELECT journal_sequence FROM checkpoints WHERE session_id = ? ORDER BY created_at_ms DESC, rowid DESC LIMIT 1 OFFSET ?',
       ).get(session.session_id, policy.checkpointsPerSession - 1) as { journal_sequence: number } | undefined
       if (!cutoff) continue
-      const old = statement(
-        db,
-        `SELECT transaction_id FROM transactions
-         WHERE session_id = ? AND workspace_id = ? AND workspace_sequence <= ? AND blobs_expired = 0 AND status != 'prepared'`,
-      ).all(session.session_id, session.workspace_id, cutoff.journal_sequence) as Array<{ transaction_id: string }>
-      for (const { transaction_id } of old) {
-        // Keep the first baseline of every lineage this transaction opened.
-        const baselines = statement(
-          db,
-          `SELECT f.before_state FROM transaction_files f
-           WHERE f.transaction_id = ? AND NOT EXISTS (
-             SELECT 1 FROM transaction_files e JOIN transactions t ON t.transaction_id = e.transaction_id
-             WHERE e.file_lineage_id = f.file_lineage_id AND t.workspace_sequence < (SELECT workspace_sequence FROM transactions WHERE transaction_id = ?))`,
-        ).all(transaction_id, transaction_id) as Array<{ before_state: string }>
-        for (const row of baselines) {
-          const before = JSON.parse(row.before_state) as { kind: string; blob_ref?: string | null }
-          if (before.kind === 'regular' && before.blob_ref) {
-            statement(db, "INSERT OR IGNORE INTO blob_refs VALUES (?, 'baseline', ?)").run(
-              before.blob_ref,
-              transaction_id,
-            )
-          }
-        }
-        statement(db, "DELETE FROM blob_refs WHERE owner_kind = 'transaction' AND owner_id = ?").run(transaction_id)
-        statement(db, 'UPDATE transactions SET blobs_expired = 1 WHERE transaction_id = ?').run(transaction_id)
-        expired += 1
-      }
+      expired += expireRecoveryBlobs(db, session, cutoff.journal_sequence)
     }
     return { expired }
   })

@@ -105,6 +105,44 @@ export function updateSession(
 }
 
 /** The assistant node now answering in this session, if any. */
+/** A session's permission mode as stored now (a running turn re-reads it for every tool call). */
+export function permissionModeOf(db: Database, sessionId: string): PermissionMode {
+  const row = statement(db, 'SELECT permission_mode FROM sessions WHERE session_id = ?').get(sessionId) as
+    { permission_mode: PermissionMode } | undefined
+  return row?.permission_mode ?? 'ask'
+}
+
+/** Assistant turns left `running` (by a process that stopped), with their session and project. */
+export function interruptedTurns(
+  db: Database,
+): Array<{ node_id: string; parent_node_id: string; project_id: string; session_id: string }> {
+  return statement(
+    db,
+    "SELECT n.node_id, n.parent_node_id, s.project_id, s.session_id FROM nodes n JOIN sessions s ON s.session_id = n.session_id WHERE n.status = 'running' AND n.kind = 'assistant'",
+  ).all() as Array<{ node_id: string; parent_node_id: string; project_id: string; session_id: string }>
+}
+
+/** Transaction → change set of one session, for the attribution of review rows. */
+export function changeSetIndex(db: Database, sessionId: string): Map<string, string> {
+  const index = new Map<string, string>()
+  for (const row of statement(db, 'SELECT change_set_id, transaction_ids FROM change_sets WHERE session_id = ?').all(
+    sessionId,
+  ) as Array<{ change_set_id: string; transaction_ids: string }>) {
+    for (const id of JSON.parse(row.transaction_ids) as string[]) index.set(id, row.change_set_id)
+  }
+  return index
+}
+
+/** Whether `turnId` is an assistant turn of the session. */
+export function isTurnOf(db: Database, sessionId: string, turnId: string): boolean {
+  return (
+    statement(db, "SELECT 1 FROM nodes WHERE node_id = ? AND session_id = ? AND kind = 'assistant'").get(
+      turnId,
+      sessionId,
+    ) !== undefined
+  )
+}
+
 export function runningTurnId(db: Database, sessionId: string): string | null {
   const row = statement(
     db,

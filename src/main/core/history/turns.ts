@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fail, ok, type Outcome, type PatchPart } from '../../../shared/protocol'
 import { countChanges, foldReceipts, isNoChange } from '../changes'
-import { queryAllReceipts, type Attribution, type Receipt } from '../journal'
+import { queryAllReceipts, workspaceCounters, type Attribution, type Receipt } from '../journal'
+import { commandChanges, commandPatches } from '../snapshot'
 import { inImmediateTransaction, statement, type BlobStore, type Database } from '../store'
 import { getBranch, titleFromPrompt } from './sessions'
 import type { Part, SessionRecord, TurnSummary } from './types'
@@ -15,13 +16,6 @@ export interface Turn {
   readonly before_checkpoint_id: string
   /** What every trusted mutation of this turn's main actor is recorded with. */
   readonly attribution: Attribution
-}
-
-function workspaceCounters(db: Database, workspaceId: string): { sequence: number; revision: number } {
-  const row = statement(db, 'SELECT last_sequence, revision FROM workspaces WHERE workspace_id = ?').get(
-    workspaceId,
-  ) as { last_sequence: number; revision: number } | undefined
-  return { sequence: row?.last_sequence ?? 0, revision: row?.revision ?? 0 }
 }
 
 /**
@@ -105,6 +99,8 @@ export async function finalizeTurn(
     parts: readonly Part[]
     status: 'complete' | 'aborted' | 'error'
     statsBudgetBytes: number
+    /** The complete file list of a patch part whose stored list was cut short (from its two snapshots). */
+    patchFiles?: (patch: PatchPart) => Promise<readonly string[] | null>
   },
 ): Promise<Outcome<{ summary: TurnSummary }>> {
   const node = statement(
@@ -127,11 +123,21 @@ export async function finalizeTurn(
   for (const [actor, list] of byActor) summaries.set(actor, await summarise(list, blobs, input.statsBudgetBytes))
   // One actor (the usual case): its summary is the turn's.
   const onlyActor = byActor.size === 1 ? [...summaries.values()][0] : undefined
-  const total = onlyActor ?? (await summarise(committed, blobs, input.statsBudgetBytes))
+  const journaled = onlyActor ?? (await summarise(committed, blobs, input.statsBudgetBytes))
+  // Spec 06: files the turn's commands changed, shown next to (never inside) the exact counts.
+  const receiptPaths = new Map(
+    committed.map((r) => [r.transaction_id, r.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path]))]),
+  )
+  const commandFiles = commandChanges(
+    await commandPatches(input.parts, (id) => receiptPaths.get(id) ?? [], input.patchFiles ?? (async () => null)),
+  ).length
+  const total: TurnSummary = commandFiles > 0 ? { ...journaled, command_files: commandFiles } : journaled
 
   // The turn card's exact counts travel with the parts (spec 05 `file-summary`).
   const parts: readonly Part[] =
-    total.files > 0 ? [...input.parts, { type: 'file-summary', id: 'file-summary', summary: total }] : input.parts
+    total.files > 0 || commandFiles > 0
+      ? [...input.parts, { type: 'file-summary', id: 'file-summary', summary: total }]
+      : input.parts
   inImmediateTransaction(db, () => {
     const now = Date.now()
     statement(db, 'UPDATE nodes SET parts = ?, status = ? WHERE node_id = ?').run(

@@ -43,6 +43,8 @@ export interface TurnSummary {
   readonly transactions: number
   /** Breaks in a file's recorded chain inside the turn (writes outside Retrace); absent when none. */
   readonly outside_changes?: number
+  /** Files changed by commands (spec 06: a step's patch with no receipt in that step); not covered by Undo. */
+  readonly command_files?: number
 }
 
 export interface NodeRecord {

@@ -5,7 +5,6 @@ import { journalFixture } from '../../../../test/support/journal'
 import { treeFingerprint } from '../../../../test/support/tree'
 import { planApplyPatch } from './apply-patch'
 import { parsePatch } from './apply-patch-parse'
-import { foldReceipts } from '../changes'
 
 function write(root: string, files: Record<string, string>) {
   for (const [path, content] of Object.entries(files)) {
@@ -175,23 +174,5 @@ describe('apply_patch', () => {
     const lineage = range[0]?.files[0]?.file_lineage_id ?? ''
     const byLineage = f.journal.receipts({ workspace_id: f.workspace.workspace_id, file_lineage_id: lineage })
     expect(byLineage.map((r) => r.workspace_sequence)).toEqual([1, 2, 3, 4])
-  })
-
-  test('several mutations of one lineage fold into first-before → last-after', async () => {
-    const f = journalFixture()
-    write(f.root, { 'a.txt': 'v1\n' })
-    for (const [from, to] of [
-      ['v1', 'v2'],
-      ['v2', 'v3'],
-    ]) {
-      const patch = `*** Begin Patch\n*** Update File: a.txt\n-${from}\n+${to}\n*** End Patch`
-      await f.journal.mutate(f.workspace, { kind: 'edit', origin_turn_id: 't' }, () => planApplyPatch(f.context, patch))
-    }
-    const moved = '*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n*** End Patch'
-    await f.journal.mutate(f.workspace, { kind: 'edit', origin_turn_id: 't' }, () => planApplyPatch(f.context, moved))
-    const folded = foldReceipts(f.journal.receipts({ workspace_id: f.workspace.workspace_id, origin_turn_id: 't' }))
-    expect(folded).toHaveLength(1)
-    expect(folded[0]).toMatchObject({ first_path: 'a.txt', last_path: 'b.txt', transactions: expect.any(Array) })
-    expect(folded[0]?.transactions).toHaveLength(3)
   })
 })

@@ -12,7 +12,7 @@ export {
 } from './faults'
 export { queryAllReceipts, queryReceipts, type ReceiptQuery } from './receipts'
 export { lineStats } from './line-stats'
-export { ensureWorkspace, workspaceRevision } from './records'
+export { ensureWorkspace, projectOfWorkspace, workspaceRevision } from './records'
 export type { RecoveryReport } from './recover'
 export {
   planCopy,
@@ -30,3 +30,14 @@ export { readWriteTarget, parentWritable, type DiskState } from './target'
 export type { MutateOptions, PlannedChange, TransactionEngine, Workspace } from './transaction'
 export * from './types'
 export { openJournalStore, type JournalStore } from './open'
+export {
+  expireRecoveryBlobs,
+  laterLineageChanges,
+  scopeVersion,
+  transactionPaths,
+  transactionStatus,
+  turnCommittedChanges,
+  workspaceCounters,
+  workspaceRoots,
+} from './queries'
+export { createJournalModule, type JournalModule } from './module'

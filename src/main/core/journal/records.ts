@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { inImmediateTransaction, inLazyTransaction, statement, type Database } from '../store'
-import type { PlannedChange } from './transaction'
+import type { PlannedChange } from './plan'
 import type { Attribution, PublishState, Receipt, ReceiptFile, TransactionStatus } from './types'
 
 export interface StoredFile {
   readonly file: ReceiptFile
   readonly change: PlannedChange
+}
+
+/** The project a workspace belongs to (events carry it). */
+export function projectOfWorkspace(db: Database, workspaceId: string): string {
+  const row = statement(db, 'SELECT project_id FROM workspaces WHERE workspace_id = ?').get(workspaceId) as
+    { project_id: string } | undefined
+  if (!row) throw new Error(`unknown workspace ${workspaceId}`)
+  return row.project_id
 }
 
 /** The one main workspace of a project (git worktrees for forked tasks add more later). */

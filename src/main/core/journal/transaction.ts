@@ -17,29 +17,12 @@ import {
   type PublishContext,
 } from './publish'
 import { insertPrepared, markPublishState, markSettled, type StoredFile } from './records'
+import type { PlannedChange, Workspace } from './plan'
 import type { DiskState } from './target'
 import { tempName, tempPrefix } from './temp-names'
 import type { Attribution, FileState, JournalLimits, Receipt, ReceiptFile } from './types'
 
-export interface Workspace {
-  readonly workspace_id: string
-  readonly root: string
-  readonly dataDir: string
-}
-
-export type PlannedAfter = { kind: 'absent' } | { kind: 'directory' } | { kind: 'regular'; bytes: Buffer; mode: number }
-
-/** One file of a transaction, planned under the workspace lock from what is on disk now. */
-export interface PlannedChange {
-  readonly operation: 'create' | 'modify' | 'delete' | 'rename'
-  readonly path: string
-  readonly old_path: string | null
-  /** The disk state at `old_path ?? path` when planned. */
-  readonly before: DiskState
-  /** For a rename: the (absent) destination. */
-  readonly destination?: Extract<DiskState, { kind: 'absent' }>
-  readonly after: PlannedAfter
-}
+export type { PlannedAfter, PlannedChange, Workspace } from './plan'
 
 export interface MutateOptions {
   /** Approval fingerprints (spec 03 step 3): each path's digest, or null for "absent", when approved. */

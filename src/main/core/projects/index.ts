@@ -1,1 +1,2 @@
 export { createProjectRegistry, type Project, type ProjectRegistry } from './registry'
+export { createProjectsModule, type ProjectsModule } from './module'

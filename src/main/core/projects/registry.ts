@@ -4,7 +4,7 @@ import { realpath, stat } from 'node:fs/promises'
 import { basename, isAbsolute } from 'node:path'
 import { fail, ok, type Outcome, type ProjectSummary } from '../../../shared/protocol'
 import type { Database } from '../store'
-import { isInside } from '../platform/fs-paths'
+import { isInside } from '../platform'
 
 interface ProjectRow {
   project_id: string

@@ -25,6 +25,7 @@ export function filterAndSort(rows: readonly ReviewRow[], payload: Pick<Payload,
       (filter.category === undefined || row.category === filter.category) &&
       (filter.operation === undefined || row.operation === filter.operation) &&
       (filter.diff_state === undefined || row.diff_state === filter.diff_state) &&
+      (filter.source === undefined || row.source === filter.source) &&
       (!query || row.path.toLowerCase().includes(query) || (row.old_path ?? '').toLowerCase().includes(query)),
   )
   switch (payload.sort ?? 'path') {

@@ -1,5 +1,5 @@
 import { fail, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
-import { sniffMime } from '../files/sniff'
+import { sniffMime } from '../files'
 import type { BlobStore } from '../store'
 import type { ReviewPaging } from './review-files'
 

@@ -1,7 +1,7 @@
 import type { ResultOf } from '../../../shared/protocol'
 import { countChanges, foldReceipts, isNoChange, operationOf } from '../changes'
 import { queryAllReceipts, type Receipt } from '../journal'
-import { statement, type BlobStore, type Database, type Digest } from '../store'
+import type { BlobStore, Database, Digest } from '../store'
 import { categoryOf } from './categories'
 
 type PublicRow = ResultOf<'review.files'>['files'][number]
@@ -77,15 +77,4 @@ export function branchReceipts(db: Database, workspaceId: string, branchId: stri
   return queryAllReceipts(db, { workspace_id: workspaceId, branch_id: branchId }).filter(
     (r) => r.status === 'committed',
   )
-}
-
-/** Transaction → change set, for the attribution of each review row. */
-export function changeSetIndex(db: Database, sessionId: string): Map<string, string> {
-  const index = new Map<string, string>()
-  for (const row of statement(db, 'SELECT change_set_id, transaction_ids FROM change_sets WHERE session_id = ?').all(
-    sessionId,
-  ) as Array<{ change_set_id: string; transaction_ids: string }>) {
-    for (const id of JSON.parse(row.transaction_ids) as string[]) index.set(id, row.change_set_id)
-  }
-  return index
 }

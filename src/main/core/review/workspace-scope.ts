@@ -3,8 +3,18 @@ import { lstatSync } from 'node:fs'
 import { lstat } from 'node:fs/promises'
 import { readLinkPath, readPath, statPath, withParent } from '../project-fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { branchBase, catBlob, diffRaw, headCommit, headParent, indexPath, status, type StatusEntry } from '../git'
-import { lineStats } from '../journal/line-stats'
+import {
+  branchBase,
+  catBlobSizes,
+  catBlobs,
+  diffRaw,
+  headCommit,
+  headParent,
+  indexPath,
+  status,
+  type StatusEntry,
+} from '../git'
+import { lineStats } from '../journal'
 import type { BlobStore } from '../store'
 import { categoryOf } from './categories'
 import type { ReviewRow } from './scope-candidates'
@@ -65,10 +75,42 @@ async function worktreeSide(root: string, path: string, maxBytes: number): Promi
   return read.kind === 'regular' ? { kind: 'bytes', bytes: read.bytes } : { kind: 'absent' }
 }
 
-async function objectSide(root: string, oid: string | null): Promise<Outcome<Side>> {
-  if (oid === null) return ok({ kind: 'absent' })
-  const bytes = await catBlob(root, oid)
-  return bytes.kind === 'error' ? bytes : ok({ kind: 'bytes', bytes: bytes.result })
+/** Bytes fetched per `cat-file --batch` run: bounds memory however large the commit. */
+const OBJECT_CHUNK_BYTES = 32 * 1024 * 1024
+
+async function readObjects(
+  root: string,
+  oids: readonly string[],
+  maxBytes: number,
+): Promise<Outcome<Map<string, Side>>> {
+  const sides = new Map<string, Side>()
+  const sizes = await catBlobSizes(root, oids)
+  if (sizes.kind === 'error') return sizes
+  let chunk: string[] = []
+  let chunkBytes = 0
+  const flush = async (): Promise<Outcome<void>> => {
+    if (chunk.length === 0) return ok(undefined)
+    const read = await catBlobs(root, chunk)
+    if (read.kind === 'error') return read
+    for (const [oid, bytes] of read.result) sides.set(oid, { kind: 'bytes', bytes })
+    chunk = []
+    chunkBytes = 0
+    return ok(undefined)
+  }
+  for (const [oid, size] of sizes.result) {
+    if (size > maxBytes) {
+      sides.set(oid, { kind: 'large', size })
+      continue
+    }
+    if (chunkBytes + size > OBJECT_CHUNK_BYTES) {
+      const flushed = await flush()
+      if (flushed.kind === 'error') return flushed
+    }
+    chunk.push(oid)
+    chunkBytes += size
+  }
+  const flushed = await flush()
+  return flushed.kind === 'error' ? flushed : ok(sides)
 }
 
 /** Bytes of workspace content one review snapshot may pin. */
@@ -160,12 +202,20 @@ export async function workspaceRows(
         ? await commitCandidates(root)
         : ok(fromStatus(entries, subScope))
   if (listed.kind === 'error') return listed
+  // Every git object the candidates need, read in a few batched git runs (one process per chunk,
+  // never one per file: cost follows what changed, as git's own diff does).
+  const objects = await readObjects(
+    root,
+    listed.result.flatMap((c) => [c.before, c.after].flatMap((s) => (s.kind === 'object' ? [s.oid] : []))),
+    limits.maxFileBytes,
+  )
+  if (objects.kind === 'error') return objects
   const sideOf = async (path: string, source: Source): Promise<Outcome<Side>> =>
     source.kind === 'absent'
       ? ok({ kind: 'absent' })
       : source.kind === 'worktree'
         ? ok(await worktreeSide(root, path, limits.maxFileBytes))
-        : objectSide(root, source.oid)
+        : ok(objects.result.get(source.oid) ?? { kind: 'absent' })
   const rows: ReviewRow[] = []
   for (const candidate of listed.result) {
     const beforeSide = await sideOf(candidate.path, candidate.before)
@@ -175,7 +225,8 @@ export async function workspaceRows(
     const before = beforeSide.result
     const after = afterSide.result
     if (before.kind === 'absent' && after.kind === 'absent') continue
-    const pin = async (side: Side) => (side.kind === 'bytes' && !overQuota ? await blobs.put(side.bytes) : null)
+    // Pins are a cache of bytes git or the worktree already hold: no fsync per blob (see README).
+    const pin = (side: Side) => (side.kind === 'bytes' && !overQuota ? blobs.putCached(side.bytes) : null)
     const bytesOf = (side: Side) => (side.kind === 'bytes' ? side.bytes : null)
     const pinned = (bytesOf(before)?.length ?? 0) + (bytesOf(after)?.length ?? 0)
     const overQuota = pinned > pinBudget
@@ -208,8 +259,8 @@ export async function workspaceRows(
       outside_changes: 0,
       transaction_ids: [],
       change_set_ids: [],
-      before_blob: await pin(before),
-      after_blob: await pin(after),
+      before_blob: pin(before),
+      after_blob: pin(after),
     })
   }
   return ok(rows)

@@ -16,3 +16,10 @@ export {
   type IdempotencyClaim,
   type IdempotencyStore,
 } from './idempotency'
+export {
+  createIdempotentMutations,
+  type IdempotencyHooks,
+  type IdempotentMutations,
+  type SettledStatus,
+} from './idempotent-mutation'
+export { readSetting, writeSetting } from './app-settings'

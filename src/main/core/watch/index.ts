@@ -1,4 +1,10 @@
 import type { Disposable } from '../../../shared/disposable'
+import type { ProjectSummary } from '../../../shared/protocol'
+import type { ModuleActions } from '../actions'
+import type { EventBus } from '../events'
+import { gitDecorations } from './git-decorations'
+
+export { gitDecorations } from './git-decorations'
 import { watchProject, type ChangeBatch, type WatchLimits } from './project-watcher'
 
 export { watchProject, DEFAULT_WATCH_LIMITS, type ChangeBatch, type WatchLimits } from './project-watcher'
@@ -54,4 +60,23 @@ export function createWatchService(options: {
     },
   }
 }
-export { gitDecorations } from './git-decorations'
+
+/** The watchers and git decorations as a module: `git.status`, and `files.changed` events. */
+export function createWatchModule(deps: {
+  dataDir: string
+  events: EventBus
+  log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
+}): { readonly actions: ModuleActions<'git.status'>; ensure(project: ProjectSummary): void; dispose(): void } {
+  // One watcher per project a window shows (bounded); a UI hint, never journaled.
+  const watchers = createWatchService({
+    dataDir: deps.dataDir,
+    onChange: (projectId, batch) => deps.events.emit('files.changed', { project_id: projectId }, batch),
+    onError: (projectId, error) =>
+      deps.log('warn', 'File watcher error', { project_id: projectId, error: String(error) }),
+  })
+  return {
+    actions: { 'git.status': async (_payload, { project }) => gitDecorations(project.root, project.is_git) },
+    ensure: (project) => watchers.ensure(project),
+    dispose: () => watchers.dispose(),
+  }
+}

@@ -92,9 +92,9 @@ export function App(props: { client: RequestClient }) {
     explorer.current?.reveal(path)
   }, [])
   const openReview = useCallback(
-    (turnId?: string, path?: string) => {
+    (turnId?: string, path?: string, source: 'command' | null = null) => {
       if (currentId === null) return
-      if (turnId) reviewTurn(currentId, turnId, path ?? null)
+      if (turnId) reviewTurn(currentId, turnId, path ?? null, source)
       tabs?.openReview()
     },
     [currentId, tabs],
@@ -272,7 +272,7 @@ function Workspace(props: {
   onSessionChange: (sessionId: string | null) => void
   openFile: (path: string, pinned?: boolean) => void
   reveal: (path: string) => void
-  openReview: (turnId?: string, path?: string) => void
+  openReview: (turnId?: string, path?: string, source?: 'command' | null) => void
   run: (id: CommandId) => void
   settingsRequest: number
 }) {
@@ -321,6 +321,7 @@ function Workspace(props: {
           projectId={projectId}
           onSessionChange={props.onSessionChange}
           onReview={props.openReview}
+          onReviewCommands={(turnId) => props.openReview(turnId, undefined, 'command')}
           onOpenFile={(path) => props.openFile(path)}
           settingsRequest={props.settingsRequest}
         />

@@ -15,6 +15,10 @@ export const historyPlan = defineAction('history.plan', {
       turn_id: z.string().max(200).optional(),
       checkpoint_id: z.string().max(200).optional(),
       mode: z.enum(['code_and_conversation', 'conversation', 'code']).optional(),
+      /** Also restore the files the turn's commands changed, from its step snapshots (undo, revert). */
+      include_commands: z.boolean().optional(),
+      /** Command-changed files edited since the step, explicitly included anyway (their bytes are replaced). */
+      include_conflicting: z.array(z.string().max(4_096)).max(10_000).optional(),
     })
     .strict(),
   result: z.object({
@@ -23,7 +27,14 @@ export const historyPlan = defineAction('history.plan', {
     operation: z.enum(['undo', 'redo', 'revert', 'reapply']),
     turn_id: z.string(),
     actions: z.array(
-      z.object({ path: z.string(), file_lineage_id: z.string(), expected: PathState, target: PathState }),
+      z.object({
+        path: z.string(),
+        file_lineage_id: z.string(),
+        expected: PathState,
+        target: PathState,
+        /** `command`: restored from a step snapshot rather than a journal receipt. */
+        source: z.enum(['journal', 'command']).optional(),
+      }),
     ),
     conflicts: z.array(
       z.object({
@@ -32,10 +43,17 @@ export const historyPlan = defineAction('history.plan', {
         message: z.string(),
         expected: z.string().optional(),
         actual: z.string().optional(),
+        /** `command`: a file changed by commands, which the person may include anyway. */
+        source: z.literal('command').optional(),
       }),
     ),
     unavailable: z.array(z.object({ path: z.string(), reason: z.string() })),
-    impact: z.object({ files: z.number().int().nonnegative(), turns: z.number().int().nonnegative() }),
+    impact: z.object({
+      files: z.number().int().nonnegative(),
+      turns: z.number().int().nonnegative(),
+      /** Files the turn's commands changed; restored only with include_commands. */
+      command_files: z.number().int().nonnegative(),
+    }),
   }),
 })
 

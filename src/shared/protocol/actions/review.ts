@@ -11,6 +11,8 @@ export const ReviewFilter = z
     query: z.string().max(500).optional(),
     operation: z.enum(['create', 'modify', 'delete', 'rename']).optional(),
     diff_state: z.enum(['available', 'large', 'binary', 'timeout']).optional(),
+    /** `command`: only the files changed by commands (This turn, from step snapshots). */
+    source: z.enum(['turn', 'revert', 'reapply', 'restore', 'human', 'rewind', 'git', 'command']).optional(),
   })
   .strict()
 
@@ -24,8 +26,11 @@ export const ReviewFileSchema = z.object({
   removed: z.number().int().nonnegative().nullable(),
   size: z.number().int().nonnegative(),
   diff_state: z.enum(['available', 'large', 'binary', 'timeout']),
-  /** Attribution: where the change came from and who made it. */
-  source: z.enum(['turn', 'revert', 'reapply', 'restore', 'human', 'rewind', 'git']),
+  /**
+   * Attribution: where the change came from and who made it. `command`: changed by a command the
+   * agent ran (issue 16), seen in the step snapshots, not covered by Undo.
+   */
+  source: z.enum(['turn', 'revert', 'reapply', 'restore', 'human', 'rewind', 'git', 'command']),
   actor_id: z.string().nullable(),
   producer_turn_id: z.string().nullable(),
   /**

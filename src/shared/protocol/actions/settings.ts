@@ -109,3 +109,18 @@ export const settingsTestProvider = defineAction('settings.test_provider', {
     }),
   ]),
 })
+
+/**
+ * Spec 06 `snapshot: false`: step snapshots of what commands change, on or off for every project
+ * (read at each capture). Without `enabled` it only answers the current value.
+ */
+export const settingsSnapshots = defineAction('settings.snapshots', {
+  scope: 'app',
+  mutating: false,
+  payload: z.object({ enabled: z.boolean().optional() }).strict(),
+  result: z.object({
+    enabled: z.boolean(),
+    /** False when the engine was started with snapshots turned off (then the setting cannot turn them on). */
+    available: z.boolean(),
+  }),
+})

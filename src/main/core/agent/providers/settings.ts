@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { fail, ok, type Outcome, type PayloadOf, type ProviderView, type ResultOf } from '../../../../shared/protocol'
-import { statement, type Database } from '../../store'
+import { readSetting, statement, writeSetting, type Database } from '../../store'
 import { DEFAULT_BASE_URLS, type KeySource, type ProviderConfig, type SecretStore } from './types'
 
 type Suggestion = ResultOf<'settings.providers'>['suggestions'][number]
@@ -93,9 +93,8 @@ export function createProviderSettings(options: ProviderSettingsOptions): Provid
 
   function activeId(): string | null {
     if (activeOverride !== null && get(activeOverride)) return activeOverride
-    const row = statement(db, 'SELECT value FROM app_settings WHERE key = ?').get(ACTIVE_KEY) as
-      { value: string } | undefined
-    if (row && get(row.value)) return row.value
+    const stored = readSetting(db, ACTIVE_KEY)
+    if (stored !== undefined && get(stored)) return stored
     return all()[0]?.provider_id ?? null
   }
 
@@ -237,7 +236,7 @@ export function createProviderSettings(options: ProviderSettingsOptions): Provid
       }
       if (input.activate || activeId() === providerId) {
         activeOverride = null
-        statement(db, 'INSERT OR REPLACE INTO app_settings VALUES (?, ?)').run(ACTIVE_KEY, providerId)
+        writeSetting(db, ACTIVE_KEY, providerId)
       }
       return ok(view(get(providerId) as ProviderConfig))
     },
@@ -256,7 +255,7 @@ export function createProviderSettings(options: ProviderSettingsOptions): Provid
         return fail('NOT_FOUND', `There is no provider "${providerId}".`, { provider_id: providerId })
       activeOverride = providerId === CLI_PROVIDER_ID ? CLI_PROVIDER_ID : null
       if (providerId !== CLI_PROVIDER_ID) {
-        statement(db, 'INSERT OR REPLACE INTO app_settings VALUES (?, ?)').run(ACTIVE_KEY, providerId)
+        writeSetting(db, ACTIVE_KEY, providerId)
       }
       return ok({ active_provider_id: providerId })
     },

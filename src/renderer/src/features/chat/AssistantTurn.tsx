@@ -4,7 +4,7 @@ import type { RequestOutcome } from '../../transport'
 import { NoticeView } from './NoticeView'
 import { ReasoningView } from './ReasoningView'
 import { ToolPartView } from './ToolPartView'
-import { summaryOf } from './transcript-model'
+import { snapshotNoteOf, summaryOf } from './transcript-model'
 import { TurnCard } from './TurnCard'
 import type { ApprovalDecision, RestoreOffers, TranscriptNode } from './types'
 
@@ -18,6 +18,8 @@ export interface TurnContext {
   readonly onOpenSettings: () => void
   /** Opens the Review tab on This turn for a turn with changes (optionally on one of its files). */
   readonly onReview?: (turnId: string, path?: string) => void
+  /** Opens Review on This turn's "Changed by commands" filter. */
+  readonly onReviewCommands?: (turnId: string) => void
   /** Opens a project file in a tab. */
   readonly onOpenFile?: (path: string) => void
 }
@@ -35,6 +37,7 @@ function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() =>
       return <NoticeView part={part} onRetry={props.onRetry} onOpenSettings={context.onOpenSettings} />
     case 'step-start':
     case 'step-finish':
+    case 'patch':
     case 'file-summary':
       // Bookkeeping: the turn card shows the summary; steps carry snapshots and token counts.
       return null
@@ -51,6 +54,7 @@ export function AssistantTurn(props: {
   const { t } = useI18n()
   const { node, context } = props
   const summary = summaryOf(node)
+  const changed = summary !== null && (summary.files > 0 || (summary.command_files ?? 0) > 0)
   const running = node.status === 'running'
   return (
     <div className="assistant-turn" data-testid="turn" data-turn-id={node.node_id} data-status={node.status}>
@@ -63,7 +67,12 @@ export function AssistantTurn(props: {
           {t('chat.working')}
         </p>
       )}
-      {!running && summary !== null && summary.files > 0 && (
+      {!running && snapshotNoteOf(node) !== null && (
+        <p className="turn-snapshot-note" data-testid="turn-snapshot-note" data-reason={snapshotNoteOf(node)?.reason}>
+          {t('turnCard.commandsUntracked', { reason: snapshotNoteOf(node)?.message ?? '' })}
+        </p>
+      )}
+      {!running && summary !== null && changed && (
         <TurnCard
           projectId={context.projectId}
           sessionId={context.sessionId}
@@ -72,6 +81,7 @@ export function AssistantTurn(props: {
           offers={context.offers}
           sessionBusy={context.sessionBusy}
           onRestored={context.onRestored}
+          {...(context.onReviewCommands ? { onReviewCommands: () => context.onReviewCommands?.(node.node_id) } : {})}
           onOpenFile={context.onOpenFile}
           onReviewFile={context.onReview ? (path) => context.onReview?.(node.node_id, path) : undefined}
           review={

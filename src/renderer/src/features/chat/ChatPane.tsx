@@ -27,6 +27,8 @@ export function ChatPane(props: {
   /** Tells the workspace which session is shown (the Review tab reviews it). */
   onSessionChange?: (sessionId: string | null) => void
   onReview?: (turnId: string, path?: string) => void
+  /** Opens Review on This turn's "Changed by commands" filter (step snapshots). */
+  onReviewCommands?: (turnId: string) => void
   onOpenFile?: (path: string) => void
   /** Bumped by the window's menu to open Settings here. */
   settingsRequest?: number
@@ -121,6 +123,7 @@ export function ChatPane(props: {
           onRestored: transcript.reload,
           onOpenSettings: () => setSettingsOpen(true),
           ...(props.onReview ? { onReview: props.onReview } : {}),
+          ...(props.onReviewCommands ? { onReviewCommands: props.onReviewCommands } : {}),
           ...(props.onOpenFile ? { onOpenFile: props.onOpenFile } : {}),
         }
 

@@ -1,7 +1,7 @@
 import { useI18n, type MessageKey, type Translate } from '../../i18n'
 import { failureMessage } from '../../ui/outcome-message'
 import type { RestorePlan, RestoreOperation } from './types'
-import type { RestoreState } from './use-restore'
+import type { RestoreOptions, RestoreState } from './use-restore'
 import { ConflictDiff } from './ConflictDiff'
 import { Icon } from '../../ui/Icon'
 
@@ -28,7 +28,40 @@ const UNAVAILABLE_REASON = new Map<string, MessageKey>([
   ['directory', 'restore.reason.directory'],
   ['no-recovery-blob', 'restore.reason.noBlob'],
   ['missing', 'restore.reason.noBlob'],
+  ['file-folder-swap', 'restore.reason.fileFolderSwap'],
+  ['symlink', 'restore.reason.symlink'],
+  ['submodule', 'restore.reason.submodule'],
+  ['too-large', 'restore.reason.tooLarge'],
+  ['snapshot-expired', 'restore.reason.snapshotExpired'],
+  ['no-snapshots', 'restore.reason.noSnapshots'],
 ])
+
+/**
+ * Issue 16: the impact sheet's "Also restore files changed by commands", unchecked by default;
+ * ticking it previews again with the command changes as their own actions.
+ */
+function CommandsToggle(props: {
+  plan: RestorePlan
+  options: RestoreOptions
+  onPreview: (operation: RestoreOperation, options: RestoreOptions) => void
+}) {
+  const { t } = useI18n()
+  const { plan, options } = props
+  if (plan.impact.command_files === 0 || (plan.operation !== 'undo' && plan.operation !== 'revert')) return null
+  return (
+    <label className="restore-commands">
+      <input
+        type="checkbox"
+        data-testid="restore-include-commands"
+        checked={options.includeCommands}
+        onChange={(event) =>
+          props.onPreview(plan.operation, { includeCommands: event.target.checked, includeConflicting: [] })
+        }
+      />
+      {t('restore.includeCommands', { count: plan.impact.command_files })}
+    </label>
+  )
+}
 
 function actionVerb(action: PlanAction): MessageKey {
   if (action.target.kind === 'absent') return 'restore.action.delete'
@@ -55,7 +88,7 @@ export function RestorePanel(props: {
     onReview?: ((path: string) => void) | undefined
   }
   onConfirm: (plan: RestorePlan, idempotencyKey: string) => void
-  onPreview: (operation: RestoreOperation) => void
+  onPreview: (operation: RestoreOperation, options?: RestoreOptions) => void
   onClose: () => void
 }) {
   const { t } = useI18n()
@@ -79,9 +112,14 @@ export function RestorePanel(props: {
     case 'applying': {
       const { plan } = state
       const operation = t(OPERATION_LABEL[plan.operation])
+      const options: RestoreOptions =
+        state.kind === 'planned' ? state.options : { includeCommands: false, includeConflicting: [] }
+      const toggle =
+        state.kind === 'planned' ? <CommandsToggle plan={plan} options={options} onPreview={props.onPreview} /> : null
       if (plan.status === 'blocked') {
         return (
           <div className="restore-panel restore-blocked" data-testid="restore-confirm" data-status="blocked">
+            {toggle}
             <p className="restore-lead">{t('restore.blocked', { operation })}</p>
             <ul className="restore-paths restore-conflicts">
               {plan.conflicts.map((conflict, index) => (
@@ -89,6 +127,22 @@ export function RestorePanel(props: {
                   <div className="restore-conflict-head">
                     {conflict.path !== '' && <code>{conflict.path}</code>}
                     <span>{conflict.message}</span>
+                    {conflict.source === 'command' && (
+                      <label className="restore-include">
+                        <input
+                          type="checkbox"
+                          data-testid="restore-include-conflicting"
+                          checked={false}
+                          onChange={() =>
+                            props.onPreview(plan.operation, {
+                              includeCommands: true,
+                              includeConflicting: [...options.includeConflicting, conflict.path],
+                            })
+                          }
+                        />
+                        {t('restore.includeConflicting')}
+                      </label>
+                    )}
                   </div>
                   {conflict.path !== '' && props.conflicts && (
                     <>
@@ -134,6 +188,7 @@ export function RestorePanel(props: {
       if (plan.status === 'unavailable') {
         return (
           <div className="restore-panel restore-unavailable" data-testid="restore-confirm" data-status="unavailable">
+            {toggle}
             <p className="restore-lead">{t('restore.unavailable', { operation })}</p>
             <ul className="restore-paths">
               {plan.unavailable.map((entry, index) => (
@@ -148,14 +203,21 @@ export function RestorePanel(props: {
         )
       }
       const applying = state.kind === 'applying'
+      const nothing = plan.actions.length === 0
       return (
         <div className="restore-panel" data-testid="restore-confirm" data-status="ready">
-          <p className="restore-lead">{t(CONFIRM_TEXT[plan.operation], { count: plan.impact.files })}</p>
+          {toggle}
+          {nothing ? (
+            <p className="restore-lead">{t('restore.onlyCommands')}</p>
+          ) : (
+            <p className="restore-lead">{t(CONFIRM_TEXT[plan.operation], { count: plan.impact.files })}</p>
+          )}
           <ul className="restore-paths">
             {plan.actions.map((action) => (
               <li key={action.path}>
                 <span className="restore-verb">{t(actionVerb(action))}</span>
                 <code>{action.path}</code>
+                {action.source === 'command' && <span className="restore-source">{t('restore.fromCommand')}</span>}
               </li>
             ))}
           </ul>
@@ -163,7 +225,7 @@ export function RestorePanel(props: {
             <button
               type="button"
               className="primary"
-              disabled={applying}
+              disabled={applying || nothing}
               onClick={() => props.onConfirm(plan, state.idempotencyKey)}
               data-testid="restore-confirm-apply"
             >

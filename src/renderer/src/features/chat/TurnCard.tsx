@@ -27,6 +27,8 @@ export function TurnCard(props: {
   onRestored: () => void
   /** Where the Review button (This turn, spec 07) goes once the Review tab exists. */
   review?: ReactNode
+  /** Opens Review on This turn's "Changed by commands" filter. */
+  onReviewCommands?: () => void
   /** A blocked restore's way forward: open a conflicting file, or review it in this turn. */
   onOpenFile?: ((path: string) => void) | undefined
   onReviewFile?: ((path: string) => void) | undefined
@@ -50,7 +52,8 @@ export function TurnCard(props: {
   const busy = restore.state.kind === 'planning' || restore.state.kind === 'applying'
   const shown = summary.first_files.slice(0, 3)
   const more = summary.files - shown.length
-  const footer = restored !== null || restore.state.kind !== 'idle'
+  const commandFiles = summary.command_files ?? 0
+  const footer = restored !== null || restore.state.kind !== 'idle' || commandFiles > 0
   const footerRef = useRef<HTMLDivElement>(null)
   const restoreStep = restore.state.kind
 
@@ -126,6 +129,17 @@ export function TurnCard(props: {
       </div>
       {footer && (
         <div className="turn-card-footer" ref={footerRef}>
+          {commandFiles > 0 && restore.state.kind === 'idle' && (
+            <button
+              type="button"
+              className="turn-card-commands"
+              data-testid="turn-card-commands"
+              disabled={props.onReviewCommands === undefined}
+              onClick={props.onReviewCommands}
+            >
+              {t(commandFiles === 1 ? 'turnCard.commandFile' : 'turnCard.commandFiles', { count: commandFiles })}
+            </button>
+          )}
           {restored !== null && restore.state.kind === 'idle' && (
             <p className="turn-card-note">{t(restored === 'undone' ? 'turnCard.undone' : 'turnCard.reverted')}</p>
           )}
@@ -138,7 +152,7 @@ export function TurnCard(props: {
               onReview: props.onReviewFile,
             }}
             onConfirm={(plan, key) => void restore.apply(plan, key)}
-            onPreview={(operation) => void restore.preview(operation)}
+            onPreview={(operation, options) => void restore.preview(operation, options)}
             onClose={restore.close}
           />
         </div>

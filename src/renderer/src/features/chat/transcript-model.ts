@@ -68,9 +68,28 @@ export function promptOf(nodes: readonly TranscriptNode[], turn: TranscriptNode)
   return text.trim() === '' ? null : text
 }
 
-/** The persisted summary, else the turn's own file-summary part (a turn finalized a moment ago). */
+/**
+ * The persisted summary, else the turn's own file-summary part (a turn finalized a moment ago).
+ * The part also carries the files changed by commands, which the per-actor change set does not.
+ */
 export function summaryOf(node: TranscriptNode): TurnSummaryData | null {
-  if (node.summary) return node.summary
-  for (const part of node.parts) if (part.type === 'file-summary') return part.summary
+  const part = node.parts.find((p) => p.type === 'file-summary')
+  const stored = part?.type === 'file-summary' ? part.summary : null
+  if (node.summary) {
+    return stored?.command_files ? { ...node.summary, command_files: stored.command_files } : node.summary
+  }
+  return stored
+}
+
+/**
+ * Why a turn whose commands ran has no step snapshots (spec 06: say so): the first reason any of
+ * its steps recorded. Null when snapshots were taken or no command ran.
+ */
+export function snapshotNoteOf(node: TranscriptNode): { reason: string; message: string } | null {
+  const ranCommand = node.parts.some((p) => p.type === 'tool' && p.tool === 'bash' && p.started_at_ms !== undefined)
+  if (!ranCommand) return null
+  for (const part of node.parts) {
+    if ((part.type === 'step-start' || part.type === 'step-finish') && part.snapshot_note) return part.snapshot_note
+  }
   return null
 }

@@ -2,6 +2,15 @@ import { useEffect, useState } from 'react'
 import { EVENT_SCHEMAS, type ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import type { RestoreOperation, RestorePlan } from './types'
+
+/** Issue 16: what the person asked to restore besides the journal's exact changes. */
+export interface RestoreOptions {
+  readonly includeCommands: boolean
+  /** Command-changed files edited since, which the person chose to include anyway. */
+  readonly includeConflicting: readonly string[]
+}
+
+const NO_COMMANDS: RestoreOptions = { includeCommands: false, includeConflicting: [] }
 import type { Failure } from './use-session'
 
 type ApplyStatus = ResultOf<'history.apply'>['status']
@@ -10,7 +19,12 @@ export type RestoreState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'planning'; readonly operation: RestoreOperation }
   /** The server's preview; a `ready` one carries the key its one apply uses. */
-  | { readonly kind: 'planned'; readonly plan: RestorePlan; readonly idempotencyKey: string }
+  | {
+      readonly kind: 'planned'
+      readonly plan: RestorePlan
+      readonly idempotencyKey: string
+      readonly options: RestoreOptions
+    }
   | {
       readonly kind: 'applying'
       readonly plan: RestorePlan
@@ -48,13 +62,22 @@ export function useRestore(props: { projectId: string; sessionId: string; turnId
     })
   }, [client, applying, props.sessionId])
 
-  async function preview(operation: RestoreOperation) {
+  async function preview(operation: RestoreOperation, options: RestoreOptions = NO_COMMANDS) {
     setState({ kind: 'planning', operation })
-    const outcome = await client.request('history.plan', { operation, turn_id: props.turnId }, { owner })
+    const outcome = await client.request(
+      'history.plan',
+      {
+        operation,
+        turn_id: props.turnId,
+        ...(options.includeCommands ? { include_commands: true } : {}),
+        ...(options.includeConflicting.length > 0 ? { include_conflicting: [...options.includeConflicting] } : {}),
+      },
+      { owner },
+    )
     if (outcome.kind === 'cancelled') return
     setState(
       outcome.kind === 'ok'
-        ? { kind: 'planned', plan: outcome.result, idempotencyKey: crypto.randomUUID() }
+        ? { kind: 'planned', plan: outcome.result, idempotencyKey: crypto.randomUUID(), options }
         : { kind: 'failed', operation, failure: outcome },
     )
   }

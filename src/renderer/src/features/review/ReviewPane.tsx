@@ -79,8 +79,16 @@ export default function ReviewPane(props: {
 
   const turnId = scope === 'turn' ? (turn?.turnId ?? null) : null
   const query: ReviewQuery = useMemo(
-    () => ({ scope, turnId, subScope: view.subScope, category: view.category, query: debounced, sort: view.sort }),
-    [scope, turnId, view.subScope, view.category, debounced, view.sort],
+    () => ({
+      scope,
+      turnId,
+      subScope: view.subScope,
+      category: view.category,
+      source: scope === 'turn' ? view.source : null,
+      query: debounced,
+      sort: view.sort,
+    }),
+    [scope, turnId, view.subScope, view.category, view.source, debounced, view.sort],
   )
   const review = useReview(props.projectId, props.sessionId, query)
   const key = queryKey(query)
@@ -181,9 +189,23 @@ export default function ReviewPane(props: {
             </select>
           </div>
           <div className="review-chips" role="group" aria-label={t('review.categories')}>
-            <button type="button" aria-pressed={view.category === null} onClick={() => change({ category: null })}>
+            <button
+              type="button"
+              aria-pressed={view.category === null && view.source === null}
+              onClick={() => change({ category: null, source: null })}
+            >
               {t('review.all')}
             </button>
+            {scope === 'turn' && (
+              <button
+                type="button"
+                data-testid="review-source-command"
+                aria-pressed={view.source === 'command'}
+                onClick={() => change({ source: view.source === 'command' ? null : 'command' })}
+              >
+                {t('review.commands')}
+              </button>
+            )}
             {CATEGORIES.map((category) => (
               <button
                 key={category}
@@ -243,6 +265,7 @@ export default function ReviewPane(props: {
                           className="review-file"
                           data-testid="review-file"
                           data-path={row.path}
+                          data-source={row.source}
                           data-operation={row.operation}
                           aria-current={row.path === view.selected}
                           onClick={() => {
@@ -255,6 +278,16 @@ export default function ReviewPane(props: {
                             <strong>{baseName(row.path)}</strong>
                             {parentPath(row.path) !== '' && <span className="file-dir">{parentPath(row.path)}</span>}
                           </span>
+                          {row.outside_changes > 0 && (
+                            <span
+                              className="review-outside-mark"
+                              role="img"
+                              aria-label={t('review.outside', { count: row.outside_changes })}
+                              title={t('review.outside', { count: row.outside_changes })}
+                            >
+                              <Icon name="warning" />
+                            </span>
+                          )}
                           <span className="review-file-stats">
                             <span className="stat-added">+{row.added ?? '—'}</span>
                             <span className="stat-removed">−{row.removed ?? '—'}</span>
@@ -280,6 +313,12 @@ export default function ReviewPane(props: {
                 <strong className="review-file-path">{file.path}</strong>
                 <span className="review-file-meta">
                   {t(`review.op.${file.operation}`)} · {t(`review.source.${file.source}`)}
+                  {file.outside_changes > 0 && (
+                    <span className="review-outside" data-testid="review-outside" role="note">
+                      {' · '}
+                      {t('review.outside', { count: file.outside_changes })}
+                    </span>
+                  )}
                 </span>
                 <span className="review-spacer" />
                 <div className="segmented" role="group" aria-label={t('review.layout')}>

@@ -8,6 +8,8 @@ export interface ReviewViewState {
   readonly pinnedTurnId: string | null
   readonly subScope: SubScope
   readonly category: ReviewCategory | null
+  /** `command`: only This turn's files changed by commands (spec 06, step snapshots). */
+  readonly source: 'command' | null
   /** What the filter box holds; the list is queried with it after a short pause in typing. */
   readonly search: string
   readonly sort: ReviewSort
@@ -22,6 +24,7 @@ const INITIAL: ReviewViewState = {
   pinnedTurnId: null,
   subScope: 'all',
   category: null,
+  source: null,
   search: '',
   sort: 'path',
   selected: null,
@@ -41,13 +44,22 @@ export function reviewStoreFor(projectId: string): Store<ReviewViewState> {
   return store
 }
 
-/** Shows a turn's changes (optionally one file of them) in Review. */
-export function reviewTurn(projectId: string, turnId: string, path: string | null = null): void {
+/**
+ * Shows a turn's changes in Review: optionally one file of them, or only the files its commands
+ * changed.
+ */
+export function reviewTurn(
+  projectId: string,
+  turnId: string,
+  path: string | null = null,
+  source: 'command' | null = null,
+): void {
   reviewStoreFor(projectId).set((state) => ({
     ...state,
     scope: 'turn',
     pinnedTurnId: turnId,
     category: null,
+    source,
     search: '',
     selected: path,
     opened: state.opened + 1,

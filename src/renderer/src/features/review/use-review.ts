@@ -17,13 +17,23 @@ export interface ReviewQuery {
   readonly turnId: string | null
   readonly subScope: SubScope
   readonly category: ReviewCategory | null
+  /** `command`: This turn's "Changed by commands" filter (issue 16). */
+  readonly source: 'command' | null
   readonly query: string
   readonly sort: ReviewSort
 }
 
 /** Identifies a query: a list is only ever shown under the query it answers. */
 export function queryKey(query: ReviewQuery): string {
-  return JSON.stringify([query.scope, query.turnId, query.subScope, query.category, query.query.trim(), query.sort])
+  return JSON.stringify([
+    query.scope,
+    query.turnId,
+    query.subScope,
+    query.category,
+    query.source,
+    query.query.trim(),
+    query.sort,
+  ])
 }
 
 type State =
@@ -60,10 +70,11 @@ export function useReview(projectId: string, sessionId: string | null, query: Re
       scope: query.scope,
       ...(query.scope === 'turn' && query.turnId ? { turn_id: query.turnId } : {}),
       ...(query.scope === 'workspace' && query.subScope !== 'all' ? { sub_scope: query.subScope } : {}),
-      ...(query.category || query.query.trim()
+      ...(query.category || query.query.trim() || (query.scope === 'turn' && query.source)
         ? {
             filter: {
               ...(query.category ? { category: query.category } : {}),
+              ...(query.scope === 'turn' && query.source ? { source: query.source } : {}),
               ...(query.query.trim() ? { query: query.query.trim() } : {}),
             },
           }

@@ -59,7 +59,9 @@ export function useTurns(
         for (const node of lineage) {
           if (node.kind !== 'assistant') continue
           number += 1
-          const files = summaryOf(node)?.files ?? 0
+          const summary = summaryOf(node)
+          // A turn counts when it changed files, by its tools or by its commands (spec 06).
+          const files = (summary?.files ?? 0) + (summary?.command_files ?? 0)
           if (files === 0) continue
           const parent = node.parent_node_id === null ? undefined : byId.get(node.parent_node_id)
           const prompt = parent ? (textOf(parent).trim().split('\n')[0] ?? '') : ''

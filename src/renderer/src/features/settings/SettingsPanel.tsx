@@ -9,6 +9,7 @@ import { ProviderCard, type TestState } from './ProviderCard'
 import { ProviderForm } from './ProviderForm'
 import { ProviderHelp } from './ProviderHelp'
 import { draftFrom, type ProviderDraft, type SavePayload } from './provider-draft'
+import { SnapshotSetting } from './SnapshotSetting'
 import { SuggestionList } from './SuggestionList'
 import { useProviders } from './use-providers'
 
@@ -179,6 +180,7 @@ export function SettingsPanel(props: { onClose: () => void; onChanged?: () => vo
                 })
               }
             />
+            <SnapshotSetting />
           </>
         )}
       </div>

@@ -1,7 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { contentType } from 'mime-types'
-import { isInside } from './fs-paths'
+import { isInside } from '../core/platform'
 
 export type StaticFile =
   | { kind: 'file'; path: string; mime: string; bytes: Buffer; isDocument: boolean }

@@ -1,10 +1,16 @@
-import type { EventDataOf, EventFrame, EventName, Owner } from '../../shared/protocol'
-import { toDisposable, type Disposable } from '../../shared/disposable'
+import type { EventDataOf, EventFrame, EventName } from '../../../shared/protocol'
+import { toDisposable, type Disposable } from '../../../shared/disposable'
 
 export type EventListener = (frame: EventFrame) => void
 
+/** Every event belongs to a project (spec 02): transports send it only to clients that opened it. */
+export interface EventOwner {
+  readonly project_id: string
+  readonly session_id?: string
+}
+
 export interface EventBus {
-  emit<E extends EventName>(event: E, owner: Owner, data: EventDataOf<E>): void
+  emit<E extends EventName>(event: E, owner: EventOwner, data: EventDataOf<E>): void
   subscribe(listener: EventListener): Disposable
 }
 
@@ -12,7 +18,7 @@ export function createEventBus(onListenerError: (error: unknown) => void): Event
   const listeners = new Set<EventListener>()
   return {
     emit(event, owner, data) {
-      const frame: EventFrame = { event, owner, data }
+      const frame: EventFrame = { event, owner: { ...owner }, data }
       for (const listener of listeners) {
         try {
           listener(frame)

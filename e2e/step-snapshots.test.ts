@@ -1,0 +1,93 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startFakeOpenAI, type FakeLlmServer } from '../test/support/fake-llm'
+import { launchChromium, watchPage } from './support/browser'
+import { startWebHost, type RunningWebHost } from './support/web-host'
+
+let work: string
+let host: RunningWebHost
+let browser: Browser
+let llm: FakeLlmServer
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-steps-'))
+  const project = join(work, 'project')
+  mkdirSync(project)
+  writeFileSync(join(project, 'README.md'), '# Demo\n')
+  const git = (...args: string[]) => execFileSync('git', ['-C', project, ...args], { stdio: 'pipe' })
+  git('init', '-q', '-b', 'main')
+  git('add', '-A')
+  git('-c', 'user.email=e2e@example.com', '-c', 'user.name=E2E', 'commit', '-q', '-m', 'initial')
+  llm = await startFakeOpenAI([], { requireKey: 'e2e-key', models: ['fake-model'] })
+  host = await startWebHost(
+    project,
+    join(work, 'data'),
+    ['--provider', 'openai-compatible', '--base-url', llm.url, '--model', 'fake-model', '--permission-mode', 'auto'],
+    { RETRACE_API_KEY: 'e2e-key', RETRACE_MAX_RETRIES: '0' },
+  )
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+  await llm?.close()
+  rmSync(work, { recursive: true, force: true })
+})
+
+test('a bash step writes a file: the footer says so, Review shows it, Undo with the box ticked removes it', async () => {
+  llm.enqueue(
+    {
+      kind: 'stream',
+      steps: [{ toolCalls: [{ id: 'call_bash', name: 'bash', input: { command: 'echo hi > side.txt' } }] }],
+    },
+    { kind: 'stream', steps: [{ text: 'Wrote side.txt with a command.' }] },
+  )
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  await expect.poll(() => page.getByTestId('chat').count()).toBe(1)
+  if ((await page.getByTestId('composer-input').count()) === 0) await page.getByTestId('session-new').click()
+  const input = page.getByTestId('composer-input')
+  await input.fill('Write side.txt with echo')
+  await input.press('Enter')
+
+  const side = join(work, 'project', 'side.txt')
+  const footer = page.getByTestId('turn-card-commands')
+  await expect.poll(() => footer.count(), { timeout: 15_000 }).toBe(1)
+  expect(await footer.innerText()).toBe('1 file changed by commands (not covered by Undo)')
+  expect(existsSync(side)).toBe(true)
+
+  // The footer opens Review on This turn's "Changed by commands" filter, rendered from the snapshots.
+  await footer.click()
+  const review = page.getByTestId('review')
+  const row = review.locator('[data-testid="review-file"][data-path="side.txt"]')
+  await expect.poll(() => row.count()).toBe(1)
+  expect(await row.getAttribute('data-source')).toBe('command')
+  expect(await page.getByTestId('review-source-command').getAttribute('aria-pressed')).toBe('true')
+  await row.click()
+  await expect.poll(() => page.getByTestId('review-line').count()).toBe(1)
+  expect(await page.getByTestId('review-diff').innerText()).toContain('+hi')
+  await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-command-review.png') })
+
+  // Undo: unchecked by default there is nothing exact to restore; ticking the box plans the file.
+  await page.getByTestId('turn-action-undo').click()
+  const confirm = page.getByTestId('restore-confirm')
+  await expect.poll(() => confirm.count()).toBe(1)
+  const box = page.getByTestId('restore-include-commands')
+  expect(await box.isChecked()).toBe(false)
+  expect(await page.getByTestId('restore-confirm-apply').isDisabled()).toBe(true)
+  await box.check()
+  await expect.poll(() => confirm.innerText()).toContain('side.txt')
+  expect(await page.getByTestId('restore-include-commands').isChecked()).toBe(true)
+  await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-command-undo.png') })
+  await page.getByTestId('restore-confirm-apply').click()
+  await expect.poll(() => existsSync(side), { timeout: 15_000 }).toBe(false)
+  expect(existsSync(join(work, 'project', 'README.md'))).toBe(true)
+  expect(watch.consoleErrors).toEqual([])
+  expect(await watch.cspViolations()).toEqual([])
+})

@@ -1,0 +1,2 @@
+export { ProjectSubscriptions } from './event-scope'
+export { resolveStaticFile, type StaticFile } from './static-files'
