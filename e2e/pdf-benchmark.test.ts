@@ -60,7 +60,10 @@ afterAll(async () => {
 })
 
 /** A fresh context with the app loaded (so the token cookie is set and the app shell is there). */
-async function appContext(): Promise<{ context: BrowserContext; page: Awaited<ReturnType<BrowserContext['newPage']>> }> {
+async function appContext(): Promise<{
+  context: BrowserContext
+  page: Awaited<ReturnType<BrowserContext['newPage']>>
+}> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
   const page = await context.newPage()
   await page.goto(host.url)
@@ -80,7 +83,9 @@ async function readerMs(): Promise<number> {
     }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-rendered'] })
   })
   await page.getByRole('treeitem', { name: /long\.pdf/ }).click()
-  await expect.poll(() => page.evaluate(() => (window as unknown as { drawnAt?: number }).drawnAt !== undefined)).toBe(true)
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { drawnAt?: number }).drawnAt !== undefined))
+    .toBe(true)
   const ms = await page.evaluate(() => {
     const w = window as unknown as { clickedAt: number; drawnAt: number }
     return w.drawnAt - w.clickedAt
@@ -92,11 +97,11 @@ async function readerMs(): Promise<number> {
 async function bareMs(): Promise<number> {
   const { context, page } = await appContext()
   await context.route('**/__bench/bare.html', (route) => route.fulfill({ contentType: 'text/html', body: BARE_VIEWER }))
-  await context.route('**/__bench/long.pdf', (route) =>
-    route.fulfill({ contentType: 'application/pdf', body: pdf }),
-  )
+  await context.route('**/__bench/long.pdf', (route) => route.fulfill({ contentType: 'application/pdf', body: pdf }))
   await page.goto(`http://127.0.0.1:${host.port}/__bench/bare.html`)
-  await expect.poll(() => page.evaluate(() => (window as unknown as { firstPageMs?: number }).firstPageMs)).toBeGreaterThan(0)
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { firstPageMs?: number }).firstPageMs))
+    .toBeGreaterThan(0)
   const ms = await page.evaluate(() => (window as unknown as { firstPageMs: number }).firstPageMs)
   await context.close()
   return ms

@@ -74,7 +74,10 @@ const firstPageDrawn = (page: Page) =>
 const pageBox = (page: Page) => page.getByRole('textbox', { name: 'Page', exact: true })
 /** pdf.js's CSS width of page 1 (changes with the zoom). */
 const pageWidth = (page: Page) =>
-  page.locator('.pdf-scroll .page').first().evaluate((element) => element.getBoundingClientRect().width)
+  page
+    .locator('.pdf-scroll .page')
+    .first()
+    .evaluate((element) => element.getBoundingClientRect().width)
 
 async function close(page: Page, watch: PageWatch) {
   expect(watch.consoleErrors).toEqual([])
@@ -97,7 +100,9 @@ describe('the PDF reader', () => {
     // Continuous scroll: the next page is drawn as it comes into view, and the page box follows.
     await page.getByRole('button', { name: 'Next page' }).click()
     await expect.poll(() => pageBox(page).inputValue()).toBe('2')
-    await expect.poll(() => page.locator('.pdf-scroll .page[data-page-number="2"][data-rendered="true"]').count()).toBe(1)
+    await expect
+      .poll(() => page.locator('.pdf-scroll .page[data-page-number="2"][data-rendered="true"]').count())
+      .toBe(1)
     await pageBox(page).fill('5')
     await pageBox(page).press('Enter')
     await expect.poll(() => pageBox(page).inputValue()).toBe('5')
@@ -162,7 +167,9 @@ describe('the PDF reader', () => {
   test('copy reads like the paper: joined lines, kept paragraphs and hyphens, no spaces in Chinese', async () => {
     const { page, watch } = await openPdf('papers/paper.pdf', { clipboard: true })
     await firstPageDrawn(page)
-    await expect.poll(() => page.locator('.pdf-scroll .page[data-page-number="1"] .textLayer span').count()).toBeGreaterThan(10)
+    await expect
+      .poll(() => page.locator('.pdf-scroll .page[data-page-number="1"] .textLayer span').count())
+      .toBeGreaterThan(10)
     await selectText(page, 1, 'Lattice methods', 'too.')
     expect(await copySelection(page)).toBe(PAPER.copied)
 
@@ -175,8 +182,10 @@ describe('the PDF reader', () => {
 
     await pageBox(page).fill('6')
     await pageBox(page).press('Enter')
-    await expect.poll(() => page.locator('.pdf-scroll .page[data-page-number="6"] .textLayer span').count()).toBeGreaterThan(1)
-    await selectText(page, 6, PAPER.cjkLines[0]!.slice(0, 3), '编写。')
+    await expect
+      .poll(() => page.locator('.pdf-scroll .page[data-page-number="6"] .textLayer span').count())
+      .toBeGreaterThan(1)
+    await selectText(page, 6, (PAPER.cjkLines[0] ?? '').slice(0, 3), '编写。')
     expect(await copySelection(page)).toBe(PAPER.cjkCopied)
     // Only the clipboard changed: the text layer still has the page's own lines.
     expect(await page.locator('.pdf-scroll .page[data-page-number="6"] .textLayer').textContent()).toContain(
@@ -234,7 +243,9 @@ describe('the PDF reader', () => {
         await dialog.getByRole('button', { name: 'Open' }).click()
       }
       if (name.includes('truncated')) {
-        await expect.poll(() => page.getByTestId('pdf-failed').getAttribute('data-reason'), { message: name }).toBe('corrupt')
+        await expect
+          .poll(() => page.getByTestId('pdf-failed').getAttribute('data-reason'), { message: name })
+          .toBe('corrupt')
       } else {
         await firstPageDrawn(page)
         // Scanned (JBIG2/JPX) pages are images: wait for pixels rather than text.
@@ -252,7 +263,9 @@ describe('the PDF reader', () => {
       if (name.includes('chinese')) {
         await page.getByRole('button', { name: 'Find', exact: true }).click()
         await page.getByRole('searchbox', { name: 'Find in document' }).fill('知识库')
-        await expect.poll(() => page.getByTestId('pdf-match-count').textContent(), { message: name }).toMatch(/^1 of \d+$/)
+        await expect
+          .poll(() => page.getByTestId('pdf-match-count').textContent(), { message: name })
+          .toMatch(/^1 of \d+$/)
       }
       await page.screenshot({ path: join(ARTIFACTS, `pdf-corpus-${name}.png`) })
       expect(watch.consoleErrors, name).toEqual([])
@@ -303,7 +316,10 @@ describe('the PDF reader', () => {
       const overflow = await page
         .getByRole('toolbar', { name: 'PDF tools' })
         .locator('button, input, select')
-        .evaluateAll((controls, right) => controls.filter((c) => c.getBoundingClientRect().right > (right as number) + 1).length, (frame?.x ?? 0) + (frame?.width ?? 0))
+        .evaluateAll(
+          (controls, right) => controls.filter((c) => c.getBoundingClientRect().right > (right as number) + 1).length,
+          (frame?.x ?? 0) + (frame?.width ?? 0),
+        )
       expect(overflow).toBe(0)
       await page.getByRole('button', { name: 'Toggle sidebar' }).click()
       await expect.poll(() => page.locator('.pdf-thumbnails [data-drawn="true"]').count()).toBeGreaterThan(0)
@@ -313,7 +329,7 @@ describe('the PDF reader', () => {
     }
   })
 
-  test('runs under the production CSP: an external request is refused, the staged pdf.js is the manifest\'s', async () => {
+  test("runs under the production CSP: an external request is refused, the staged pdf.js is the manifest's", async () => {
     const { page, watch } = await openPdf('papers/paper.pdf')
     await firstPageDrawn(page)
     const response = await page.request.get(`http://127.0.0.1:${host.port}/document-assets/pdfjs/manifest.json`)
@@ -345,11 +361,15 @@ describe('the PDF reader', () => {
     expect(manifest).toMatchObject({ version: '6.3.289', build: 'legacy' })
     for (const name of ['pdf.worker.min.mjs', 'pdf.min.mjs', 'pdf_viewer.mjs']) {
       const served = await page.request.get(`http://127.0.0.1:${host.port}/document-assets/pdfjs/${name}`)
-      const digest = createHash('sha256').update(await served.body()).digest('hex')
+      const digest = createHash('sha256')
+        .update(await served.body())
+        .digest('hex')
       expect(digest, name).toBe(manifest.files.find((f) => f.path === name)?.sha256)
     }
     // The app's own styles are untouched by pdf.js's (its `.dialog` class and root variables are scoped).
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--page-border'))).toBe('')
+    expect(
+      await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--page-border')),
+    ).toBe('')
     await page.context().close()
   })
 })

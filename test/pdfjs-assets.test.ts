@@ -7,7 +7,9 @@ const PACKAGE = join(__dirname, '..', 'node_modules', 'pdfjs-dist')
 
 describe('staged pdf.js assets', () => {
   test('the viewer stylesheet is scoped to the reader; only the two variables pdf.js reads stay on the root', () => {
-    const css = scopeViewerCss(':root{\n  --outline-width:2px;\n  --freetext-padding:2px;\n  --x:1;\n}\n.dialog{color:red}\n')
+    const css = scopeViewerCss(
+      ':root{\n  --outline-width:2px;\n  --freetext-padding:2px;\n  --x:1;\n}\n.dialog{color:red}\n',
+    )
     expect(css).toContain(':root{--outline-width:2px;--freetext-padding:2px;}')
     expect(css).toContain('@scope (.pdf-reader) {')
     expect(css).toContain(':scope{')

@@ -65,14 +65,14 @@ function bodyPage(heading: string, sentences: readonly string[]): PageSpec {
  * link to page 5, a nested outline, the find term a known number of times, Chinese on page 6.
  */
 export function paperPdf(options: { userPassword?: string } = {}): Buffer {
-  const [p1, p2, p3] = PAPER.paragraphs
+  const [p1 = [], p2 = [], p3 = []] = PAPER.paragraphs
   const text = { x: 72, size: 11, width: 330, leading: 14 }
   const first: PageSpec = {
     texts: [
       { x: 72, y: 770, size: 20, text: PAPER.title },
-      ...paragraph(p1!, { ...text, y: 720 }),
-      ...paragraph(p2!, { ...text, y: 720 - 3 * 14 - 16 }),
-      ...paragraph(p3!, { ...text, y: 720 - 6 * 14 - 16, indent: 26.4 }),
+      ...paragraph(p1, { ...text, y: 720 }),
+      ...paragraph(p2, { ...text, y: 720 - 3 * 14 - 16 }),
+      ...paragraph(p3, { ...text, y: 720 - 6 * 14 - 16, indent: 26.4 }),
       { x: 72, y: 520, size: 11, text: 'For the numbers, see Results on page 5.' },
       { x: 72, y: 500, size: 11, text: 'Project page: https://example.org/lattice' },
     ],
@@ -84,7 +84,11 @@ export function paperPdf(options: { userPassword?: string } = {}): Buffer {
   const pages: PageSpec[] = [
     first,
     bodyPage('1.1 Background', ['A lattice is a discrete subgroup.', 'Every lattice has a basis.']),
-    bodyPage('2 Method', ['We reduce the lattice basis first.', 'The reduced lattice is short.', 'Lattice sieving follows.']),
+    bodyPage('2 Method', [
+      'We reduce the lattice basis first.',
+      'The reduced lattice is short.',
+      'Lattice sieving follows.',
+    ]),
     bodyPage('2.1 Data', ['Samples came from random lattice bases.']),
     bodyPage('3 Results', ['RESULTS TABLE', 'The lattice experiments finished.', 'Each lattice took seconds.']),
     {

@@ -50,10 +50,7 @@ export interface PdfSpec {
 
 const FONT_KEYS: Record<FontName, string> = { helvetica: 'F1', courier: 'F2', cjk: 'F3' }
 
-const PADDING = Buffer.from(
-  '28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a',
-  'hex',
-)
+const PADDING = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex')
 
 function md5(...parts: Buffer[]): Buffer {
   const hash = createHash('md5')
@@ -62,20 +59,26 @@ function md5(...parts: Buffer[]): Buffer {
 }
 
 function rc4(key: Buffer, data: Buffer): Buffer {
-  const s = Array.from({ length: 256 }, (_, i) => i)
+  const s = Uint8Array.from({ length: 256 }, (_, i) => i)
+  const at = (index: number) => s[index] ?? 0
+  const swap = (a: number, b: number) => {
+    const t = at(a)
+    s[a] = at(b)
+    s[b] = t
+  }
   let j = 0
   for (let i = 0; i < 256; i++) {
-    j = (j + s[i]! + key[i % key.length]!) & 255
-    ;[s[i], s[j]] = [s[j]!, s[i]!]
+    j = (j + at(i) + (key[i % key.length] ?? 0)) & 255
+    swap(i, j)
   }
   const out = Buffer.alloc(data.length)
   let i = 0
   j = 0
   for (let k = 0; k < data.length; k++) {
     i = (i + 1) & 255
-    j = (j + s[i]!) & 255
-    ;[s[i], s[j]] = [s[j]!, s[i]!]
-    out[k] = data[k]! ^ s[(s[i]! + s[j]!) & 255]!
+    j = (j + at(i)) & 255
+    swap(i, j)
+    out[k] = (data[k] ?? 0) ^ at((at(i) + at(j)) & 255)
   }
   return out
 }
@@ -203,34 +206,37 @@ export function writePdf(spec: PdfSpec): Buffer {
     add({ dict: () => '', stream: Buffer.from(content, 'latin1') })
   })
   if (hasOutline) {
-    const top = outlineItems.filter((item) => item.parent === outlineRoot)
+    const top = outlineItems.filter((item) => item.parent === outlineRoot).map((item) => item.number)
     add({
       dict: () =>
-        `/Type /Outlines /First ${ref(top[0]!.number)} /Last ${ref(top.at(-1)!.number)} /Count ${outlineItems.length}`,
+        `/Type /Outlines /First ${ref(top[0] ?? 0)} /Last ${ref(top.at(-1) ?? 0)} /Count ${outlineItems.length}`,
     })
     for (const item of outlineItems) {
-      const siblings = outlineItems.filter((other) => other.parent === item.parent)
-      const position = siblings.indexOf(item)
-      const children = outlineItems.filter((other) => other.parent === item.number)
+      const siblings = outlineItems.filter((other) => other.parent === item.parent).map((other) => other.number)
+      const position = siblings.indexOf(item.number)
+      const children = outlineItems.filter((other) => other.parent === item.number).map((other) => other.number)
       add({
         dict: (str) =>
           `/Title ${str(Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(item.spec.title)]))} /Parent ${ref(item.parent)}` +
-          (position > 0 ? ` /Prev ${ref(siblings[position - 1]!.number)}` : '') +
-          (position < siblings.length - 1 ? ` /Next ${ref(siblings[position + 1]!.number)}` : '') +
+          (position > 0 ? ` /Prev ${ref(siblings[position - 1] ?? 0)}` : '') +
+          (position < siblings.length - 1 ? ` /Next ${ref(siblings[position + 1] ?? 0)}` : '') +
           (children.length > 0
-            ? ` /First ${ref(children[0]!.number)} /Last ${ref(children.at(-1)!.number)} /Count ${children.length}`
+            ? ` /First ${ref(children[0] ?? 0)} /Last ${ref(children.at(-1) ?? 0)} /Count ${children.length}`
             : '') +
           ` /Dest [${ref(pageNumberToObject(item.spec.page))} /XYZ null null null]`,
       })
     }
   }
-  add({ dict: (str) => `/Title ${str(Buffer.from(spec.title ?? 'Retrace fixture', 'latin1'))} /Producer (Retrace tests)` })
+  add({
+    dict: (str) => `/Title ${str(Buffer.from(spec.title ?? 'Retrace fixture', 'latin1'))} /Producer (Retrace tests)`,
+  })
   if (objects.length !== infoObject) throw new Error('pdf-writer: object numbering went wrong')
 
   const id = randomBytes(16)
   const security = spec.userPassword !== undefined ? securityHandler(spec.userPassword, id) : null
-  const chunks: Buffer[] = [Buffer.from('%PDF-1.6\n%\xe2\xe3\xcf\xd3\n', 'latin1')]
-  let length = chunks[0]!.length
+  const header = Buffer.from('%PDF-1.6\n%\xe2\xe3\xcf\xd3\n', 'latin1')
+  const chunks: Buffer[] = [header]
+  let length = header.length
   const offsets: number[] = []
   const push = (chunk: Buffer) => {
     chunks.push(chunk)

@@ -383,7 +383,9 @@ export function ReaderView(props: { reader: PdfReader; path: string; compact: bo
           mime="application/pdf"
           size={reader.originalBytes.length}
           reason={reason}
-          onDownload={async () => new Blob([reader.originalBytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' })}
+          onDownload={async () =>
+            new Blob([reader.originalBytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' })
+          }
         />
       </div>
     )

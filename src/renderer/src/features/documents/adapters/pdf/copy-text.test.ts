@@ -37,9 +37,9 @@ describe('copying from the PDF text layer', () => {
     expect(joined(page(['One line of text', 'and its end', { text: 'Next after a gap', gap: 24 }]))).toBe(
       'One line of text and its end\nNext after a gap',
     )
-    expect(joined(page(['Body text goes on', 'across the line', { text: 'Indented start', left: 12 }, 'more text']))).toBe(
-      'Body text goes on across the line\nIndented start more text',
-    )
+    expect(
+      joined(page(['Body text goes on', 'across the line', { text: 'Indented start', left: 12 }, 'more text'])),
+    ).toBe('Body text goes on across the line\nIndented start more text')
   })
 
   test('keeps ordinary hyphens and removes soft hyphens', () => {

@@ -376,8 +376,7 @@ export class PdfReader {
     if (restored && restored.page > 1 && restored.page <= viewer.pagesCount) {
       viewer.scrollPageIntoView({
         pageNumber: restored.page,
-        destArray:
-          restored.top !== null ? [null, { name: 'XYZ' }, restored.left ?? 0, restored.top, null] : undefined,
+        destArray: restored.top !== null ? [null, { name: 'XYZ' }, restored.left ?? 0, restored.top, null] : undefined,
         ignoreDestinationZoom: true,
       } as Parameters<PDFViewer['scrollPageIntoView']>[0])
     }
