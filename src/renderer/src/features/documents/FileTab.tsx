@@ -112,6 +112,8 @@ export function FileTab(props: {
         )
         return
       }
+      // The adapter's chunk (and what it loads, e.g. pdf.js and its worker) loads meanwhile.
+      void entry.load().catch(() => undefined)
       const bytes = await loadBytes(
         client,
         { kind: 'project-file', projectId: props.projectId, path: props.path },

@@ -20,7 +20,11 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     needs: 'bytes',
     edits: 'bytes',
     canHandle: (type) => type.mime === 'application/pdf',
-    load: () => import('./pdf').then((m) => m.pdfAdapter),
+    load: () =>
+      import('./pdf').then((m) => {
+        m.warmUp()
+        return m.pdfAdapter
+      }),
   },
   {
     id: 'image',

@@ -1,9 +1,15 @@
 import { createRoot } from 'react-dom/client'
 import { I18nContext, translator, type Locale } from '../../../../i18n'
 import { createEmitter, type DocumentAdapter, type DocumentContent, type MountedDocument } from '../types'
+import { loadPdfjs } from './pdfjs'
 import { PdfReader } from './reader'
 import { ReaderView } from './Reader'
 import './reader.css'
+
+/** Starts loading pdf.js (module, viewer, worker) while the file's bytes are still on their way. */
+export function warmUp(): void {
+  void loadPdfjs().catch(() => undefined)
+}
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i])
 

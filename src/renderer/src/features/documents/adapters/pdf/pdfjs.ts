@@ -20,6 +20,7 @@ export interface Pdfjs {
 export const PDFJS_ASSETS = (): URL => new URL('document-assets/pdfjs/', document.baseURI)
 
 let loading: Promise<Pdfjs> | null = null
+let worker: Worker | null = null
 
 export function loadPdfjs(): Promise<Pdfjs> {
   loading ??= load().catch((error: unknown) => {
@@ -32,22 +33,21 @@ export function loadPdfjs(): Promise<Pdfjs> {
 async function load(): Promise<Pdfjs> {
   const assets = PDFJS_ASSETS()
   const href = (name: string) => new URL(name, assets).href
-  // The viewer module reads `globalThis.pdfjsLib` when it is evaluated, so it is imported after
-  // the library; fetching it (and the stylesheet) meanwhile costs nothing.
+  // Everything starts at once: the worker (the biggest script) boots while the library and the
+  // viewer load. The viewer module reads `globalThis.pdfjsLib` when it is evaluated, so it is
+  // imported after the library; fetching it (and the stylesheet) meanwhile costs nothing.
+  let failure: string | null = null
+  // One module worker for every document (the legacy worker, from the same origin, so it runs
+  // under the app's CSP): documents open without paying for a new worker each time.
+  worker ??= new Worker(href('pdf.worker.min.mjs'), { type: 'module', name: 'pdf.js' })
+  worker.addEventListener('error', (event) => {
+    failure = event.message || 'The PDF worker could not start.'
+  })
   preload(href('pdf_viewer.mjs'), 'modulepreload')
   const stylesheet = addStylesheet(href('pdf_viewer.css'))
   const lib = (await import(/* @vite-ignore */ href('pdf.min.mjs'))) as typeof PdfjsLib
   const viewer = (await import(/* @vite-ignore */ href('pdf_viewer.mjs'))) as typeof PdfjsViewer
-  let failure: string | null = null
-  if (!lib.GlobalWorkerOptions.workerPort) {
-    // One module worker for every document (the legacy worker, from the same origin, so it runs
-    // under the app's CSP): documents open without paying for a new worker each time.
-    const worker = new Worker(href('pdf.worker.min.mjs'), { type: 'module', name: 'pdf.js' })
-    worker.addEventListener('error', (event) => {
-      failure = event.message || 'The PDF worker could not start.'
-    })
-    lib.GlobalWorkerOptions.workerPort = worker
-  }
+  lib.GlobalWorkerOptions.workerPort ??= worker
   await stylesheet
   return { lib, viewer, assets, workerFailure: () => failure }
 }

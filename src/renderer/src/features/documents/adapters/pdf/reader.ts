@@ -320,6 +320,12 @@ export class PdfReader {
         if (!broken.includes(event.pageNumber)) this.set({ brokenPages: [...broken, event.pageNumber] })
       } else if (div) {
         div.dataset.rendered = 'true'
+        // The drawn page canvas, for Review's previews and tests to find.
+        const canvas = div.querySelector<HTMLCanvasElement>('.canvasWrapper canvas')
+        if (canvas) {
+          canvas.dataset.testid = 'pdf-page'
+          canvas.dataset.rendered = 'true'
+        }
       }
     })
     on('updatefindmatchescount', (event: { matchesCount: { current: number; total: number } }) =>
