@@ -22,6 +22,7 @@ beforeAll(async () => {
   for (const name of ['native.pdf', 'compat.pdf', 'failing.pdf', 'closing.pdf', 'conflict.pdf']) {
     writeFileSync(join(root, name), original)
   }
+  writeFileSync(join(root, 'locked.pdf'), paperPdf({ userPassword: 'retrace' }))
   host = await startWebHost(root, join(work, 'data'))
   browser = await launchChromium()
   mkdirSync(ARTIFACTS, { recursive: true })
@@ -75,7 +76,14 @@ async function noteAt(page: Page, x: number, y: number, text: string) {
   const box = await page.locator('.pdf-scroll .page[data-page-number="1"]').boundingBox()
   if (!box) throw new Error('page 1 is not laid out')
   await page.mouse.click(box.x + x, box.y + y)
-  await expect.poll(() => page.locator('.freeTextEditor [contenteditable="true"]').count()).toBe(1)
+  await typeIntoNewNote(page, text)
+}
+
+/** Types into the note pdf.js just opened, once it has the focus (so no keystroke is lost). */
+async function typeIntoNewNote(page: Page, text: string) {
+  const editable = page.locator('.freeTextEditor [contenteditable="true"]')
+  await expect.poll(() => editable.count()).toBe(1)
+  await expect.poll(() => editable.evaluate((element) => element === document.activeElement)).toBe(true)
   await page.keyboard.type(text)
   await page.keyboard.press('Escape')
 }
@@ -106,9 +114,7 @@ async function annotate(context: BrowserContext, name: string) {
   await expect.poll(() => page.locator('.highlightEditor').count()).toBe(2)
   await page.getByRole('button', { name: 'Free text' }).focus()
   await page.keyboard.press('Enter')
-  await expect.poll(() => page.locator('.freeTextEditor [contenteditable="true"]').count()).toBe(1)
-  await page.keyboard.type('Typed from the keyboard')
-  await page.keyboard.press('Escape')
+  await typeIntoNewNote(page, 'Typed from the keyboard')
   await expect.poll(() => page.locator('.freeTextEditor').count()).toBe(2)
 
   // Autosave publishes about a second after the last change; qpdf reads the result.
@@ -153,6 +159,19 @@ describe('annotations saved into the PDF', () => {
     await withoutNewerApis(context)
     const page = await annotate(context, 'compat.pdf')
     expect(await workerSawMissingApis(page)).toEqual(['undefined', 'undefined'])
+    // Reading works the same: outline navigation and zoom (find ran inside the session above).
+    const pageBox = page.getByRole('textbox', { name: 'Page', exact: true })
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click()
+    await page.getByTestId('pdf-reader').getByRole('tab', { name: 'Outline' }).click()
+    await page.getByRole('tree', { name: 'Outline' }).getByRole('button', { name: '2.1 Data' }).click()
+    await expect.poll(() => pageBox.inputValue()).toBe('4')
+    await page.getByRole('combobox', { name: 'Zoom' }).selectOption('page-actual')
+    const width = () =>
+      page
+        .locator('.pdf-scroll .page')
+        .first()
+        .evaluate((element) => element.getBoundingClientRect().width)
+    await expect.poll(async () => Math.abs((await width()) - 793.7) < 2).toBe(true)
     await context.close()
   })
 
@@ -191,6 +210,30 @@ describe('annotations saved into the PDF', () => {
     await expect.poll(() => count('failing.pdf', 'Highlight'), { timeout: 20_000 }).toBe(1)
     await expect.poll(() => banner.count()).toBe(0)
     expect(await page.locator('.highlightEditor').count()).toBe(1)
+    await context.close()
+  })
+
+  test('a note in a password-protected PDF is saved encrypted: readable with the password only', async () => {
+    const context = await newContext()
+    const page = await context.newPage()
+    await page.goto(`${host.url}&open=locked.pdf`)
+    const dialog = page.getByRole('dialog', { name: 'This PDF is protected' })
+    await dialog.getByLabel('Password').fill('retrace')
+    await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+    await expect.poll(() => page.locator('.pdf-scroll .page[data-rendered="true"]').count()).toBeGreaterThan(0)
+    await toolOn(page, 'Free text')
+    await noteAt(page, 120, 640, 'Protected note')
+    await expect
+      .poll(
+        () =>
+          annotationsOnDisk(join(root, 'locked.pdf'), 'retrace')
+            .filter((a) => a.subtype === 'FreeText')
+            .map((a) => a.contents),
+        { timeout: 20_000 },
+      )
+      .toEqual(['Protected note'])
+    expect(() => annotationsOnDisk(join(root, 'locked.pdf'))).toThrow(/password/)
+    expect(readFileSync(join(root, 'locked.pdf'), 'latin1')).not.toContain('Protected note')
     await context.close()
   })
 

@@ -6,10 +6,14 @@ import type { BrowserContext, Page } from 'playwright-core'
  * `qpdf`, installed by .ci/run) parses the file and its incremental updates and dumps every
  * object; pdf.js is not involved.
  */
-export function annotationsOnDisk(file: string): Array<{ subtype: string; contents: string | null }> {
+export function annotationsOnDisk(
+  file: string,
+  password?: string,
+): Array<{ subtype: string; contents: string | null }> {
   let out: string
+  const args = [...(password !== undefined ? [`--password=${password}`] : []), '--json=2', '--json-key=qpdf', file]
   try {
-    out = execFileSync('qpdf', ['--json=2', '--json-key=qpdf', file], { encoding: 'utf8', maxBuffer: 256 << 20 })
+    out = execFileSync('qpdf', args, { encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] })
   } catch (error) {
     // qpdf exits 3 on warnings and still prints the JSON.
     const stdout = (error as { stdout?: string }).stdout
