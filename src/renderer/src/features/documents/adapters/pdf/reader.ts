@@ -294,6 +294,8 @@ export class PdfReader {
       annotationEditorHighlightColors: HIGHLIGHT_COLORS.map((c) => `${c.name}=${c.value}`).join(','),
       maxCanvasPixels: MAX_CANVAS_PIXELS,
       maxCanvasDim: MAX_CANVAS_DIM,
+      // Pages get a shadow on the canvas instead of pdf.js's transparent 9 px border.
+      removePageBorders: true,
       enableAutoLinking: true,
       abortSignal: signal,
     } as ConstructorParameters<typeof components.PDFViewer>[0])
