@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { pdfjsAssets } from './scripts/pdfjs-assets'
 
 /**
  * One build for both shells: `out/main/electron.js` (desktop main process), `out/main/web.js`
@@ -34,7 +35,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react()],
+    // pdf.js is staged as published (legacy build) at /document-assets/pdfjs/, not bundled.
+    plugins: [react(), pdfjsAssets({ packageDir: resolve(__dirname, 'node_modules/pdfjs-dist') })],
     build: {
       rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
       // Fonts stay files: a data: URL font is refused by the CSP's font-src 'self' (KaTeX's small ones).

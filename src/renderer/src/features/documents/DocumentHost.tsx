@@ -20,17 +20,22 @@ export function DocumentHost(props: {
   onError?: (message: string) => void
   /** Markdown links to project files open them in a tab. */
   onOpenFile?: ((path: string) => void) | undefined
+  /**
+   * Runs before the instance is destroyed (the view is going away): an editor's last export and
+   * publish finish first, then it is released.
+   */
+  release?: (mounted: MountedDocument) => Promise<void>
 }) {
-  const { t } = useI18n()
+  const { t, locale } = useI18n()
   const container = useRef<HTMLDivElement>(null)
   const mounted = useRef<MountedDocument | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
   // The adapter's chunk (Monaco, pdf.js…) may take a moment on first use: say so meanwhile.
   const [mountedPath, setMountedPath] = useState<string | null>(null)
-  const latest = useRef(props)
+  const latest = useRef({ ...props, locale })
   const translate = useRef(t)
   useEffect(() => {
-    latest.current = props
+    latest.current = { ...props, locale }
     translate.current = t
   })
   const { entry, path, size, readOnly } = props
@@ -57,6 +62,7 @@ export function DocumentHost(props: {
           dark: dark.matches,
           openFile: (target) => latest.current.onOpenFile?.(target),
           labels: labelsFor(translate.current, entry.id, path),
+          locale: latest.current.locale,
         })
         if (cancelled) {
           instance.destroy()
@@ -78,8 +84,11 @@ export function DocumentHost(props: {
       cancelled = true
       dark.removeEventListener('change', onScheme)
       latest.current.onMounted?.(null)
-      instance?.destroy()
       mounted.current = null
+      const released = instance
+      const release = latest.current.release
+      if (released && release) void release(released).finally(() => released.destroy())
+      else released?.destroy()
     }
   }, [entry, path, size, readOnly])
 
@@ -87,6 +96,10 @@ export function DocumentHost(props: {
   useEffect(() => {
     mounted.current?.update(content, revision)
   }, [content, revision])
+
+  useEffect(() => {
+    mounted.current?.setLocale?.(locale)
+  }, [locale, mountedPath])
 
   return (
     <>

@@ -9,6 +9,9 @@ import { resolveAdapter } from './adapters/registry'
 import type { DocumentAdapterEntry, DocumentContent, MountedDocument, SniffedType } from './adapters/types'
 import { DocumentHost } from './DocumentHost'
 import { loadBytes, type BytesOutcome } from './load-bytes'
+import { BinaryAutosave } from './save/binary-autosave'
+import { filesWritePublisher } from './save/byte-publisher'
+import { SaveStatusBar } from './save/SaveStatusBar'
 import { Unsupported } from './Unsupported'
 import { EditBanner } from './EditBanner'
 import { HistoryPanel } from './HistoryPanel'
@@ -57,6 +60,12 @@ export function FileTab(props: {
   const editing = useSyncExternalStore(autosave?.subscribe ?? noop, () => autosave?.getState() ?? IDLE)
   const [historyOpen, setHistoryOpen] = useState(false)
   const autosaveRef = useRef<Autosave | null>(null)
+  // An editor that exports bytes (PDF annotations) publishes through the byte autosave; its own
+  // writes come back as file changes and must not reload it.
+  const byteSaverRef = useRef<BinaryAutosave | null>(null)
+  const [byteSaver, setByteSaver] = useState<BinaryAutosave | null>(null)
+  const [diskRevision, setDiskRevision] = useState<string | null>(null)
+  const forceReload = useRef(false)
   useEffect(() => {
     autosaveRef.current = autosave
   }, [autosave])
@@ -90,6 +99,9 @@ export function FileTab(props: {
     const controller = new AbortController()
     const owner = { project_id: props.projectId }
     void (async () => {
+      const byteEditor = byteSaverRef.current
+      await byteEditor?.settled()
+      if (controller.signal.aborted) return
       // A complete earlier read of this path (nothing changed it since) spares the request.
       const cached = diskVersion === 0 ? readCache.get(props.projectId, props.path) : undefined
       const outcome: RequestOutcome<FileRead> =
@@ -106,6 +118,19 @@ export function FileTab(props: {
             }
           : await client.request('files.read', { path: props.path }, { owner, signal: controller.signal })
       if (controller.signal.aborted || outcome.kind === 'cancelled') return
+      const reload = forceReload.current
+      forceReload.current = false
+      if (byteEditor && outcome.kind === 'ok' && !reload) {
+        // Our own publish (or nothing new): the editor already shows these bytes.
+        if (outcome.result.revision === byteEditor.baseline) return
+        // Changed underneath unpublished edits: keep them, and let the person choose (spec 08).
+        if (byteEditor.unpublished) {
+          setDiskRevision(outcome.result.revision)
+          byteEditor.conflict(t('save.conflict'))
+          return
+        }
+        byteEditor.discard(outcome.result.revision)
+      }
       if (outcome.kind !== 'ok') {
         const gone = outcome.kind === 'error' && outcome.error.code === 'NOT_FOUND'
         setState(gone && diskVersion > 0 ? { kind: 'gone' } : { kind: 'failed', outcome })
@@ -176,6 +201,8 @@ export function FileTab(props: {
         )
         return
       }
+      // The adapter's chunk (and what it loads, e.g. pdf.js and its worker) loads meanwhile.
+      void entry.load().catch(() => undefined)
       const bytes = await loadBytes(
         client,
         { kind: 'project-file', projectId: props.projectId, path: props.path },
@@ -195,7 +222,7 @@ export function FileTab(props: {
       }
     })()
     return () => controller.abort()
-  }, [client, props.projectId, props.path, diskVersion])
+  }, [client, props.projectId, props.path, diskVersion, t])
 
   // The last view state is handed back to the tab model when this tab is unmounted.
   useEffect(
@@ -217,18 +244,31 @@ export function FileTab(props: {
   if (state.kind === 'loading') {
     body = <p className="viewer-note">{t('viewer.loading', { path: props.path })}</p>
   } else if (state.kind === 'shown') {
+    const editsBytes = state.entry.edits === 'bytes'
+    const baseline = state.file.revision
     body = (
       <DocumentHost
         entry={state.entry}
         content={state.content}
         revision={state.file.revision}
         path={props.path}
-        readOnly={!state.editable}
+        readOnly={!state.editable && !editsBytes}
         onOpenFile={props.onOpenFile}
         size="full"
         viewState={initialViewState}
         onMounted={(instance) => {
           mounted.current = instance
+          if (instance && editsBytes && !byteSaverRef.current) {
+            const created = new BinaryAutosave({
+              exportBytes: async (options) => new Uint8Array(await (await instance.export(options)).arrayBuffer()),
+              publisher: filesWritePublisher(client, props.projectId, props.path),
+              baseline,
+            })
+            instance.on('changed', () => created.changed())
+            byteSaverRef.current = created
+            setByteSaver(created)
+            return
+          }
           if (!instance || !state.editable) return
           instance.on('changed', () => {
             const editor = autosaveRef.current
@@ -238,6 +278,14 @@ export function FileTab(props: {
               if (written.kind !== 'ok') instance.setReadOnly?.(true)
             })
           })
+        }}
+        release={async () => {
+          // Closing or leaving the tab: a byte editor's last edits are exported and published first.
+          const editor = byteSaverRef.current
+          byteSaverRef.current = null
+          if (!editor) return
+          await editor.flush()
+          editor.dispose()
         }}
       />
     )
@@ -299,7 +347,10 @@ export function FileTab(props: {
             </span>
           ))}
         </nav>
-        {state.kind === 'shown' && !state.editable && <span className="badge">{t('viewer.readOnly')}</span>}
+        {state.kind === 'shown' && !state.editable && !state.entry.edits && (
+          <span className="badge">{t('viewer.readOnly')}</span>
+        )}
+        {byteSaver && <SaveStatusBar autosave={byteSaver} placement="badge" />}
         {state.kind === 'shown' && state.editable && (
           <span className="save-state" role="status" data-testid="save-state" data-dirty={editing.dirty}>
             {editing.publishing ? t('edit.saving') : editing.dirty ? t('edit.unsaved') : ''}
@@ -335,6 +386,20 @@ export function FileTab(props: {
           currentText={() => mounted.current?.currentText?.() ?? ''}
           onReload={() => setDiskVersion((v) => v + 1)}
           onOpenFile={props.onOpenFile}
+        />
+      )}
+      {byteSaver && (
+        <SaveStatusBar
+          autosave={byteSaver}
+          placement="banner"
+          path={props.path}
+          onOverwrite={() => diskRevision !== null && byteSaver.overwrite(diskRevision)}
+          onDiscard={() => {
+            if (diskRevision === null) return
+            byteSaver.discard(diskRevision)
+            forceReload.current = true
+            setDiskVersion((v) => v + 1)
+          }}
         />
       )}
       <div className="viewer-split">

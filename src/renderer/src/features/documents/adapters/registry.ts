@@ -18,8 +18,13 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
   {
     id: 'pdf',
     needs: 'bytes',
+    edits: 'bytes',
     canHandle: (type) => type.mime === 'application/pdf',
-    load: () => import('./pdf').then((m) => m.pdfAdapter),
+    load: () =>
+      import('./pdf').then((m) => {
+        m.warmUp()
+        return m.pdfAdapter
+      }),
   },
   {
     id: 'image',

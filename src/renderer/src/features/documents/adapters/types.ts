@@ -1,3 +1,5 @@
+import type { Locale } from '../../../i18n'
+
 /**
  * The document adapter contract (spec 09 "One window for every file"). An adapter gets only its
  * document's content and revision — never the disk, the protocol or another file — renders into
@@ -32,6 +34,8 @@ export interface MountOptions {
   readonly openFile?: (path: string) => void
   /** Translated labels for an adapter's own controls (it has no access to the i18n module). */
   readonly labels?: Readonly<Record<string, string>>
+  /** The UI language for an adapter's own controls (English when absent). */
+  readonly locale?: Locale
 }
 
 export interface AdapterEvents {
@@ -51,7 +55,12 @@ export interface MountedDocument {
   currentText?(): string
   /** Editable adapters: stop (or resume) accepting input, e.g. while the draft quota is full. */
   setReadOnly?(readOnly: boolean): void
-  export(): Promise<Blob>
+  setLocale?(locale: Locale): void
+  /**
+   * The document's bytes as they are now, edits included, without disturbing the live view (its
+   * undo stack survives). `final`: the view is about to close, so pending input is committed.
+   */
+  export(options?: { final?: boolean }): Promise<Blob>
   destroy(): void
 }
 
@@ -64,6 +73,8 @@ export interface DocumentAdapterEntry {
   /** Which content the adapter mounts: text for text files, bytes for binaries. */
   readonly needs: 'text' | 'bytes'
   canHandle(type: SniffedType): boolean
+  /** The adapter edits the document and exports bytes (published through autosave, spec 08). */
+  readonly edits?: 'bytes'
   /** A lazy chunk: heavy adapters (Monaco, pdf.js, …) load only when such a file is opened. */
   load(): Promise<DocumentAdapter>
 }
