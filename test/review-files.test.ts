@@ -480,13 +480,23 @@ test('a changed image has a before/after preview from the pinned blobs; SVG and 
     resultOf((await call('review.preview', { snapshot_id: list.snapshot_id, path, side })) as never) as {
       kind: string
       mime?: string
-      content_base64?: string
+      url?: string
+      size?: number
     }
+  // The pinned blob travels through the byte transfer, as the renderer fetches it — never as base64 in a frame.
+  const bytesOf = async (url: string | undefined) => {
+    const answer = await core.serveBytes((url ?? '').slice('/api/bytes/'.length), {})
+    if (answer.status !== 200 || !answer.body) throw new Error(`byte transfer answered ${answer.status}`)
+    const chunks: Uint8Array[] = []
+    for await (const chunk of answer.body) chunks.push(chunk)
+    return Buffer.concat(chunks)
+  }
   const before = await preview('pic.png', 'before')
-  expect(before).toMatchObject({ kind: 'image', mime: 'image/png' })
-  expect(Buffer.from(before.content_base64 ?? '', 'base64').equals(png)).toBe(true)
+  expect(before).toMatchObject({ kind: 'image', mime: 'image/png', size: png.length })
+  expect(before).not.toHaveProperty('content_base64')
+  expect((await bytesOf(before.url)).equals(png)).toBe(true)
   const after = await preview('pic.png', 'after')
-  expect(Buffer.from(after.content_base64 ?? '', 'base64').equals(changed)).toBe(true)
+  expect((await bytesOf(after.url)).equals(changed)).toBe(true)
   expect(await preview('blob.bin', 'after')).toMatchObject({ kind: 'unsupported' })
   const missing = await call('review.preview', { snapshot_id: 'snp_gone', path: 'pic.png', side: 'after' })
   expect(missing.status === 'error' && missing.error.code).toBe('STALE_SNAPSHOT')

@@ -27,6 +27,8 @@ export function createReviewModule(deps: {
   diffBudgetMs?: number | undefined
   pinQuotaBytes?: number | undefined
   snapshotRows?: number | undefined
+  /** Recorded contents reach the previews through the byte transfer. */
+  issueBlob: (digest: string, size: number, mime: string) => string
 }): ReviewModule {
   const { journal } = deps
   const { db, blobs } = journal.store
@@ -154,7 +156,7 @@ export function createReviewModule(deps: {
             return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
           },
         ),
-      'review.preview': async (payload, context) => reviewPreview(paging, blobs, context.project.project_id, payload),
+      'review.preview': async (payload, context) => reviewPreview(paging, blobs, context.project.project_id, payload, deps.issueBlob),
     },
   }
 }

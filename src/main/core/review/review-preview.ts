@@ -5,13 +5,18 @@ import type { ReviewPaging } from './review-files'
 
 /** Images the renderer shows as `<img>` (never SVG: active content stays out of the app window). */
 const PREVIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp'])
-const MAX_PREVIEW_BYTES = 16 * 1024 * 1024
+/** The read limit: bigger recorded contents are listed with their size only. */
+const MAX_PREVIEW_BYTES = 64 * 1024 * 1024
+
+/** Issues a byte-transfer URL for a recorded blob (the files module's `bytes.issueBlob`). */
+export type IssueBlobUrl = (digest: string, size: number, mime: string) => string
 
 export async function reviewPreview(
   paging: ReviewPaging,
   blobs: BlobStore,
   projectId: string,
   payload: { snapshot_id: string; path: string; side: 'before' | 'after' },
+  issueBlob: IssueBlobUrl,
 ): Promise<Outcome<ResultOf<'review.preview'>>> {
   const snapshot = paging.snapshots.get(payload.snapshot_id)
   if (!snapshot || !snapshot.basis.startsWith(`${projectId}|`)) {
@@ -28,16 +33,12 @@ export async function reviewPreview(
     return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, { reason: 'expired' })
   }
   const mime = sniffMime(row.path, bytes.result)
-  if (mime === 'application/pdf' && bytes.result.length <= MAX_PREVIEW_BYTES) {
-    return ok({ kind: 'pdf' as const, content_base64: bytes.result.toString('base64'), size: bytes.result.length })
+  const size = bytes.result.length
+  if (mime === 'application/pdf' && size <= MAX_PREVIEW_BYTES) {
+    return ok({ kind: 'pdf' as const, url: issueBlob(ref, size, mime), size })
   }
   if (!PREVIEWABLE.has(mime) || bytes.result.length > MAX_PREVIEW_BYTES) {
     return ok({ kind: 'unsupported' as const, mime, size: bytes.result.length })
   }
-  return ok({
-    kind: 'image' as const,
-    mime,
-    content_base64: bytes.result.toString('base64'),
-    size: bytes.result.length,
-  })
+  return ok({ kind: 'image' as const, mime, url: issueBlob(ref, size, mime), size })
 }

@@ -129,9 +129,10 @@ export const reviewPreview = defineAction('review.preview', {
     })
     .strict(),
   result: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('image'), mime: z.string(), content_base64: z.string(), size: z.number().int() }),
+    /** `url`: the recorded bytes through the byte transfer (never base64 inside the frame). */
+    z.object({ kind: z.literal('image'), mime: z.string(), url: z.string(), size: z.number().int() }),
     /** The renderer draws the first page with its PDF decoder (scripting disabled). */
-    z.object({ kind: z.literal('pdf'), content_base64: z.string(), size: z.number().int() }),
+    z.object({ kind: z.literal('pdf'), url: z.string(), size: z.number().int() }),
     z.object({ kind: z.literal('absent') }),
     z.object({ kind: z.literal('unsupported'), mime: z.string(), size: z.number().int() }),
   ]),

@@ -18,6 +18,8 @@ export function DocumentHost(props: {
   viewState?: unknown
   onMounted?: (mounted: MountedDocument | null) => void
   onError?: (message: string) => void
+  /** Markdown links to project files open them in a tab. */
+  onOpenFile?: ((path: string) => void) | undefined
   /**
    * Runs before the instance is destroyed (the view is going away): an editor's last export and
    * publish finish first, then it is released.
@@ -31,8 +33,10 @@ export function DocumentHost(props: {
   // The adapter's chunk (Monaco, pdf.js…) may take a moment on first use: say so meanwhile.
   const [mountedPath, setMountedPath] = useState<string | null>(null)
   const latest = useRef({ ...props, locale })
+  const translate = useRef(t)
   useEffect(() => {
     latest.current = { ...props, locale }
+    translate.current = t
   })
   const { entry, path, size, readOnly } = props
 
@@ -56,6 +60,8 @@ export function DocumentHost(props: {
           size,
           viewState,
           dark: dark.matches,
+          openFile: (target) => latest.current.onOpenFile?.(target),
+          labels: labelsFor(translate.current, entry.id, path),
           locale: latest.current.locale,
         })
         if (cancelled) {
@@ -111,4 +117,16 @@ export function DocumentHost(props: {
       />
     </>
   )
+}
+
+function labelsFor(t: ReturnType<typeof useI18n>['t'], adapter: string, path: string): Record<string, string> {
+  return {
+    view: adapter === 'csv' ? t('csv.view') : t('markdown.view'),
+    preview: t('markdown.preview'),
+    split: t('markdown.split'),
+    source: adapter === 'csv' ? t('csv.source') : t('markdown.source'),
+    table: t('csv.table'),
+    rows: t('csv.rows'),
+    grid: t('csv.grid', { path }),
+  }
 }

@@ -24,8 +24,8 @@ export type BytesOutcome =
 /**
  * The one way binary adapters (and Download) get bytes. Project files come through the engine's
  * bounded byte transfer (`files.read_bytes` → a same-origin ticket URL fetched as raw bytes),
- * never as base64 inside JSON frames. Review's before/after still arrives as `review.preview` (the
- * snapshot's pinned blob, bounded by the review quota) until that moves onto the byte transfer.
+ * never as base64 inside JSON frames; Review's before/after the same way (`review.preview` answers a
+ * URL for the snapshot's pinned blob).
  */
 export async function loadBytes(
   client: RequestClient,
@@ -46,9 +46,9 @@ export async function loadBytes(
       case 'unsupported':
         return { kind: 'unavailable', reason: 'unsupported', mime: preview.mime, size: preview.size }
       case 'image':
-        return { kind: 'ok', bytes: fromBase64(preview.content_base64), mime: preview.mime }
+        return fetchBytes(preview.url, preview.mime, signal)
       case 'pdf':
-        return { kind: 'ok', bytes: fromBase64(preview.content_base64), mime: 'application/pdf' }
+        return fetchBytes(preview.url, 'application/pdf', signal)
     }
   }
   return projectFileBytes(client, source, signal)
@@ -87,6 +87,14 @@ async function projectFileBytes(
   return { kind: 'unavailable', reason: 'failed' }
 }
 
-function fromBase64(base64: string): Uint8Array {
-  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+
+/** The bytes behind a byte-transfer URL (same origin, authorised by the page's own credentials). */
+async function fetchBytes(url: string, mime: string, signal?: AbortSignal): Promise<BytesOutcome> {
+  try {
+    const response = await fetch(url, { credentials: 'same-origin', ...(signal ? { signal } : {}) })
+    if (!response.ok) return { kind: 'unavailable', reason: 'failed' }
+    return { kind: 'ok', bytes: new Uint8Array(await response.arrayBuffer()), mime }
+  } catch {
+    return { kind: 'unavailable', reason: 'failed' }
+  }
 }

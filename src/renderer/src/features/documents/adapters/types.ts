@@ -1,5 +1,4 @@
 import type { Locale } from '../../../i18n'
-import type { OfficeServices } from './office/services'
 
 /**
  * The document adapter contract (spec 09 "One window for every file"). An adapter gets only its
@@ -31,13 +30,12 @@ export interface MountOptions {
   /** What `viewState()` returned before a re-mount (scroll, selection). */
   readonly viewState?: unknown
   readonly dark: boolean
+  /** Opens a project file in a tab (Markdown links); navigation only, never a read. */
+  readonly openFile?: (path: string) => void
+  /** Translated labels for an adapter's own controls (it has no access to the i18n module). */
+  readonly labels?: Readonly<Record<string, string>>
   /** The UI language for an adapter's own controls (English when absent). */
   readonly locale?: Locale
-  /**
-   * Office documents only: the engine's Office actions bound to this one file (inspect, the
-   * LibreOffice preview, conversion into a new file, the engines and their install).
-   */
-  readonly office?: OfficeServices
 }
 
 export interface AdapterEvents {
@@ -53,6 +51,10 @@ export interface MountedDocument {
   /** Scroll position and selection, handed back through `MountOptions.viewState` on re-mount. */
   viewState(): unknown
   setDark(dark: boolean): void
+  /** Text adapters: the document's text now (what autosave stores on every change). */
+  currentText?(): string
+  /** Editable adapters: stop (or resume) accepting input, e.g. while the draft quota is full. */
+  setReadOnly?(readOnly: boolean): void
   setLocale?(locale: Locale): void
   /**
    * The document's bytes as they are now, edits included, without disturbing the live view (its
