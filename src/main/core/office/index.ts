@@ -166,6 +166,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
           id: 'onlyoffice',
           available: origin !== undefined,
           version: selected.version,
+          entry: selected.entry,
           ...(origin !== undefined ? { origin } : { reason: 'no-origin' }),
           preview: ['docx', 'pptx', 'xlsx', 'doc', 'ppt', 'xls', 'odt', 'ods', 'odp', 'csv'],
           edit: ONLYOFFICE_EDIT,

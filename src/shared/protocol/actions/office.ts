@@ -23,6 +23,8 @@ export const OfficeEngine = z.object({
   convert: z.array(z.object({ from: OfficeFormat, to: z.array(OfficeFormat) })).optional(),
   /** The ONLYOFFICE bundle's own origin, once installed and served. */
   origin: z.string().optional(),
+  /** The bundle's entry page, relative to `origin` (the manifest's `entry`), once installed. */
+  entry: z.string().optional(),
 })
 export type OfficeEngine = z.infer<typeof OfficeEngine>
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../i18n'
+import type { OfficeServices } from './adapters/office/services'
 import type { DocumentAdapterEntry, DocumentContent, MountedDocument } from './adapters/types'
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
@@ -25,6 +26,8 @@ export function DocumentHost(props: {
    * publish finish first, then it is released.
    */
   release?: (mounted: MountedDocument) => Promise<void>
+  /** The Office actions bound to this file, for the Office adapter (created by the tab). */
+  office?: OfficeServices | undefined
 }) {
   const { t, locale } = useI18n()
   const container = useRef<HTMLDivElement>(null)
@@ -63,6 +66,7 @@ export function DocumentHost(props: {
           openFile: (target) => latest.current.onOpenFile?.(target),
           labels: labelsFor(translate.current, entry.id, path),
           locale: latest.current.locale,
+          ...(latest.current.office ? { office: latest.current.office } : {}),
         })
         if (cancelled) {
           instance.destroy()

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import type { FileRead } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { formatBytes, useI18n } from '../../i18n'
@@ -9,6 +9,7 @@ import { resolveAdapter } from './adapters/registry'
 import type { DocumentAdapterEntry, DocumentContent, MountedDocument, SniffedType } from './adapters/types'
 import { DocumentHost } from './DocumentHost'
 import { loadBytes, type BytesOutcome } from './load-bytes'
+import { officeServices } from './office-services'
 import { BinaryAutosave } from './save/binary-autosave'
 import { filesWritePublisher } from './save/byte-publisher'
 import { SaveStatusBar } from './save/SaveStatusBar'
@@ -69,6 +70,13 @@ export function FileTab(props: {
   useEffect(() => {
     autosaveRef.current = autosave
   }, [autosave])
+  // The Office adapter's actions, bound to this one file (a conversion's new file opens in a tab).
+  // The adapter keeps the instance it was mounted with, so a new one here never re-mounts it.
+  const { onOpenFile } = props
+  const office = useMemo(
+    () => officeServices(client, props.projectId, props.path, (target) => onOpenFile?.(target)),
+    [client, props.projectId, props.path, onOpenFile],
+  )
 
   // Leaving the tab (a switch or a close) ends the editing session and publishes what is left now;
   // the draft stays durable if that fails.
@@ -256,6 +264,7 @@ export function FileTab(props: {
         onOpenFile={props.onOpenFile}
         size="full"
         viewState={initialViewState}
+        office={state.entry.id === 'office' ? office : undefined}
         onMounted={(instance) => {
           mounted.current = instance
           if (instance && editsBytes && !byteSaverRef.current) {

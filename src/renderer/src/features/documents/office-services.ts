@@ -51,7 +51,11 @@ export function officeServices(
       }
     },
     async convert(to, signal) {
-      const outcome = await call('office.convert', { path, to }, { signal, timeoutMs: CONVERSION_TIMEOUT_MS, key: true })
+      const outcome = await call(
+        'office.convert',
+        { path, to },
+        { signal, timeoutMs: CONVERSION_TIMEOUT_MS, key: true },
+      )
       return outcome.kind === 'ok' ? { kind: 'ok', result: { path: outcome.result.path } } : outcome
     },
     async openExternal() {

@@ -11,6 +11,14 @@ const IMAGE_TYPES = new Set([
 ])
 
 /**
+ * Office documents by name: the engine's sniffing names a ZIP container (DOCX/XLSX/PPTX/ODF) by its
+ * extension and the compound-file formats (DOC/XLS/PPT, encrypted OOXML) carry no magic it knows,
+ * so the name decides here; `office.inspect` then reads the content (a renamed `.doc` is a DOC).
+ */
+export const OFFICE_EXTENSION =
+  /\.(docx|docm|dotx|pptx|pptm|ppsx|potx|xlsx|xlsm|xltx|doc|dot|ppt|pps|xls|xlt|odt|ods|odp|rtf)$/i
+
+/**
  * Every format the window shows, one entry per adapter, first match wins. A later issue adds an
  * adapter by adding an entry here and a folder next to this file (loaded as its own chunk).
  */
@@ -25,6 +33,15 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
         m.warmUp()
         return m.pdfAdapter
       }),
+  },
+  {
+    id: 'office',
+    needs: 'bytes',
+    // Its built-in editors (DOCX, slide text, cells) export whole files through the byte autosave;
+    // a document it only previews never reports a change, so nothing is ever written for it.
+    edits: 'bytes',
+    canHandle: (type) => type.kind === 'binary' && OFFICE_EXTENSION.test(type.path),
+    load: () => import('./office').then((m) => m.officeAdapter),
   },
   {
     id: 'image',

@@ -1,4 +1,5 @@
 import type { Locale } from '../../../i18n'
+import type { OfficeServices } from './office/services'
 
 /**
  * The document adapter contract (spec 09 "One window for every file"). An adapter gets only its
@@ -36,6 +37,11 @@ export interface MountOptions {
   readonly labels?: Readonly<Record<string, string>>
   /** The UI language for an adapter's own controls (English when absent). */
   readonly locale?: Locale
+  /**
+   * Office documents only: the engine's Office actions bound to this one file (inspect, the
+   * LibreOffice preview, conversion into a new file, the engines and their install).
+   */
+  readonly office?: OfficeServices
 }
 
 export interface AdapterEvents {

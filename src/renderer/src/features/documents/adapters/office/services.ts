@@ -1,4 +1,4 @@
-import type { EventOf, OfficeFormat, ResultOf } from '../../../../../../shared/protocol'
+import type { EventDataOf, OfficeFormat, ResultOf } from '../../../../../../shared/protocol'
 
 /**
  * What the Office adapter may ask of the engine — about its own document only. The host binds
