@@ -18,6 +18,11 @@ export interface ActionDefinition<
   readonly mutating: boolean
   readonly payload: Payload
   readonly result: Result
+  /**
+   * `new`: the result's `path` names a file the action created (a conversion's output), not the
+   * request's file, so the client does not hold it to the request's path as it does otherwise.
+   */
+  readonly resultPath?: 'new'
 }
 
 export function defineAction<

@@ -93,6 +93,25 @@ describe('request client', () => {
     expect(await pending).toMatchObject({ kind: 'ok', result: { path: 'src' } })
   })
 
+  test('a conversion answers with the new file it wrote, which is not the request path', async () => {
+    const { client, sent, deliver, dropped } = setup()
+    const pending = client.request(
+      'office.convert',
+      { path: 'old.doc', to: 'docx' },
+      { owner: { project_id: 'p1' }, idempotencyKey: 'k' },
+    )
+    const id = sent[0]?.request_id ?? ''
+    const result = {
+      path: 'old.docx',
+      from_revision: `sha256:${'a'.repeat(64)}`,
+      transaction_id: 't',
+      revision: `sha256:${'b'.repeat(64)}`,
+    }
+    deliver({ request_id: id, action: 'office.convert', owner: { project_id: 'p1' }, status: 'ok', result })
+    expect(dropped).toEqual([])
+    expect(await pending).toMatchObject({ kind: 'ok', result: { path: 'old.docx' } })
+  })
+
   test('a timed-out request reports timeout and its late answer is dropped', async () => {
     vi.useFakeTimers()
     try {

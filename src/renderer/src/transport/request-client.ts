@@ -148,10 +148,16 @@ export class RequestClient {
       pending.settle({ kind: 'error', error: response.error })
       return
     }
-    const result = actionDefinition(pending.action).result.safeParse(response.result)
+    const definition = actionDefinition(pending.action)
+    const result = definition.result.safeParse(response.result)
     if (!result.success) return drop('bad-result')
     const resultPath = (result.data as { path?: unknown }).path
-    if (pending.path !== undefined && typeof resultPath === 'string' && resultPath !== pending.path) {
+    if (
+      pending.path !== undefined &&
+      definition.resultPath !== 'new' &&
+      typeof resultPath === 'string' &&
+      resultPath !== pending.path
+    ) {
       return drop('path-mismatch')
     }
     pending.settle({ kind: 'ok', result: result.data })

@@ -111,6 +111,7 @@ export const officePreview = defineAction('office.preview', {
 export const officeConvert = defineAction('office.convert', {
   scope: 'project',
   mutating: true,
+  resultPath: 'new',
   payload: z.object({ path: RelPath, to: OfficeFormat }).strict(),
   result: z.object({
     /** The new file; the original is never overwritten. */
