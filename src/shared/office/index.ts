@@ -24,3 +24,4 @@ export {
   type SlideEditOutcome,
 } from './pptx'
 export { scanDocx, DOCX_FEATURE_LABELS, type DocxScan, type DocxLoss, type DocxFeature } from './docx'
+export { dedupeMedia } from './media'

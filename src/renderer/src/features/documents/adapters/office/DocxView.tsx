@@ -2,6 +2,7 @@ import { setGoogleFontsEnabled } from '@eigenpal/docx-editor-core'
 import { DocxEditor, type DocxEditorRef } from '@eigenpal/docx-editor-react'
 import '@eigenpal/docx-editor-react/styles.css'
 import { useEffect, useRef, useState } from 'react'
+import { dedupeMedia, openPackage } from '../../../../../../shared/office'
 import { useI18n } from '../../../../i18n'
 import type { OfficeSession } from './session'
 
@@ -32,9 +33,14 @@ export function DocxView(props: { session: OfficeSession; readOnly: boolean; dar
     const mark = () => (acted.current = true)
     const events = ['beforeinput', 'keydown', 'paste', 'cut', 'drop', 'pointerdown'] as const
     for (const name of events) element.addEventListener(name, mark, true)
+    // The original's part names: when the editor writes a picture again, the original name stays.
+    const original = session.bytes
+    let names: Promise<readonly string[]> | null = null
     session.setExporter(async () => {
       const saved = await editor.current?.save()
-      return saved ? new Uint8Array(saved) : session.bytes
+      if (!saved) return session.bytes
+      names ??= openPackage(original).then((pkg) => pkg.names)
+      return dedupeMedia(new Uint8Array(saved), await names)
     })
     return () => {
       for (const name of events) element.removeEventListener(name, mark, true)
