@@ -370,10 +370,30 @@ describe('Office documents in the document view', () => {
   test('ONLYOFFICE: install with progress, then the stub engine round trip through the frame', async () => {
     const { page, watch } = await open('stub.docx')
     const offer = page.getByRole('dialog', { name: 'Install the full Office editor?' })
+    // Progress is real byte counts while it runs (the stub bundle is small: it may be brief).
+    await page.evaluate(() => {
+      const seen: string[] = []
+      Object.defineProperty(window, '__installProgress', { value: seen })
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="office-install-progress"]')?.textContent
+        if (text) seen.push(text)
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+    })
     await offer.getByRole('button', { name: 'Install' }).click()
     const frameElement = page.locator('iframe.office-engine-frame')
+    // The stub fails its first start: the overlay says so, the failed frame is gone, Retry starts again.
+    const overlay = page.getByTestId('office-engine-overlay')
+    await expect
+      .poll(() => overlay.getByRole('alert').textContent(), { timeout: 30_000 })
+      .toBe('The editor could not start: Stub start-up failureRetry')
+    expect(await frameElement.count()).toBe(0)
+    await overlay.getByRole('button', { name: 'Retry' }).click()
     await expect.poll(() => frameElement.count(), { timeout: 30_000 }).toBe(1)
     expect(await frameElement.getAttribute('title')).toBe('ONLYOFFICE editor')
+    const progress = await page.evaluate(() => (window as unknown as { __installProgress: string[] }).__installProgress)
+    expect(progress.length).toBeGreaterThan(0)
+    expect(progress.every((text) => /^Downloading… [\d.]+ (B|KiB|MiB) of [\d.]+ (B|KiB|MiB)$/.test(text))).toBe(true)
+    expect(await offer.count()).toBe(0)
     const src = (await frameElement.getAttribute('src')) ?? ''
     expect(new URL(src).origin).not.toBe(new URL(host.url).origin)
     const frame = (): Frame => {

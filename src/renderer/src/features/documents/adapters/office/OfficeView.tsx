@@ -192,10 +192,8 @@ export function OfficeView(props: {
     )
   } else if (chosen === 'pages' && services) {
     body = <PagesView services={services} path={path} dark={props.dark} locale={props.locale} />
-  } else if (chosen === 'onlyoffice' && engine.host) {
-    body = (
-      <OnlyOfficePane host={engine.host} slot={engine.slot} onRetry={() => void engine.host?.start(session.bytes)} />
-    )
+  } else if (chosen === 'onlyoffice') {
+    body = <OnlyOfficePane engine={engine} onRetry={() => void engine.host?.start(session.bytes)} />
   } else {
     body = builtinBody()
   }

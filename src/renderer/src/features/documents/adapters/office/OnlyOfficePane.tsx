@@ -1,21 +1,24 @@
 import { useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useI18n } from '../../../../i18n'
-import type { EngineState, OnlyOfficeHost } from './onlyoffice-host'
+import type { EngineState } from './onlyoffice-host'
+import type { EngineSlot } from './OfficeView'
 
 /**
  * The loading overlay, errors and Retry over the ONLYOFFICE frame. The frame itself lives in the
  * adapter's slot (see `OnlyOfficeHost`); this only draws on top of it, through a portal, so it
  * can come and go without touching the iframe.
  */
-export function OnlyOfficePane(props: { host: OnlyOfficeHost; slot: HTMLElement; onRetry: () => void }) {
+export function OnlyOfficePane(props: { engine: EngineSlot; onRetry: () => void }) {
   const { t } = useI18n()
-  const [state, setState] = useState<EngineState>(props.host.current)
+  const { slot } = props.engine
+  // The host is created by the view's effect right after this first render: it starts loading.
+  const [state, setState] = useState<EngineState>(() => props.engine.host?.current ?? { kind: 'loading-engine' })
   useEffect(() => {
     const listener = (event: Event) => setState((event as CustomEvent<EngineState>).detail)
-    props.slot.addEventListener('office-engine-state', listener)
-    return () => props.slot.removeEventListener('office-engine-state', listener)
-  }, [props.host, props.slot])
+    slot.addEventListener('office-engine-state', listener)
+    return () => slot.removeEventListener('office-engine-state', listener)
+  }, [slot])
   if (state.kind === 'ready') return null
   return createPortal(
     <div className="office-engine-overlay" data-testid="office-engine-overlay">
@@ -32,6 +35,6 @@ export function OnlyOfficePane(props: { host: OnlyOfficeHost; slot: HTMLElement;
         </p>
       )}
     </div>,
-    props.slot,
+    slot,
   )
 }
