@@ -239,6 +239,33 @@ describe('Office documents in the document view', () => {
     await close(page, watch)
   }, 120_000)
 
+  test('DOCX from the corpus (tables, header and footer): an edit keeps every table, LibreOffice reopens it', async () => {
+    if (!originals.has('tables.docx')) return
+    const before =
+      (await unzipParts(originals.get('tables.docx') ?? new Uint8Array())).get('word/document.xml')?.toString() ?? ''
+    const tables = (before.match(/<w:tbl>/g) ?? []).length
+    expect(tables).toBeGreaterThan(0)
+    const { page, watch } = await open('tables.docx')
+    await dismissOffer(page)
+    const view = page.getByTestId('office-docx')
+    await expect.poll(() => view.locator('[contenteditable="true"]').count(), { timeout: 30_000 }).toBeGreaterThan(0)
+    await view.locator('.layout-page-content').getByText('The study population', { exact: false }).first().click()
+    await page.keyboard.press('Home')
+    await page.keyboard.type('Reviewed. ')
+    await expect
+      .poll(async () => (await unzipParts(onDisk('tables.docx'))).get('word/document.xml')?.toString() ?? '', {
+        timeout: 20_000,
+      })
+      .toContain('Reviewed.')
+    const after = (await unzipParts(onDisk('tables.docx'))).get('word/document.xml')?.toString() ?? ''
+    expect((after.match(/<w:tbl>/g) ?? []).length).toBe(tables)
+    if (SOFFICE) {
+      const text = readFileSync(soffice(join(root, 'tables.docx'), 'txt:Text'), 'utf8')
+      expect(text).toContain('Reviewed.')
+    }
+    await close(page, watch)
+  }, 120_000)
+
   test('DOCX with a chart opens read-only and says why', async () => {
     const { page, watch } = await open('chart.docx')
     await dismissOffer(page)
@@ -268,6 +295,12 @@ describe('Office documents in the document view', () => {
     expect(slide).toContain('<a:t>Annual review</a:t>')
     expect(slide).toContain('b="1"')
     await expect.poll(() => page.getByTestId('slide-preview').textContent()).toContain('Annual review')
+    // The save is a person's version in History; the original stays there too.
+    await page.getByRole('button', { name: 'File history' }).click()
+    const versions = page.getByTestId('history-version')
+    await expect.poll(() => versions.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+    expect(await page.getByTestId('history-list').textContent()).toContain('Edited')
+    expect(await page.getByTestId('history-list').textContent()).toContain('Original')
     await close(page, watch)
   })
 
