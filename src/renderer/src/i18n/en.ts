@@ -585,6 +585,14 @@ export const en = {
   'office.offer.cancel': 'Cancel',
   'office.offer.progress': 'Downloading… {received} of {total}',
   'office.offer.failed': 'The install failed: {message}. The previous state is kept.',
+  'office.refused.no-such-sheet': '{address}: the sheet is gone.',
+  'office.refused.bad-address': '{address} is not a cell address.',
+  'office.refused.inside-merged-range': '{address} is inside merged cells; edit their top-left cell.',
+  'office.refused.shared-formula': '{address} holds a formula other cells share; edit it in a spreadsheet app.',
+  'office.refused.array-formula': '{address} is part of an array formula; edit it in a spreadsheet app.',
+  'office.refused.table-header': '{address} is a table’s header; rename the column in a spreadsheet app.',
+  'office.refused.not-a-number': '{address}: only finite numbers can be stored.',
+  'office.formulaPending': 'Recalculated when the file is opened in a spreadsheet app',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -574,4 +574,12 @@ export const zhCN: Record<MessageKey, string> = {
   'office.offer.cancel': '取消',
   'office.offer.progress': '正在下载… {received} / {total}',
   'office.offer.failed': '安装失败：{message}。已保留之前的状态。',
+  'office.refused.no-such-sheet': '{address}：该工作表已不存在。',
+  'office.refused.bad-address': '{address} 不是单元格地址。',
+  'office.refused.inside-merged-range': '{address} 位于合并单元格内；请编辑其左上角单元格。',
+  'office.refused.shared-formula': '{address} 含有被其他单元格共享的公式；请在电子表格应用中编辑。',
+  'office.refused.array-formula': '{address} 属于数组公式；请在电子表格应用中编辑。',
+  'office.refused.table-header': '{address} 是表格的标题行；请在电子表格应用中重命名该列。',
+  'office.refused.not-a-number': '{address}：只能存储有限的数字。',
+  'office.formulaPending': '在电子表格应用中打开时重新计算',
 }

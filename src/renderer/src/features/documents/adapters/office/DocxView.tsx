@@ -1,9 +1,10 @@
 import { setGoogleFontsEnabled } from '@eigenpal/docx-editor-core'
 import { DocxEditor, type DocxEditorRef } from '@eigenpal/docx-editor-react'
 import '@eigenpal/docx-editor-react/styles.css'
+import zhCN from '@eigenpal/docx-editor-i18n/zh-CN'
 import { useEffect, useRef, useState } from 'react'
 import { dedupeMedia, openPackage } from '../../../../../../shared/office'
-import { useI18n } from '../../../../i18n'
+import { useI18n, type Locale } from '../../../../i18n'
 import type { OfficeSession } from './session'
 
 // Fonts come from the machine: the editor would otherwise fetch Google Fonts for every family it
@@ -16,7 +17,7 @@ setGoogleFontsEnabled(false)
  * is shown its `save()` is the session's export. The caller decides read-only: a document with
  * what the editor would drop (charts, SmartArt, text boxes, …) never reaches it editable.
  */
-export function DocxView(props: { session: OfficeSession; readOnly: boolean; dark: boolean }) {
+export function DocxView(props: { session: OfficeSession; readOnly: boolean; dark: boolean; locale: Locale }) {
   const { t } = useI18n()
   const { session, readOnly } = props
   const editor = useRef<DocxEditorRef>(null)
@@ -63,6 +64,8 @@ export function DocxView(props: { session: OfficeSession; readOnly: boolean; dar
         mode={readOnly ? 'viewing' : 'editing'}
         readOnly={readOnly}
         colorMode={props.dark ? 'dark' : 'light'}
+        // Its menus and toolbar speak the app's language (English is its default).
+        {...(props.locale === 'zh-CN' ? { i18n: zhCN } : {})}
         showFileOpen={false}
         showHelpMenu={false}
         documentNameEditable={false}

@@ -212,7 +212,13 @@ export function OfficeView(props: {
                 {t('office.docxReadOnly', { reasons: reasons.join(', ') })}
               </p>
             )}
-            <DocxView key={session.revision} session={session} readOnly={locked} dark={props.dark} />
+            <DocxView
+              key={session.revision}
+              session={session}
+              readOnly={locked}
+              dark={props.dark}
+              locale={props.locale}
+            />
           </>
         )
       }

@@ -121,7 +121,7 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
       await session.edit(async (current) => {
         const outcome = await editCell(current, { sheet: active, address, input: parseCellInput(text) })
         if (outcome.kind === 'refused') {
-          refused = outcome.message
+          refused = t(`office.refused.${outcome.reason}`, { address })
           return null
         }
         return outcome.bytes
@@ -131,6 +131,13 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
     const next = parseAddress(address) ?? selected
     focusCell(move === 'right' ? next.column + 1 : next.column, move === 'down' ? next.row + 1 : next.row)
   }
+
+  // An export (autosave, closing the tab) takes a value still being typed, as leaving the cell would.
+  const pending = useRef<(() => void) | null>(null)
+  useEffect(() => {
+    pending.current = draft === null ? null : () => void commit(draft, 'none')
+  })
+  useEffect(() => session.onFlush(() => pending.current?.()), [session])
 
   const onGridKey = (event: React.KeyboardEvent) => {
     const { column, row } = selected
@@ -195,6 +202,7 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
           className={`sheet-cell${isSelected ? ' sheet-cell-selected' : ''}${cell && /^-?[\d.]/.test(cell.text) ? ' sheet-cell-number' : ''}`}
           onClick={() => focusCell(column, row)}
           onDoubleClick={() => !props.readOnly && editor.current?.focus()}
+          title={cell && cell.text === '' && cell.formula !== undefined ? t('office.formulaPending') : undefined}
         >
           {cell ? shownText(cell) : ''}
         </div>,
