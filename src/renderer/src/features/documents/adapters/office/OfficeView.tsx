@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react'
 import type { OfficeFormat } from '../../../../../../shared/protocol'
 import { formatBytes, useI18n, type Locale, type MessageKey } from '../../../../i18n'
-import { DocxView } from './DocxView'
 import { OdfThumbnail } from './OdfThumbnail'
 import { OnlyOfficePane } from './OnlyOfficePane'
 import type { OnlyOfficeHost } from './onlyoffice-host'
@@ -13,6 +12,10 @@ import { SlideView } from './SlideView'
 import { useElapsed } from './use-elapsed'
 
 type Mode = 'builtin' | 'pages' | 'onlyoffice'
+
+// The DOCX editor (with ProseMirror, ~0.6 MB compressed) is its own chunk: sheets and slides
+// never load it.
+const DocxView = lazy(() => import('./DocxView').then((m) => ({ default: m.DocxView })))
 
 /** Where the ONLYOFFICE frame lives: owned by the adapter so it outlives React re-mounts. */
 export interface EngineSlot {
@@ -212,13 +215,15 @@ export function OfficeView(props: {
                 {t('office.docxReadOnly', { reasons: reasons.join(', ') })}
               </p>
             )}
-            <DocxView
-              key={session.revision}
-              session={session}
-              readOnly={locked}
-              dark={props.dark}
-              locale={props.locale}
-            />
+            <Suspense fallback={<p className="viewer-note">{t('office.reading')}</p>}>
+              <DocxView
+                key={session.revision}
+                session={session}
+                readOnly={locked}
+                dark={props.dark}
+                locale={props.locale}
+              />
+            </Suspense>
           </>
         )
       }
