@@ -127,6 +127,8 @@ export function createCore(options: CoreOptions): Core {
       ),
     defaultPermissionMode: options.agent?.defaultPermissionMode ?? 'ask',
     retention: options.retention,
+    openProject: (path) => projects.open(path),
+    recovered: () => agentReady,
   })
   const review = createReviewModule({
     journal,

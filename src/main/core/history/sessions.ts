@@ -167,8 +167,9 @@ export function writeRunningPart(db: Database, nodeId: string, index: number, pa
   )
 }
 
+/** A branch (a purged one is a tombstone, `archived = 2`, and is not found). */
 export function getBranch(db: Database, branchId: string): BranchRecord | undefined {
-  const row = statement(db, 'SELECT * FROM branches WHERE branch_id = ?').get(branchId) as
+  const row = statement(db, 'SELECT * FROM branches WHERE branch_id = ? AND archived < 2').get(branchId) as
     (Omit<BranchRecord, 'archived'> & { archived: number }) | undefined
   return row ? { ...row, archived: row.archived !== 0 } : undefined
 }

@@ -33,6 +33,10 @@ export { openJournalStore, type JournalStore } from './open'
 export {
   expireRecoveryBlobs,
   laterLineageChanges,
+  releaseRecoveryBlobs,
+  sessionTransactionIds,
+  turnLineages,
+  turnTransactions,
   scopeVersion,
   transactionPaths,
   transactionStatus,
