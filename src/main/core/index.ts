@@ -80,6 +80,8 @@ export interface Core extends Disposable {
    * serves it on the app's origin at `/api/bytes/<ticket>` after its own access checks.
    */
   serveBytes(ticketId: string, options: { range?: string | undefined; head?: boolean }): Promise<ByteResponse>
+  /** The project a session belongs to (for the browser host's session routes); undefined: unknown. */
+  projectOfSession(sessionId: string): string | undefined
 }
 
 /**
@@ -206,6 +208,7 @@ export function createCore(options: CoreOptions): Core {
       return dispatcher.handle(raw)
     },
     onEvent: (listener) => events.subscribe(listener),
+    projectOfSession: (sessionId) => history.projectOfSession(sessionId),
     dispose() {
       if (disposed) return
       disposed = true

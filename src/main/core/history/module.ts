@@ -32,7 +32,15 @@ import type { CommandSnapshots } from './plan-commands'
 import { restoreOffers } from './plan-restore'
 import { activeBranch, type RewindPlan } from './plan-rewind'
 import { applyRetention, type RetentionPolicy } from './retention'
-import { createSession, getSession, listSessions, runningTurnId, transcript, updateSession } from './sessions'
+import {
+  createSession,
+  getSession,
+  listSessions,
+  projectOfSession,
+  runningTurnId,
+  transcript,
+  updateSession,
+} from './sessions'
 import { planTransition } from './transition'
 import { beginTurn, finalizeTurn, writerEpochCurrent, type Turn } from './turns'
 import type { Part, SessionRecord, TurnSummary } from './types'
@@ -79,6 +87,7 @@ export interface HistoryModule {
   recover(): void
   /** Spec 03 retention over checkpoints; the content store sweeps what it released. */
   applyRetention(): { expired: number }
+  projectOfSession(sessionId: string): string | undefined
   /** Rows of other modules that name a session, removed before a purge deletes it. */
   onSessionPurged(cleanup: (sessionId: string) => void): void
 }
@@ -484,5 +493,6 @@ export function createHistoryModule(deps: {
     recover: () => restore.recover(),
     applyRetention: () => applyRetention(db, deps.retention),
     onSessionPurged: (cleanup) => void purgeCleanups.push(cleanup),
+    projectOfSession: (sessionId) => projectOfSession(db, sessionId),
   }
 }

@@ -76,6 +76,12 @@ export function getSession(db: Database, projectId: string, sessionId: string): 
   return ok(session)
 }
 
+export function projectOfSession(db: Database, sessionId: string): string | undefined {
+  const row = statement(db, 'SELECT project_id FROM sessions WHERE session_id = ?').get(sessionId) as
+    { project_id: string } | undefined
+  return row?.project_id
+}
+
 export function listSessions(db: Database, projectId: string, includeArchived = false): SessionRecord[] {
   const sessions = statement(
     db,
