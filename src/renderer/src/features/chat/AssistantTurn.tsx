@@ -1,6 +1,7 @@
 import type { TurnPart } from '../../../../shared/protocol'
 import { useI18n } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
+import { Icon } from '../../ui/Icon'
 import { NoticeView } from './NoticeView'
 import { ReasoningView } from './ReasoningView'
 import { ToolPartView } from './ToolPartView'
@@ -22,6 +23,10 @@ export interface TurnContext {
   readonly onReviewCommands?: (turnId: string) => void
   /** Opens a project file in a tab. */
   readonly onOpenFile?: (path: string) => void
+  /** Multi-turn restores and branches from a finished turn (spec 04). */
+  readonly onRestoreAfter?: (turnId: string) => void
+  readonly onBranch?: (turnId: string) => void
+  readonly onFork?: (turnId: string) => void
 }
 
 function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
@@ -71,6 +76,47 @@ export function AssistantTurn(props: {
         <p className="turn-snapshot-note" data-testid="turn-snapshot-note" data-reason={snapshotNoteOf(node)?.reason}>
           {t('turnCard.commandsUntracked', { reason: snapshotNoteOf(node)?.message ?? '' })}
         </p>
+      )}
+      {!running && !context.sessionBusy && (context.onRestoreAfter || context.onBranch || context.onFork) && (
+        <div className="message-actions turn-actions-footer" role="group" aria-label={t('turn.actions')}>
+          {context.onRestoreAfter && (
+            <button
+              type="button"
+              className="message-action"
+              onClick={() => context.onRestoreAfter?.(node.node_id)}
+              data-testid="restore-after"
+            >
+              <Icon name="history" />
+              <span>{t('turn.restoreAfter')}</span>
+            </button>
+          )}
+          {context.onBranch && (
+            <button
+              type="button"
+              className="message-action message-action-two-line"
+              aria-label={`${t('turn.branchFromHere')} — ${t('turn.filesStay')}`}
+              onClick={() => context.onBranch?.(node.node_id)}
+              data-testid="branch-from-here"
+            >
+              <Icon name="git-branch" />
+              <span className="message-action-text">
+                <span>{t('turn.branchFromHere')}</span>
+                <span className="message-action-subtitle">{t('turn.filesStay')}</span>
+              </span>
+            </button>
+          )}
+          {context.onFork && (
+            <button
+              type="button"
+              className="message-action"
+              onClick={() => context.onFork?.(node.node_id)}
+              data-testid="fork-task"
+            >
+              <Icon name="repo-forked" />
+              <span>{t('turn.fork')}</span>
+            </button>
+          )}
+        </div>
       )}
       {!running && summary !== null && changed && (
         <TurnCard
