@@ -276,6 +276,39 @@ describe('modes and alignment', () => {
   })
 })
 
+test('files a restore recreated (new lineages on the same paths) are still found by later rewinds', async () => {
+  const root = tempDir()
+  writeFileSync(join(root, 'README.md'), 'x\n')
+  const core = startCore()
+  const h = await historyHarness(core, root)
+  await h.turn(add('a.txt', 'a'), 'one')
+  const t2 = await h.turn(add('b.txt', 'b'), 'two')
+  await h.turn(add('c.txt', 'c'), 'three')
+  const main = (await h.transcript()).session.active_branch_id
+  const align = async (decision: string) => {
+    const { files_node_id, head_node_id } = (await h.transcript()).session.alignment
+    return okResult(
+      await h.call(
+        'session.align',
+        { session_id: h.sessionId, decision, expected_source: files_node_id, expected_target: head_node_id },
+        randomUUID(),
+      ),
+    )
+  }
+  await h.rewind({ turn_id: t2, mode: 'conversation' })
+  await align('restore')
+  expect([h.read('b.txt'), h.read('c.txt')]).toEqual([null, null])
+  okResult(await h.session('session.switch_branch', { branch_id: main }))
+  await align('restore')
+  expect([h.read('b.txt'), h.read('c.txt')]).toEqual(['b\n', 'c\n'])
+  await h.rewind({ turn_id: t2, mode: 'code' })
+  expect([h.read('b.txt'), h.read('c.txt')]).toEqual([null, null])
+  await align('restore')
+  expect([h.read('b.txt'), h.read('c.txt')]).toEqual(['b\n', 'c\n'])
+  await h.rewind({ turn_id: t2 })
+  expect([h.read('a.txt'), h.read('b.txt'), h.read('c.txt')]).toEqual(['a\n', null, null])
+})
+
 describe('branches', () => {
   test('a sibling branch’s turns and files are never touched by a rewind', async () => {
     const root = tempDir()

@@ -1,5 +1,5 @@
 import { foldReceipts, type NetChange } from '../changes'
-import { queryAllReceipts, turnLineages, workspaceCounters, type FileState, type Receipt } from '../journal'
+import { queryAllReceipts, turnLineagePaths, workspaceCounters, type FileState, type Receipt } from '../journal'
 import type { Database } from '../store'
 import { chainOf, checkpointAt, commonAncestorIndex, turnsAfter, type ChainNode } from './dag'
 import { sameState, type PathState, type RestoreAction } from './preflight'
@@ -49,8 +49,8 @@ export function planTransition(db: Database, input: TransitionInput): Transition
   const empty = { undoTurns, redoTurns, fromChain, toChain, actions: [], unavailable: [] }
   if (undoTurns.length === 0 && redoTurns.length === 0) return empty
 
-  const undoLineages = turnLineages(db, input.workspaceId, undoTurns)
-  const redoLineages = turnLineages(db, input.workspaceId, redoTurns)
+  const undoLineages = turnLineagePaths(db, input.workspaceId, undoTurns)
+  const redoLineages = turnLineagePaths(db, input.workspaceId, redoTurns)
   if (undoLineages.size === 0 && redoLineages.size === 0) return empty
 
   const now = workspaceCounters(db, input.workspaceId).sequence
@@ -153,9 +153,13 @@ export function planTransition(db: Database, input: TransitionInput): Transition
 }
 
 /** The lineages plus every other lineage that held one of their paths after `sequence`. */
-function samePathLineages(receipts: readonly Receipt[], lineages: ReadonlySet<string>, sequence: number): Set<string> {
+function samePathLineages(
+  receipts: readonly Receipt[],
+  lineages: ReadonlyMap<string, ReadonlySet<string>>,
+  sequence: number,
+): Set<string> {
   const after = receipts.filter((r) => r.workspace_sequence > sequence)
-  const paths = new Set<string>()
+  const paths = new Set<string>([...lineages.values()].flatMap((set) => [...set]))
   for (const receipt of after) {
     for (const file of receipt.files) {
       if (!lineages.has(file.file_lineage_id)) continue
@@ -163,7 +167,7 @@ function samePathLineages(receipts: readonly Receipt[], lineages: ReadonlySet<st
       if (file.old_path !== null) paths.add(file.old_path)
     }
   }
-  const all = new Set(lineages)
+  const all = new Set(lineages.keys())
   for (const receipt of after) {
     for (const file of receipt.files) {
       if (paths.has(file.path) || (file.old_path !== null && paths.has(file.old_path))) all.add(file.file_lineage_id)

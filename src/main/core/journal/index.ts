@@ -36,6 +36,7 @@ export {
   releaseRecoveryBlobs,
   sessionTransactionIds,
   turnLineages,
+  turnLineagePaths,
   turnTransactions,
   scopeVersion,
   transactionPaths,

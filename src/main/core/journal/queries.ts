@@ -37,15 +37,27 @@ export function turnCommittedChanges(db: Database, workspaceId: string, turnId: 
  * multi-turn restore: which files the suffix of a conversation changed.
  */
 export function turnLineages(db: Database, workspaceId: string, turnIds: readonly string[]): Set<string> {
-  const lineages = new Set<string>()
+  return new Set(turnLineagePaths(db, workspaceId, turnIds).keys())
+}
+
+/** The same lineages, each with every path the turns' transactions gave it (old and new names). */
+export function turnLineagePaths(db: Database, workspaceId: string, turnIds: readonly string[]): Map<string, Set<string>> {
+  const lineages = new Map<string, Set<string>>()
   const query = statement(
     db,
-    `SELECT DISTINCT f.file_lineage_id FROM transactions t JOIN transaction_files f ON f.transaction_id = t.transaction_id
+    `SELECT f.file_lineage_id, f.path, f.old_path FROM transactions t JOIN transaction_files f ON f.transaction_id = t.transaction_id
      WHERE t.workspace_id = ? AND t.origin_turn_id = ? AND t.status = 'committed'`,
   )
   for (const turnId of turnIds) {
-    for (const row of query.all(workspaceId, turnId) as Array<{ file_lineage_id: string }>) {
-      lineages.add(row.file_lineage_id)
+    for (const row of query.all(workspaceId, turnId) as Array<{
+      file_lineage_id: string
+      path: string
+      old_path: string | null
+    }>) {
+      const paths = lineages.get(row.file_lineage_id) ?? new Set<string>()
+      paths.add(row.path)
+      if (row.old_path !== null) paths.add(row.old_path)
+      lineages.set(row.file_lineage_id, paths)
     }
   }
   return lineages

@@ -25,6 +25,8 @@ export interface TurnContext {
   readonly onOpenFile?: (path: string) => void
   /** Multi-turn restores and branches from a finished turn (spec 04). */
   readonly onRestoreAfter?: (turnId: string) => void
+  /** The active head while the files hold its code: nothing to restore to after it. */
+  readonly alignedHeadId?: string | null
   readonly onBranch?: (turnId: string) => void
   readonly onFork?: (turnId: string) => void
 }
@@ -77,9 +79,35 @@ export function AssistantTurn(props: {
           {t('turnCard.commandsUntracked', { reason: snapshotNoteOf(node)?.message ?? '' })}
         </p>
       )}
+      {!running && summary !== null && changed && (
+        <TurnCard
+          projectId={context.projectId}
+          sessionId={context.sessionId}
+          turnId={node.node_id}
+          summary={summary}
+          offers={context.offers}
+          sessionBusy={context.sessionBusy}
+          onRestored={context.onRestored}
+          {...(context.onReviewCommands ? { onReviewCommands: () => context.onReviewCommands?.(node.node_id) } : {})}
+          onOpenFile={context.onOpenFile}
+          onReviewFile={context.onReview ? (path) => context.onReview?.(node.node_id, path) : undefined}
+          review={
+            context.onReview ? (
+              <button
+                type="button"
+                className="turn-card-review"
+                data-testid="turn-review"
+                onClick={() => context.onReview?.(node.node_id)}
+              >
+                {t('turnCard.review')}
+              </button>
+            ) : undefined
+          }
+        />
+      )}
       {!running && !context.sessionBusy && (context.onRestoreAfter || context.onBranch || context.onFork) && (
         <div className="message-actions turn-actions-footer" role="group" aria-label={t('turn.actions')}>
-          {context.onRestoreAfter && (
+          {context.onRestoreAfter && context.alignedHeadId !== node.node_id && (
             <button
               type="button"
               className="message-action"
@@ -117,32 +145,6 @@ export function AssistantTurn(props: {
             </button>
           )}
         </div>
-      )}
-      {!running && summary !== null && changed && (
-        <TurnCard
-          projectId={context.projectId}
-          sessionId={context.sessionId}
-          turnId={node.node_id}
-          summary={summary}
-          offers={context.offers}
-          sessionBusy={context.sessionBusy}
-          onRestored={context.onRestored}
-          {...(context.onReviewCommands ? { onReviewCommands: () => context.onReviewCommands?.(node.node_id) } : {})}
-          onOpenFile={context.onOpenFile}
-          onReviewFile={context.onReview ? (path) => context.onReview?.(node.node_id, path) : undefined}
-          review={
-            context.onReview ? (
-              <button
-                type="button"
-                className="turn-card-review"
-                data-testid="turn-review"
-                onClick={() => context.onReview?.(node.node_id)}
-              >
-                {t('turnCard.review')}
-              </button>
-            ) : undefined
-          }
-        />
       )}
     </div>
   )

@@ -283,6 +283,10 @@ export function ChatPane(props: {
           onRestored: transcript.reload,
           onOpenSettings: () => setSettingsOpen(true),
           onRestoreAfter: (turnId) => openSheet(turnId, 'after_turn'),
+          alignedHeadId:
+            transcript.data.session.alignment.state === 'aligned'
+              ? transcript.data.session.alignment.head_node_id
+              : null,
           onBranch: (turnId) => void branchFrom(turnId),
           onFork: (turnId) => setForkFrom(turnId),
           ...(props.onReview ? { onReview: props.onReview } : {}),

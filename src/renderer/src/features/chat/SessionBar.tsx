@@ -124,18 +124,20 @@ export function SessionBar(props: {
           <SettingsIcon />
         </button>
       </div>
+      {current && props.branches && (
+        <div className="session-row session-row-branch">
+          <BranchMenu
+            branches={props.branches.list}
+            activeBranchId={props.branches.activeBranchId}
+            disabled={props.branches.disabled}
+            onSwitch={props.branches.onSwitch}
+            onArchive={props.branches.onArchive}
+            onPurge={props.branches.onPurge}
+          />
+        </div>
+      )}
       {current && (
         <div className="session-row session-row-secondary">
-          {props.branches && (
-            <BranchMenu
-              branches={props.branches.list}
-              activeBranchId={props.branches.activeBranchId}
-              disabled={props.branches.disabled}
-              onSwitch={props.branches.onSwitch}
-              onArchive={props.branches.onArchive}
-              onPurge={props.branches.onPurge}
-            />
-          )}
           <label className="session-mode">
             <span>{t('chat.mode')}</span>
             <select
