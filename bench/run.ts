@@ -2,6 +2,7 @@ import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
+import { benchRewind } from './rewind.bench'
 import { benchWorkspaceReview } from './workspace-review.bench'
 import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
 
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   process.stdout.write(`Retrace benchmarks — Node ${process.version}, ${new Date().toISOString()}\n`)
   await benchJournal()
   await benchRestore()
+  await benchRewind()
   await benchFiles()
   await benchReview()
   await benchWorkspaceReview()
