@@ -243,6 +243,11 @@ export function App(props: { client: RequestClient }) {
                 openReview={openReview}
                 run={run}
                 settingsRequest={settingsRequest}
+                isGit={projects.find((p) => p.project_id === currentId)?.is_git === true}
+                onSwitchProject={(projectId) => {
+                  refreshProjects()
+                  selectProject(projectId)
+                }}
               />
             </main>
           )}
@@ -275,6 +280,8 @@ function Workspace(props: {
   openReview: (turnId?: string, path?: string, source?: 'command' | null) => void
   run: (id: CommandId) => void
   settingsRequest: number
+  isGit: boolean
+  onSwitchProject: (projectId: string) => void
 }) {
   const client = useClient()
   const { projectId, tabs } = props
@@ -333,6 +340,8 @@ function Workspace(props: {
           onReviewCommands={(turnId) => props.openReview(turnId, undefined, 'command')}
           onOpenFile={(path) => props.openFile(path)}
           settingsRequest={props.settingsRequest}
+          isGit={props.isGit}
+          onSwitchProject={props.onSwitchProject}
         />
       }
     />
