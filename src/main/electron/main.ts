@@ -12,7 +12,6 @@ import {
   screen,
   session,
   shell,
-  type WebContents,
 } from 'electron'
 import type { AppCommand } from '../../shared/app-command'
 import { IPC_COMMAND_CHANNEL } from '../../shared/bridge'
@@ -32,7 +31,8 @@ import { attachCoreToIpc } from './ipc-bridge'
 import { launchPaths, resolveLaunchTarget, windowUrl } from './launch'
 import { menuTemplate } from './menu'
 import { menuLabels } from './menu-labels'
-import { decideNavigation, externalLinkTarget, trustedOrigins } from './navigation'
+import { hardenContents, hardenSession } from './harden'
+import { trustedOrigins } from './navigation'
 import { createQuitGuard, type QuitGuard } from './quit'
 import { openProject, recentProjects, runningTurns, stopTurn } from './shell-requests'
 import { secureWebPreferences } from './window'
@@ -74,18 +74,6 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(start)
 }
 
-function hardenContents(contents: WebContents): void {
-  contents.on('will-navigate', (event) => {
-    if (decideNavigation() === 'deny') event.preventDefault()
-  })
-  contents.on('will-attach-webview', (event) => event.preventDefault())
-  contents.setWindowOpenHandler(({ url }) => {
-    const external = externalLinkTarget(url)
-    if (external) void shell.openExternal(external)
-    return { action: 'deny' }
-  })
-}
-
 function saveDesktopState(): void {
   try {
     writeDesktopState(dataDir, desktop)
@@ -95,8 +83,7 @@ function saveDesktopState(): void {
 }
 
 async function start(): Promise<void> {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  session.defaultSession.setPermissionCheckHandler(() => false)
+  hardenSession(session.defaultSession)
   nativeTheme.themeSource = desktop.theme
   if (process.platform === 'win32') app.setAppUserModelId('dev.retrace.app')
   app.setAboutPanelOptions({ applicationName: 'Retrace', applicationVersion: app.getVersion() })
@@ -204,7 +191,7 @@ async function start(): Promise<void> {
     })
     const contents = window.webContents
     windows.set(contents.id, window)
-    hardenContents(contents)
+    hardenContents(contents, (url) => void shell.openExternal(url))
     window.once('ready-to-show', () => {
       if (desktop.window.maximized) window.maximize()
       if (desktop.window.fullScreen) window.setFullScreen(true)
