@@ -1,10 +1,11 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { lstat, readdir, readFile } from 'node:fs/promises'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore } from '../src/main/core'
 import { medianMs, report } from './measure'
+import { send, sendUntyped } from '../test/support/protocol'
 
 /**
  * files.list first page and files.read, each against the bare file-system work a listing or a read
@@ -24,16 +25,11 @@ export async function benchFiles(): Promise<void> {
       dataDir: join(work, 'data'),
       host: { shell: 'browser', appVersion: 'bench', log: () => {} },
     })
-    const opened = await core.handle({
-      request_id: randomUUID(),
-      action: 'project.open',
-      owner: {},
-      payload: { path: project },
-    })
+    const opened = await send(core, 'project.open', { path: project })
     if (opened.status !== 'ok') throw new Error('cannot open bench project')
     const owner = { project_id: (opened.result as { project_id: string }).project_id }
     const call = async (action: string, payload: unknown) => {
-      const response = await core.handle({ request_id: randomUUID(), action, owner, payload })
+      const response = await sendUntyped(core, action, payload, { owner })
       if (response.status !== 'ok') throw new Error(`${action} failed: ${JSON.stringify(response.error)}`)
       return response
     }

@@ -15,6 +15,7 @@ import {
 import { fsyncDirectory, writeNewFileSynced } from '../src/main/core/platform'
 import type { Database } from '../src/main/core/store'
 import { medianPairMs, report } from './measure'
+import { send } from '../test/support/protocol'
 
 const host = { shell: 'browser' as const, appVersion: 'bench', log: () => {} }
 
@@ -33,12 +34,7 @@ async function trustedWrites(work: string): Promise<void> {
   mkdirSync(project)
   mkdirSync(bare)
   const core = createCore({ dataDir: join(work, 'data'), host })
-  const opened = await core.handle({
-    request_id: randomUUID(),
-    action: 'project.open',
-    owner: {},
-    payload: { path: project },
-  })
+  const opened = await send(core, 'project.open', { path: project })
   const owner = { project_id: (opened as { result: { project_id: string } }).result.project_id }
   for (const [label, size] of [
     ['4 KiB', 4 * 1024],
@@ -57,13 +53,12 @@ async function trustedWrites(work: string): Promise<void> {
     const [subject, baseline] = await medianPairMs(
       async () => {
         const content = version(turn++)
-        const response = await core.handle({
-          request_id: randomUUID(),
-          action: 'files.write',
-          owner,
-          idempotency_key: randomUUID(),
-          payload: { path: name, content, expected_revision: revision },
-        })
+        const response = await send(
+          core,
+          'files.write',
+          { path: name, content, expected_revision: revision },
+          { owner },
+        )
         if (response.status !== 'ok') throw new Error(JSON.stringify(response.error))
         revision = (response.result as { revision: string }).revision
       },

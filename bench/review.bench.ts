@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore } from '../src/main/core'
 import { planApplyPatch, planWrite } from '../src/main/core/journal'
 import { medianPairMs, report } from './measure'
+import { sendUntyped } from '../test/support/protocol'
 
 const host = { shell: 'browser' as const, appVersion: 'bench', log: () => {} }
 
@@ -23,7 +23,7 @@ export async function benchReview(files = 10_000): Promise<void> {
     writeFileSync(join(root, 'long.ts'), before)
     const core = createCore({ dataDir: join(work, 'data'), host, agent: { env: {}, ollamaUrl: null } })
     const call = async (action: string, owner: object, payload: unknown) => {
-      const response = await core.handle({ request_id: randomUUID(), action, owner, payload })
+      const response = await sendUntyped(core, action, payload, { owner })
       if (response.status !== 'ok') throw new Error(`${action}: ${JSON.stringify(response.error)}`)
       return response.result as Record<string, unknown>
     }

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore } from '../src/main/core'
 import { medianPairMs, report } from './measure'
+import { sendUntyped } from '../test/support/protocol'
 
 const host = { shell: 'browser' as const, appVersion: 'bench', log: () => {} }
 
@@ -36,7 +36,7 @@ export async function benchWorkspaceReview(files = 1_000): Promise<void> {
 
     const core = createCore({ dataDir: join(work, 'data'), host, agent: { env: {}, ollamaUrl: null } })
     const call = async (action: string, owner: object, payload: unknown) => {
-      const response = await core.handle({ request_id: randomUUID(), action, owner, payload })
+      const response = await sendUntyped(core, action, payload, { owner })
       if (response.status !== 'ok') throw new Error(`${action}: ${JSON.stringify(response.error)}`)
       return response.result as Record<string, unknown>
     }

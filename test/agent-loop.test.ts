@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { agentFixture, noticesOf, resultOf, textOf, toolParts } from './support/agent'
 import { startFakeAnthropic, startFakeOpenAI, type FakeLlmServer } from './support/fake-llm'
 import { tempDir } from './support/temp'
+import { sendUntyped } from './support/protocol'
 
 const fakes: FakeLlmServer[] = []
 afterEach(async () => {
@@ -479,12 +480,7 @@ describe('session titles', () => {
     )
     const agent = await agentFixture(project(), llm)
     const call = (action: string, payload: unknown) =>
-      agent.core.handle({
-        request_id: crypto.randomUUID(),
-        action,
-        owner: { project_id: agent.project.projectId },
-        payload,
-      })
+      sendUntyped(agent.core, action, payload, { owner: { project_id: agent.project.projectId } })
     const untitled = resultOf(await call('session.create', {})) as { session_id: string; title: string }
     expect(untitled.title).toBe('New session')
     const prompted = resultOf(

@@ -7,6 +7,7 @@ import { FAULT_PHASES } from '../src/main/core/journal'
 import { digestOf } from '../src/main/core/store'
 import { openProject, startCore } from './support/core'
 import { tempDir } from './support/temp'
+import { send, sendUntyped } from './support/protocol'
 
 const CHILD = join(__dirname, 'support', 'crash-child.mts')
 
@@ -108,12 +109,9 @@ describe('crash at every phase of a trusted write (a real child process, SIGKILL
 
         // Retrying with the same key after the crash: an interrupted (aborted) request runs again;
         // a committed one replays; either way the tree ends in the requested state, written once.
-        const retry = await core.handle({
-          request_id: randomUUID(),
-          action: op.request(key).action,
+        const retry = await sendUntyped(core, op.request(key).action, op.request(key).payload, {
           owner: { project_id: project.projectId },
-          idempotency_key: key,
-          payload: op.request(key).payload,
+          key: key,
         })
         expect(retry.status, JSON.stringify(retry)).toBe('ok')
         expect(contents(root, paths)).toEqual({ ...original, ...op.after })
@@ -162,12 +160,7 @@ describe('crash inside a two-file patch (one transaction)', () => {
     expect(child.signal, child.stderr).toBe('SIGKILL')
     const core = startCore({ dataDir })
     await core.ready
-    const listed = await core.handle({
-      request_id: randomUUID(),
-      action: 'journal.transactions',
-      owner: { project_id: 'prj_patch' },
-      payload: {},
-    })
+    const listed = await send(core, 'journal.transactions', {}, { owner: { project_id: 'prj_patch' } })
     const statuses =
       listed.status === 'ok'
         ? (listed.result as { transactions: Array<{ status: string }> }).transactions.map((t) => t.status)
@@ -188,13 +181,12 @@ describe('recovery repairs what a crash can leave behind', () => {
     writeFileSync(join(root, 'a.txt'), 'v1')
     const first = startCore({ dataDir })
     const project = await openProject(first, root)
-    const written = await first.handle({
-      request_id: randomUUID(),
-      action: 'files.write',
-      owner: { project_id: project.projectId },
-      idempotency_key: randomUUID(),
-      payload: { path: 'a.txt', content: 'v2', expected_revision: rev('v1') },
-    })
+    const written = await send(
+      first,
+      'files.write',
+      { path: 'a.txt', content: 'v2', expected_revision: rev('v1') },
+      { owner: { project_id: project.projectId } },
+    )
     expect(written.status).toBe('ok')
     first.dispose()
     // The state a kill between publish and the after-blob's rename leaves: prepared, no after blob.
@@ -220,13 +212,12 @@ describe('recovery reads the persisted per-file states', () => {
     writeFileSync(join(root, 'a.txt'), 'v1')
     const first = startCore({ dataDir })
     const project = await openProject(first, root)
-    await first.handle({
-      request_id: randomUUID(),
-      action: 'files.write',
-      owner: { project_id: project.projectId },
-      idempotency_key: randomUUID(),
-      payload: { path: 'a.txt', content: 'v2', expected_revision: rev('v1') },
-    })
+    await send(
+      first,
+      'files.write',
+      { path: 'a.txt', content: 'v2', expected_revision: rev('v1') },
+      { owner: { project_id: project.projectId } },
+    )
     first.dispose()
     // As if killed after publishing (state: applied) — and then another program put "v1" back.
     const { DatabaseSync } = await import('node:sqlite')

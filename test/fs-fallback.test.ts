@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { Core } from '../src/main/core'
 import type { ResponseEnvelope } from '../src/shared/protocol'
 import { tempDir } from './support/temp'
+import { send } from './support/protocol'
 
 /**
  * Where `/proc/self/fd` does not exist (macOS, Windows) project files are reached by path with
@@ -29,12 +30,7 @@ describe('path-recheck pinning (the non-Linux fallback)', () => {
       host: { shell: 'browser', appVersion: 't', log: () => {} },
       agent: { env: {}, ollamaUrl: null },
     })
-    const opened = await core.handle({
-      request_id: randomUUID(),
-      action: 'project.open',
-      owner: {},
-      payload: { path: root },
-    })
+    const opened = await send(core, 'project.open', { path: root })
     const projectId = (opened as { result: { project_id: string } }).result.project_id
     call = (action, payload, key = false) =>
       core.handle({

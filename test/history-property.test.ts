@@ -7,6 +7,7 @@ import { expect, test } from 'vitest'
 import { createCore, type Core } from '../src/main/core'
 import { FAULT_PHASES, planApplyPatch, type FaultPhase } from '../src/main/core/journal'
 import { openProject, testHost } from './support/core'
+import { sendUntyped } from './support/protocol'
 import { tempDir } from './support/temp'
 
 const NAMES = ['a.txt', 'b.txt', 'c.txt'] as const
@@ -73,7 +74,7 @@ test('history operations, in any order with an external writer, only ever reach 
       const sessionId = (created as { result: { session_id: string } }).result.session_id
       const owner = { project_id: project.projectId, session_id: sessionId }
       const call = (action: string, payload: unknown, key?: string) =>
-        core.handle({ request_id: randomUUID(), action, owner, ...(key ? { idempotency_key: key } : {}), payload })
+        sendUntyped(core, action, payload, { owner, ...(key ? { key } : {}) })
       const disk = (): Tree =>
         Object.fromEntries(
           NAMES.flatMap((n) => (existsSync(join(root, n)) ? [[n, readFileSync(join(root, n), 'utf8')]] : [])),

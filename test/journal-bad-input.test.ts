@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { linkSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -7,6 +6,7 @@ import { digestOf } from '../src/main/core/store'
 import { openProject, startCore } from './support/core'
 import { tempDir } from './support/temp'
 import { treeFingerprint } from './support/tree'
+import { sendUntyped } from './support/protocol'
 
 const rev = (s: string | Buffer) => digestOf(Buffer.isBuffer(s) ? s : Buffer.from(s))
 
@@ -32,13 +32,7 @@ async function hostileProject() {
   const core = startCore()
   const project = await openProject(core, root)
   const mutate = (action: string, payload: unknown) =>
-    core.handle({
-      request_id: randomUUID(),
-      action,
-      owner: { project_id: project.projectId },
-      idempotency_key: randomUUID(),
-      payload,
-    })
+    sendUntyped(core, action, payload, { owner: { project_id: project.projectId } })
   return { root, outside, project, mutate }
 }
 

@@ -1,5 +1,4 @@
 import { SimulatedCrash as BaseSimulatedCrash } from '../src/main/core/journal'
-import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
@@ -9,6 +8,7 @@ import { FAULT_PHASES, type FaultPhase } from '../src/main/core/journal'
 import { digestOf } from '../src/main/core/store'
 import { testHost } from './support/core'
 import { tempDir } from './support/temp'
+import { send, sendUntyped } from './support/protocol'
 
 const NAMES = ['a.txt', 'b.txt', 'c.txt'] as const
 type Name = (typeof NAMES)[number]
@@ -66,23 +66,12 @@ test('randomised operations, crash points and an external writer never lose or o
       let core = createCore({ dataDir, host: testHost(), fault })
       let projectId = ''
       const open = async () => {
-        const opened = await core.handle({
-          request_id: randomUUID(),
-          action: 'project.open',
-          owner: {},
-          payload: { path: root },
-        })
+        const opened = await send(core, 'project.open', { path: root })
         projectId = (opened as { result: { project_id: string } }).result.project_id
       }
       await open()
       const call = (action: string, payload: unknown) =>
-        core.handle({
-          request_id: randomUUID(),
-          action,
-          owner: { project_id: projectId },
-          idempotency_key: randomUUID(),
-          payload,
-        })
+        sendUntyped(core, action, payload, { owner: { project_id: projectId } })
       const revisionOf = (name: Name) => (model.has(name) ? digestOf(Buffer.from(model.get(name) ?? '')) : null)
       const disk = () =>
         new Map(
@@ -115,12 +104,7 @@ test('randomised operations, crash points and an external writer never lose or o
           const now = disk().get(s.name)
           const before = model.get(s.name)
           expect([before, s.content], `crash at ${s.phase} (${crashed})`).toContain(now)
-          const receipts = await core.handle({
-            request_id: randomUUID(),
-            action: 'journal.transactions',
-            owner: { project_id: projectId },
-            payload: {},
-          })
+          const receipts = await send(core, 'journal.transactions', {}, { owner: { project_id: projectId } })
           const last = (
             receipts as { result: { transactions: Array<{ status: string; files: Array<{ path: string }> }> } }
           ).result.transactions.at(-1)

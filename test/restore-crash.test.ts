@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { startCore } from './support/core'
 import { tempDir } from './support/temp'
+import { send } from './support/protocol'
 
 const CHILD = join(__dirname, 'support', 'restore-child.mts')
 
@@ -19,15 +19,10 @@ function runChild(dataDir: string, root: string, fault: string) {
 async function afterRestart(dataDir: string) {
   const core = startCore({ dataDir })
   await core.ready
-  const projects = await core.handle({ request_id: randomUUID(), action: 'project.list', owner: {}, payload: {} })
+  const projects = await send(core, 'project.list', {})
   const projectId =
     (projects as { result: { projects: Array<{ project_id: string }> } }).result.projects[0]?.project_id ?? ''
-  const listed = await core.handle({
-    request_id: randomUUID(),
-    action: 'journal.transactions',
-    owner: { project_id: projectId },
-    payload: {},
-  })
+  const listed = await send(core, 'journal.transactions', {}, { owner: { project_id: projectId } })
   const transactions = (listed as { result: { transactions: Array<{ kind: string; status: string }> } }).result
     .transactions
   const { DatabaseSync } = await import('node:sqlite')

@@ -1,8 +1,8 @@
 // Runs one agent turn against the fake model at <llmUrl> and prints every turn.part as a JSON line,
 // so the parent can SIGKILL this process at an exact point of the turn.
 // argv: <dataDir> <root> <llmUrl>
-import { randomUUID } from 'node:crypto'
 import { createCore } from '../../src/main/core'
+import { sendUntyped } from './protocol'
 
 const [dataDir = '', root = '', llmUrl = ''] = process.argv.slice(2)
 const core = createCore({
@@ -20,7 +20,7 @@ core.onEvent((frame) => {
   if (frame.event === 'turn.part') process.stdout.write(`${JSON.stringify(frame.data)}\n`)
 })
 const call = async (action: string, owner: object, payload: unknown) => {
-  const response = await core.handle({ request_id: randomUUID(), action, owner, payload })
+  const response = await sendUntyped(core, action, payload, { owner })
   if (response.status !== 'ok') throw new Error(`${action}: ${JSON.stringify(response.error)}`)
   return response.result as Record<string, string>
 }

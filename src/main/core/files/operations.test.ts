@@ -6,6 +6,7 @@ import { openProject, startCore } from '../../../../test/support/core'
 import { tempDir } from '../../../../test/support/temp'
 import { treeFingerprint } from '../../../../test/support/tree'
 import { digestOf, fingerprintOf } from '../store'
+import { send, sendUntyped } from '../../../../test/support/protocol'
 
 async function project(files: Record<string, string> = {}) {
   const root = tempDir()
@@ -17,13 +18,7 @@ async function project(files: Record<string, string> = {}) {
   const core = startCore({ dataDir })
   const opened = await openProject(core, root)
   const mutate = (action: string, payload: unknown, key: string = randomUUID()) =>
-    core.handle({
-      request_id: randomUUID(),
-      action,
-      owner: { project_id: opened.projectId },
-      idempotency_key: key,
-      payload,
-    })
+    sendUntyped(core, action, payload, { owner: { project_id: opened.projectId }, key: key })
   return { ...opened, core, dataDir, mutate }
 }
 
@@ -186,13 +181,7 @@ describe('idempotency', () => {
     const first = await p.mutate('files.write', payload, key)
     p.core.dispose()
     const core = startCore({ dataDir: p.dataDir })
-    const again = await core.handle({
-      request_id: randomUUID(),
-      action: 'files.write',
-      owner: { project_id: p.projectId },
-      idempotency_key: key,
-      payload,
-    })
+    const again = await send(core, 'files.write', payload, { owner: { project_id: p.projectId }, key: key })
     expect(again).toMatchObject({ status: 'ok', result: first.status === 'ok' ? first.result : {} })
   })
 

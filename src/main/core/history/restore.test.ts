@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { sendUntyped } from '../../../../test/support/protocol'
 import { describe, expect, test } from 'vitest'
 import { openProject, startCore } from '../../../../test/support/core'
 import { tempDir } from '../../../../test/support/temp'
 import { treeFingerprint } from '../../../../test/support/tree'
 import { planApplyPatch } from '../journal'
 import { digestOf } from '../store'
+import { send } from '../../../../test/support/protocol'
 
 async function setup(files: Record<string, string>) {
   const root = tempDir()
@@ -17,7 +19,7 @@ async function setup(files: Record<string, string>) {
   const sessionId = (created as { result: { session_id: string } }).result.session_id
   const owner = { project_id: project.projectId, session_id: sessionId }
   const call = (action: string, payload: unknown, key?: string) =>
-    core.handle({ request_id: randomUUID(), action, owner, ...(key ? { idempotency_key: key } : {}), payload })
+    sendUntyped(core, action, payload, { owner, ...(key ? { key } : {}) })
   /** One finished turn that applies `patch`. */
   const turn = async (patch: string) => {
     const begun = await core.turns.begin(project.projectId, sessionId, 'do it')
@@ -131,13 +133,12 @@ describe('undo and redo', () => {
     writeFileSync(join(h.root, 'a.txt'), 'A\n')
     const second = await h.plan('undo')
     // The workspace revision moves when any trusted change commits, even to another file.
-    await h.core.handle({
-      request_id: randomUUID(),
-      action: 'files.write',
-      owner: { project_id: h.project.projectId },
-      idempotency_key: randomUUID(),
-      payload: { path: 'b.txt', content: 'b2\n', expected_revision: digestOf(Buffer.from('b\n')) },
-    })
+    await send(
+      h.core,
+      'files.write',
+      { path: 'b.txt', content: 'b2\n', expected_revision: digestOf(Buffer.from('b\n')) },
+      { owner: { project_id: h.project.projectId } },
+    )
     expect(await h.call('history.apply', { plan_hash: hashOf(second) }, randomUUID())).toMatchObject({
       error: { code: 'STALE_PLAN' },
     })
@@ -213,12 +214,12 @@ describe('revert and reapply', () => {
         planApplyPatch(context, `*** Begin Patch\n*** Update File: big.txt\n-${'x'.repeat(4096)}\n+y\n*** End Patch`),
       )
       await small.turns.finalize(project.projectId, begun.result, { parts: [], status: 'complete' })
-      const planned = await small.handle({
-        request_id: randomUUID(),
-        action: 'history.plan',
-        owner: { project_id: project.projectId, session_id: sessionId },
-        payload: { operation: 'undo' },
-      })
+      const planned = await send(
+        small,
+        'history.plan',
+        { operation: 'undo' },
+        { owner: { project_id: project.projectId, session_id: sessionId } },
+      )
       expect(planned).toMatchObject({
         status: 'ok',
         result: { status: 'unavailable', unavailable: [{ path: 'big.txt', reason: 'over-recovery-budget' }] },

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
@@ -7,6 +6,7 @@ import { openProject, testHost } from '../../../../test/support/core'
 import { tempDir } from '../../../../test/support/temp'
 import { planApplyPatch } from '../journal'
 import { digestOf } from '../store'
+import { sendUntyped } from '../../../../test/support/protocol'
 
 test('blobs older than the newest N checkpoints expire (restore UNAVAILABLE: expired), the first baseline stays', async () => {
   const root = tempDir()
@@ -40,11 +40,8 @@ test('blobs older than the newest N checkpoints expire (restore UNAVAILABLE: exp
     expect(existsSync(blobPath('B\n')), 'the newest turn keeps its blobs').toBe(true)
 
     const plan = (operation: string, turnId?: string) =>
-      core.handle({
-        request_id: randomUUID(),
-        action: 'history.plan',
+      sendUntyped(core, 'history.plan', turnId ? { operation, turn_id: turnId } : { operation }, {
         owner: { project_id: project.projectId, session_id: sessionId },
-        payload: turnId ? { operation, turn_id: turnId } : { operation },
       })
     expect(await plan('revert', second)).toMatchObject({
       result: { status: 'unavailable', unavailable: [{ path: 'a.txt', reason: 'expired' }] },

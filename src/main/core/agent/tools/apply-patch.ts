@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import type { Outcome } from '../../../../shared/protocol'
 import { planApplyPatch, type MutatorContext, type PlannedChange } from '../../journal'
-import { defineTool, type ToolContext } from './define-tool'
-import { checkReadBaselines, mutationResult } from './journal-results'
+import type { ToolContext } from './define-tool'
+import { checkReadBaselines, defineJournaledTool } from './journal-results'
 
 const PatchInput = z.object({ patch: z.string().min(1) })
 type PatchInput = z.infer<typeof PatchInput>
@@ -18,9 +18,8 @@ async function plan(
   return baselines.kind === 'error' ? baselines : planned
 }
 
-export const applyPatchTool = defineTool({
+export const applyPatchTool = defineJournaledTool({
   name: 'apply_patch',
-  kind: 'edit',
   description: [
     'Applies a multi-file patch in one all-or-nothing transaction: if any hunk does not match, nothing',
     'is written. Format:\n*** Begin Patch\n*** Add File: path\n+line\n*** Delete File: path\n',
@@ -29,8 +28,6 @@ export const applyPatchTool = defineTool({
     'update, move or delete must have been read first and be unchanged since.',
   ].join(''),
   input: PatchInput,
-  preview: plan,
-  async execute(input, context) {
-    return mutationResult(await context.mutate((planning) => plan(input, context, planning)), context, 'Patched')
-  },
+  verb: 'Patched',
+  plan,
 })

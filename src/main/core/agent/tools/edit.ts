@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { fail, type Outcome } from '../../../../shared/protocol'
 import { planEdit, type MutatorContext, type PlannedChange } from '../../journal'
-import { defineTool, type ToolContext } from './define-tool'
-import { mutationResult } from './journal-results'
-import { toolError, toolPath } from './tool-paths'
+import type { ToolContext } from './define-tool'
+import { defineJournaledTool } from './journal-results'
+import { toolPath } from './tool-paths'
 
 const EditInput = z.object({
   file_path: z.string().min(1),
@@ -33,9 +33,8 @@ async function plan(
   })
 }
 
-export const editTool = defineTool({
+export const editTool = defineJournaledTool({
   name: 'edit',
-  kind: 'edit',
   description: [
     'Replaces text in a file you have read: old_string must occur exactly once (include enough',
     'surrounding lines to make it unique) unless replace_all is true, which replaces every occurrence.',
@@ -43,10 +42,7 @@ export const editTool = defineTool({
     'Refused if the file changed since you read it. Every edit is recorded and can be undone.',
   ].join(' '),
   input: EditInput,
-  preview: plan,
-  async execute(input, context) {
-    const path = toolPath(context.root, input.file_path)
-    if (path.kind === 'error') return toolError(path)
-    return mutationResult(await context.mutate((planning) => plan(input, context, planning)), context, 'Edited')
-  },
+  verb: 'Edited',
+  pathOf: (input) => input.file_path,
+  plan,
 })

@@ -1,9 +1,7 @@
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { defineTool } from './define-tool'
-import { folderArg } from './folder-arg'
-import { toolError } from './tool-paths'
-import { STOPPED, walk } from './walk'
+import { walkFromArg } from './walk'
 
 const MAX_RESULTS = 100
 const MAX_SCANNED = 50_000
@@ -17,18 +15,11 @@ export const globTool = defineTool({
   ].join(' '),
   input: z.object({ pattern: z.string().min(1), path: z.string().optional() }),
   async execute(input, context) {
-    const start = await folderArg(context.root, context.dataDir, input.path)
-    if (start.kind === 'error') return toolError(start)
+    const walked = await walkFromArg(context, input.path, { maxEntries: MAX_SCANNED })
+    if (walked.kind === 'answer') return walked.result
+    const { start, entries, truncated } = walked
     const matches = picomatch(input.pattern, { dot: true })
-    const prefix = start.result === '' ? '' : `${start.result}/`
-    const { entries, truncated } = await walk({
-      root: context.root,
-      dataDir: context.dataDir,
-      start: start.result,
-      signal: context.signal,
-      maxEntries: MAX_SCANNED,
-    })
-    if (context.signal.aborted) return STOPPED
+    const prefix = start === '' ? '' : `${start}/`
     const found = entries
       .filter((e) => e.kind === 'file' && matches(e.path.slice(prefix.length)))
       .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1))

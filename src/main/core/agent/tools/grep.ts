@@ -2,9 +2,7 @@ import { readPath } from '../../project-fs'
 import picomatch from 'picomatch'
 import { z } from 'zod'
 import { boundOutput, defineTool } from './define-tool'
-import { folderArg } from './folder-arg'
-import { toolError } from './tool-paths'
-import { STOPPED, walk } from './walk'
+import { STOPPED, walkFromArg } from './walk'
 
 const MAX_MATCHES = 100
 const MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -40,19 +38,12 @@ export const grepTool = defineTool({
         message: `Not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
       }
     }
-    const start = await folderArg(context.root, context.dataDir, input.path)
-    if (start.kind === 'error') return toolError(start)
+    const walked = await walkFromArg(context, input.path, { maxEntries: MAX_SCANNED })
+    if (walked.kind === 'answer') return walked.result
+    const { entries } = walked
     const include = input.include
       ? picomatch(input.include, { dot: true, basename: !input.include.includes('/') })
       : undefined
-    const { entries } = await walk({
-      root: context.root,
-      dataDir: context.dataDir,
-      start: start.result,
-      signal: context.signal,
-      maxEntries: MAX_SCANNED,
-    })
-    if (context.signal.aborted) return STOPPED
     // Path order, not walk order: the same search answers the same way.
     entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     const lines: string[] = []

@@ -1,7 +1,8 @@
 import { fail, ok, type Outcome } from '../../../../shared/protocol'
-import type { PlannedChange, Receipt } from '../../journal'
+import type { MutatorContext, PlannedChange, Receipt } from '../../journal'
 import type { ReadRecords } from '../read-records'
-import type { ToolContext, ToolResult } from './define-tool'
+import { defineTool, type ToolContext, type ToolDefinition, type ToolResult } from './define-tool'
+import { toolError, toolPath } from './tool-paths'
 
 /**
  * The read-before-write rule for changes planned from the disk (apply_patch): every existing file
@@ -48,4 +49,34 @@ export function mutationResult(outcome: Outcome<Receipt>, context: ToolContext, 
     return `${file.operation} ${name}${stats}`
   })
   return { kind: 'ok', output: `${verb}:\n${lines.join('\n')}`, receipt_ids: [receipt.transaction_id] }
+}
+
+/**
+ * A tool that changes files (write, edit, apply_patch): the same plan previews the approval card's
+ * diff and, re-run under the workspace lock, becomes the journal transaction; the answer lists what
+ * changed. `pathOf` names the one target a tool takes, refused early when it is not a project path.
+ */
+export function defineJournaledTool<Input>(spec: {
+  name: string
+  description: string
+  input: ToolDefinition<Input>['input']
+  /** The verb of the answer ("Wrote", "Edited", "Patched"). */
+  verb: string
+  pathOf?: (input: Input) => string
+  plan(input: Input, context: ToolContext, planning: MutatorContext): Promise<Outcome<PlannedChange[]>>
+}): ToolDefinition<Input> {
+  return defineTool({
+    name: spec.name,
+    kind: 'edit',
+    description: spec.description,
+    input: spec.input,
+    preview: spec.plan,
+    async execute(input, context) {
+      if (spec.pathOf) {
+        const path = toolPath(context.root, spec.pathOf(input))
+        if (path.kind === 'error') return toolError(path)
+      }
+      return mutationResult(await context.mutate((planning) => spec.plan(input, context, planning)), context, spec.verb)
+    },
+  })
 }

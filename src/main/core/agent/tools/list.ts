@@ -1,8 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from './define-tool'
-import { folderArg } from './folder-arg'
-import { toolError } from './tool-paths'
-import { STOPPED, walk } from './walk'
+import { walkFromArg } from './walk'
 
 const MAX_ENTRIES = 500
 
@@ -16,17 +14,10 @@ export const listTool = defineTool({
   ].join(' '),
   input: z.object({ path: z.string().optional() }),
   async execute(input, context) {
-    const start = await folderArg(context.root, context.dataDir, input.path)
-    if (start.kind === 'error') return toolError(start)
-    const { entries, truncated } = await walk({
-      root: context.root,
-      dataDir: context.dataDir,
-      start: start.result,
-      signal: context.signal,
-      maxEntries: MAX_ENTRIES,
-    })
-    if (context.signal.aborted) return STOPPED
-    const prefix = start.result === '' ? '' : `${start.result}/`
+    const walked = await walkFromArg(context, input.path, { maxEntries: MAX_ENTRIES })
+    if (walked.kind === 'answer') return walked.result
+    const { start, entries, truncated } = walked
+    const prefix = start === '' ? '' : `${start}/`
     const rel = entries.map((e) => ({ ...e, rel: e.path.slice(prefix.length) }))
     // Tree order: each folder's children right under it, folders first.
     rel.sort((a, b) => {
@@ -46,7 +37,7 @@ export const listTool = defineTool({
       const name = e.rel.split('/').at(-1) ?? e.rel
       return `${'  '.repeat(depth + 1)}${name}${e.kind === 'dir' ? '/' : e.kind === 'symlink' ? ' -> (link)' : ''}`
     })
-    const header = `${start.result === '' ? '.' : start.result}/`
+    const header = `${start === '' ? '.' : start}/`
     if (lines.length === 0) return { kind: 'ok', output: `${header}\n(empty)` }
     const note = truncated ? `\n… cut at ${MAX_ENTRIES} entries; list a sub-folder for more.` : ''
     return { kind: 'ok', output: `${header}\n${lines.join('\n')}${note}` }

@@ -5,6 +5,9 @@ import ignore, { type Ignore } from 'ignore'
 import { isForbiddenSegment } from '../../../../shared/paths'
 import { isJournalTempName } from '../../journal'
 import { openChain, readPath } from '../../project-fs'
+import type { ToolContext, ToolResult } from './define-tool'
+import { folderArg } from './folder-arg'
+import { toolError } from './tool-paths'
 
 export interface WalkEntry {
   /** Root-relative POSIX path. */
@@ -126,4 +129,30 @@ export async function walk(options: WalkOptions): Promise<{ entries: WalkEntry[]
     }
   }
   return { entries, truncated: false }
+}
+
+/**
+ * The start of every read-only walking tool (list, glob, grep): the optional `path` argument
+ * resolved as a folder like a read, then the walk from it. A refusal or a stop comes back as the
+ * tool's answer, so each tool only handles what it found.
+ */
+export async function walkFromArg(
+  context: Pick<ToolContext, 'root' | 'dataDir' | 'signal'>,
+  path: string | undefined,
+  limits: { maxEntries: number; maxDepth?: number },
+): Promise<
+  { kind: 'walked'; start: string; entries: WalkEntry[]; truncated: boolean } | { kind: 'answer'; result: ToolResult }
+> {
+  const start = await folderArg(context.root, context.dataDir, path)
+  if (start.kind === 'error') return { kind: 'answer', result: toolError(start) }
+  const { entries, truncated } = await walk({
+    root: context.root,
+    dataDir: context.dataDir,
+    start: start.result,
+    signal: context.signal,
+    maxEntries: limits.maxEntries,
+    ...(limits.maxDepth !== undefined ? { maxDepth: limits.maxDepth } : {}),
+  })
+  if (context.signal.aborted) return { kind: 'answer', result: STOPPED }
+  return { kind: 'walked', start: start.result, entries, truncated }
 }

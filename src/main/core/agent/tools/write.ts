@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { fail, type Outcome } from '../../../../shared/protocol'
 import { planWrite, type MutatorContext, type PlannedChange, type WriteSource } from '../../journal'
-import { defineTool, type ToolContext } from './define-tool'
-import { mutationResult } from './journal-results'
-import { toolError, toolPath } from './tool-paths'
+import type { ToolContext } from './define-tool'
+import { defineJournaledTool } from './journal-results'
+import { toolPath } from './tool-paths'
 
 const WriteInput = z
   .object({
@@ -37,9 +37,8 @@ async function plan(
   return planned
 }
 
-export const writeTool = defineTool({
+export const writeTool = defineJournaledTool({
   name: 'write',
-  kind: 'edit',
   description: [
     'Writes a whole file inside the project, creating it (and missing folders) or replacing it.',
     'Give exactly one of: content (the full new text), or source_path (an absolute path to a file you',
@@ -49,10 +48,7 @@ export const writeTool = defineTool({
     'Every write is recorded and can be undone by the user.',
   ].join(' '),
   input: WriteInput,
-  preview: plan,
-  async execute(input, context) {
-    const path = toolPath(context.root, input.file_path)
-    if (path.kind === 'error') return toolError(path)
-    return mutationResult(await context.mutate((planning) => plan(input, context, planning)), context, 'Wrote')
-  },
+  verb: 'Wrote',
+  pathOf: (input) => input.file_path,
+  plan,
 })
