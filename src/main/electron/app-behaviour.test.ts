@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MenuItemConstructorOptions } from 'electron'
 import { describe, expect, test, vi } from 'vitest'
@@ -32,7 +32,8 @@ describe('launch arguments', () => {
   })
 
   test('a folder opens as itself; a file opens in the innermost known project, else its git root, else its folder', async () => {
-    const home = tempDir()
+    // Real path: the temp folder may sit behind a symlink (/tmp → /private/tmp on macOS).
+    const home = realpathSync(tempDir())
     mkdirSync(join(home, 'repo', '.git'), { recursive: true })
     mkdirSync(join(home, 'repo', 'docs', 'guide'), { recursive: true })
     writeFileSync(join(home, 'repo', 'docs', 'guide', 'intro.md'), '# Intro\n')

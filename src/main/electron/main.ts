@@ -41,6 +41,8 @@ import { secureWebPreferences } from './window'
  * Desktop entry (`npm start`, packaged app). Wiring only: every decision lives in a tested module
  * next to this file (see test/electron-checklist.md for which test proves what).
  */
+// Every origin the shell serves is registered here, before ready; its handler is attached once the
+// core exists (the Office bundle's `retrace-office://` origin plugs in the same way, spec 10).
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
 
 // RETRACE_DATA_DIR (tests, portable use) moves Chromium's profile too, so drafts, the window state
@@ -98,6 +100,7 @@ async function start(): Promise<void> {
   })
   const core = createCore({ dataDir, host })
   serving.core = core
+  // Further origins (the Office bundle) attach their handler here, after the core exists.
   const writes = new InFlightWrites()
   const bridge = attachCoreToIpc(
     ipcMain,
