@@ -126,7 +126,9 @@ export const config: Configuration = {
   asarUnpack: [...ASAR_UNPACK],
   // No native modules: SQLite is node:sqlite, the watcher is pure JavaScript.
   npmRebuild: false,
-  electronFuses: { ...ELECTRON_FUSES },
+  // Flipping fuses breaks macOS's ad-hoc signature; an unsigned arm64 build must be re-signed ad hoc
+  // or macOS refuses to start it (a signed build is signed again afterwards anyway).
+  electronFuses: { ...ELECTRON_FUSES, resetAdHocDarwinSignature: true },
   fileAssociations: [...FILE_ASSOCIATIONS],
   // Nothing is published or auto-updated from a build (spec 10: no auto-update in this scope).
   publish: null,

@@ -108,7 +108,7 @@ describe('electron-builder config', () => {
       loadBrowserProcessSpecificV8Snapshot: false,
       grantFileProtocolExtraPrivileges: false,
     })
-    expect(config.electronFuses).toEqual(ELECTRON_FUSES)
+    expect(config.electronFuses).toEqual({ ...ELECTRON_FUSES, resetAdHocDarwinSignature: true })
     // The same translation electron-builder runs before signing (its own code, not a copy).
     const fuseConfig = await (
       LinuxPackager.prototype as unknown as {

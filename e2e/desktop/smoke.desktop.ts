@@ -28,7 +28,7 @@ function packagedApp(): string | undefined {
       `dist/mac-${process.arch}/Retrace.app/Contents/MacOS/Retrace`,
       'dist/mac/Retrace.app/Contents/MacOS/Retrace',
     ],
-    win32: ['dist/win-unpacked/Retrace.exe'],
+    win32: ['dist/win-unpacked/retrace.exe'],
   }
   return (candidates[process.platform] ?? []).map((path) => join(ROOT, path)).find((path) => existsSync(path))
 }
