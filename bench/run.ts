@@ -1,5 +1,6 @@
 import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
+import { benchOffice } from './office.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
 import { benchWorkspaceReview } from './workspace-review.bench'
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   await benchWorkspaceReview()
   await benchSnapshotSmall()
   await benchSnapshots()
+  await benchOffice()
 }
 
 void main()

@@ -1,8 +1,8 @@
 /**
  * The app origin's Content Security Policy (spec 11), sent as a response header by both shells.
  * `style-src 'unsafe-inline'` is there because Monaco sets inline styles on its own DOM nodes and
- * injects per-theme style elements; no script may be inline. `frame-src` is `'none'` until the
- * Office origin exists (a later issue adds it there, and only it).
+ * injects per-theme style elements; no script may be inline. `frame-src` names only the Office
+ * origin the shell serves (browser mode's second port, `retrace-office://bundle` on the desktop).
  */
 export function appContentSecurityPolicy(options: { officeOrigin?: string } = {}): string {
   const directives: Array<[string, string]> = [

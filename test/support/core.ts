@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { afterEach } from 'vitest'
-import { createCore, type AgentOptions, type Core, type Host } from '../../src/main/core'
+import { createCore, type AgentOptions, type Core, type CoreOptions, type Host } from '../../src/main/core'
 import type { ResponseEnvelope } from '../../src/shared/protocol'
 import { tempDir } from './temp'
 
@@ -33,6 +33,7 @@ export function startCore(
     reviewDiffBudgetMs?: number
     reviewPinQuotaBytes?: number
     reviewSnapshotRows?: number
+    office?: CoreOptions['office']
   } = {},
 ): Core {
   const core = createCore({
@@ -43,6 +44,7 @@ export function startCore(
     ...(options.reviewDiffBudgetMs !== undefined ? { reviewDiffBudgetMs: options.reviewDiffBudgetMs } : {}),
     ...(options.reviewPinQuotaBytes !== undefined ? { reviewPinQuotaBytes: options.reviewPinQuotaBytes } : {}),
     ...(options.reviewSnapshotRows !== undefined ? { reviewSnapshotRows: options.reviewSnapshotRows } : {}),
+    ...(options.office !== undefined ? { office: options.office } : {}),
   })
   cores.push(core)
   return core

@@ -8,6 +8,7 @@ import { createEventBus } from './events'
 import { createFilesModule, type ByteResponse, type ReadLimits } from './files'
 import { createHistoryModule, type RetentionPolicy, type TurnApi } from './history'
 import type { Host } from './host'
+import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 import {
   createJournalModule,
   faultHookFromEnv,
@@ -47,6 +48,8 @@ export interface CoreOptions {
   readonly snapshots?: boolean
   /** Spec 06 maintenance schedule of the shadow repositories (`false`: none, for short-lived engines). */
   readonly snapshotMaintenance?: { firstAfterMs: number; everyMs: number } | false
+  /** Office documents (spec 10): bundle pin, LibreOffice detection and limits. */
+  readonly office?: OfficeModuleOptions
 }
 
 export interface AgentOptions {
@@ -80,6 +83,8 @@ export interface Core extends Disposable {
    * serves it on the app's origin at `/api/bytes/<ticket>` after its own access checks.
    */
   serveBytes(ticketId: string, options: { range?: string | undefined; head?: boolean }): Promise<ByteResponse>
+  /** The Office module's side for the shells: the bundle tree and origin (spec 10). */
+  readonly office: OfficeHost
 }
 
 /**
@@ -110,6 +115,18 @@ export function createCore(options: CoreOptions): Core {
     journal,
     readLimits: options.readLimits,
     onListed: (project) => watch.ensure(project),
+  })
+  // Office documents: their own module; only its actions and shell-facing host cross this line.
+  const office = createOfficeModule({
+    dataDir,
+    events,
+    operations: files.operations,
+    log: host.log,
+    rootsOf: files.rootsOf,
+    operationContext: files.operationContext,
+    blobs: journal.store.blobs,
+    byteTransfers: files.bytes,
+    options: options.office,
   })
   // The diff worker belongs to Review; a blocked restore's diff borrows it (see history).
   const late: { review?: ReturnType<typeof createReviewModule> } = {}
@@ -170,6 +187,7 @@ export function createCore(options: CoreOptions): Core {
     ...snapshots.actions,
     ...review.actions,
     ...watch.actions,
+    ...office.actions,
   } satisfies ActionHandlers
   const dispatcher = createDispatcher(handlers, projects.registry, host)
 
@@ -194,6 +212,7 @@ export function createCore(options: CoreOptions): Core {
     dataDir,
     ready,
     turns: history.turns,
+    office: office.host,
     collectGarbage,
     serveBytes: async (ticketId, byteOptions) => {
       await ready.catch(() => undefined)
@@ -209,6 +228,7 @@ export function createCore(options: CoreOptions): Core {
       disposed = true
       watch.dispose()
       review.dispose()
+      office.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with
       // none running the store closes at once, so a restart in the same process sees it closed.
       const stopping = agent.dispose()

@@ -2,6 +2,7 @@ import type { Protocol } from 'electron'
 import { appContentSecurityPolicy } from '../../shared/csp'
 import { BYTES_ROUTE, type ByteResponse } from '../core'
 import { resolveStaticFile } from '../hosting'
+import { OFFICE_ORIGIN } from './office-protocol'
 
 /** The core's byte-transfer answer (see `Core.serveBytes`). */
 export type ServeBytes = (
@@ -49,7 +50,8 @@ export async function answerAppRequest(
     status: 200,
     headers: {
       'Content-Type': file.mime,
-      'Content-Security-Policy': appContentSecurityPolicy(),
+      // The app may frame its Office origin and nothing else.
+      'Content-Security-Policy': appContentSecurityPolicy({ officeOrigin: OFFICE_ORIGIN }),
       'X-Content-Type-Options': 'nosniff',
     },
   })

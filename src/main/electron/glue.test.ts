@@ -47,7 +47,9 @@ describe('app:// protocol', () => {
     const dir = rendererDir()
     const page = await answerAppRequest(dir, 'app://retrace/index.html', 'GET')
     expect(page.status).toBe(200)
-    expect(page.headers.get('content-security-policy')).toBe(appContentSecurityPolicy())
+    expect(page.headers.get('content-security-policy')).toBe(
+      appContentSecurityPolicy({ officeOrigin: 'retrace-office://bundle' }),
+    )
     expect(await page.text()).toBe('<!doctype html>')
     const script = await answerAppRequest(dir, 'app://retrace/assets/index.js', 'GET')
     expect(script.headers.get('content-type')).toMatch(/javascript/)

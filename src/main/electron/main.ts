@@ -17,7 +17,7 @@ import type { AppCommand } from '../../shared/app-command'
 import { IPC_COMMAND_CHANNEL } from '../../shared/bridge'
 import { createCore, type Core } from '../core'
 import { InFlightWrites } from './activity'
-import { APP_ENTRY_URL, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol'
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol'
 import {
   captureWindowState,
   initialBounds,
@@ -31,6 +31,7 @@ import { attachCoreToIpc } from './ipc-bridge'
 import { launchPaths, resolveLaunchTarget, windowUrl } from './launch'
 import { menuTemplate } from './menu'
 import { menuLabels } from './menu-labels'
+import { OFFICE_SCHEME_PRIVILEGES, registerOfficeProtocol } from './office-protocol'
 import { hardenContents, hardenSession } from './harden'
 import { trustedOrigins } from './navigation'
 import { createQuitGuard, type QuitGuard } from './quit'
@@ -41,9 +42,9 @@ import { secureWebPreferences } from './window'
  * Desktop entry (`npm start`, packaged app). Wiring only: every decision lives in a tested module
  * next to this file (see test/electron-checklist.md for which test proves what).
  */
-// Every origin the shell serves is registered here, before ready; its handler is attached once the
-// core exists (the Office bundle's `retrace-office://` origin plugs in the same way, spec 10).
-protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
+// Every origin the shell serves is registered here, before ready (the app, and the Office bundle's
+// own `retrace-office://` origin, spec 10); their handlers are attached once the core exists.
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES, OFFICE_SCHEME_PRIVILEGES])
 
 // RETRACE_DATA_DIR (tests, portable use) moves Chromium's profile too, so drafts, the window state
 // and the single-instance lock belong to the same data directory.
@@ -100,7 +101,7 @@ async function start(): Promise<void> {
   })
   const core = createCore({ dataDir, host })
   serving.core = core
-  // Further origins (the Office bundle) attach their handler here, after the core exists.
+  const officeOrigin = registerOfficeProtocol(protocol, core, APP_ORIGIN)
   const writes = new InFlightWrites()
   const bridge = attachCoreToIpc(
     ipcMain,
@@ -303,6 +304,7 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void guard.request('shutdown'))
   app.on('will-quit', () => {
     bridge.dispose()
+    officeOrigin.dispose()
     core.dispose()
   })
 }

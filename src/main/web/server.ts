@@ -8,6 +8,7 @@ import { appContentSecurityPolicy } from '../../shared/csp'
 import { BYTES_ROUTE, type Core } from '../core'
 import { decideAccess, readCookie, tokenCookieName, type AccessDecision } from './access'
 import { ProjectSubscriptions, resolveStaticFile } from '../hosting'
+import { startOfficeOrigin, type OfficeOrigin } from './office-origin'
 
 export const WEBSOCKET_PATH = '/api/ws'
 /** Large enough for a 64 MiB file sent base64-encoded in one `files.write`. */
@@ -52,17 +53,23 @@ export interface WebHost {
   readonly token: string
   /** The line scripts wait for: `http://127.0.0.1:<port>/?token=<token>`. */
   readonly url: string
+  /** The Office bundle's own origin (a second loopback port). */
+  readonly officeOrigin: string
   close(): Promise<void>
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const limits = { ...HOST_LIMITS, ...options.limits }
   const token = options.token ?? randomBytes(24).toString('base64url')
-  const csp = appContentSecurityPolicy()
+  let port = 0
+  const office: OfficeOrigin = await startOfficeOrigin({
+    core: options.core,
+    appOrigin: () => `http://127.0.0.1:${port}`,
+  })
+  const csp = appContentSecurityPolicy({ officeOrigin: office.origin })
   const sockets = new Set<WebSocket>()
   const pending = new Set<Socket>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
-  let port = 0
 
   const decide = (request: IncomingMessage, url: URL): AccessDecision => {
     // Node keeps only the first of duplicate Host headers; a request carrying two is ambiguous
@@ -322,7 +329,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port,
     token,
     url: `http://127.0.0.1:${port}/?token=${token}`,
+    officeOrigin: office.origin,
     async close() {
+      await office.close()
       subscription.dispose()
       clearInterval(stallCheck)
       for (const ws of sockets) ws.terminate()

@@ -25,6 +25,22 @@ export const EVENT_SCHEMAS = {
     status: z.enum(['complete', 'aborted', 'error']),
     summary: TurnSummarySchema.nullable(),
   }),
+  /** Real byte counts of an ONLYOFFICE bundle install; `phase: done | failed` ends it. */
+  'office.install.progress': z.object({
+    install_id: z.string(),
+    phase: z.enum(['download', 'verify', 'extract', 'publish', 'done', 'failed']),
+    received_bytes: z.number().int().nonnegative(),
+    total_bytes: z.number().int().nonnegative(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  }),
+  /** A LibreOffice preview or conversion still running after a second (then every second); no percentages. */
+  'office.progress': z.object({
+    operation_id: z.string(),
+    operation: z.enum(['preview', 'convert']),
+    path: z.string(),
+    phase: z.enum(['queued', 'starting-engine', 'converting', 'publishing', 'done', 'failed']),
+    elapsed_ms: z.number().int().nonnegative(),
+  }),
   'workspace.changed': z.object({ workspace_id: z.string(), revision: z.number().int(), paths: z.array(z.string()) }),
   /**
    * The file watcher saw files created, changed or removed in the project named by the frame's

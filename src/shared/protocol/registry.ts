@@ -32,6 +32,14 @@ import {
 import { historyApply, historyPlan } from './actions/history'
 import { reviewDiff, reviewFiles, reviewPreview } from './actions/review'
 import { gitStatus, historyConflictDiff } from './actions/workbench'
+import {
+  officeConvert,
+  officeInspect,
+  officeInstall,
+  officeOpenExternal,
+  officePreview,
+  officeStatus,
+} from './actions/office'
 
 /** Every action of the protocol. Both sides derive their types from this one table. */
 export const ACTIONS = {
@@ -68,6 +76,12 @@ export const ACTIONS = {
   [reviewPreview.name]: reviewPreview,
   [gitStatus.name]: gitStatus,
   [historyConflictDiff.name]: historyConflictDiff,
+  [officeStatus.name]: officeStatus,
+  [officeInstall.name]: officeInstall,
+  [officeInspect.name]: officeInspect,
+  [officePreview.name]: officePreview,
+  [officeConvert.name]: officeConvert,
+  [officeOpenExternal.name]: officeOpenExternal,
 } as const satisfies Record<string, ActionDefinition>
 
 export type ActionName = keyof typeof ACTIONS

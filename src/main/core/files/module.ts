@@ -5,11 +5,16 @@ import { createCursorSigner, createSnapshotStore } from '../paging'
 import { createByteTransfers, type ByteResponse, type ByteTransfers } from './bytes'
 import type { ProjectRoots } from './containment'
 import { createDirectoryListing, listDirectory } from './list'
-import { createHumanOperations, type OperationContext } from './operations'
+import { createHumanOperations, type HumanOperations, type OperationContext } from './operations'
 import { createByteBudget, DEFAULT_READ_LIMITS, readFile, type ReadLimits } from './read'
 
 /** File bytes that large reads may hold in memory at once, across all clients. */
 const LARGE_READ_BUDGET_BYTES = 128 * 1024 * 1024
+
+/** What a human operation needs of a request (another module's request context satisfies it). */
+type OperationRequest = Pick<ProjectRequestContext, 'owner' | 'idempotencyKey'> & {
+  readonly project: Pick<ProjectRequestContext['project'], 'project_id' | 'root'>
+}
 
 type FileActions =
   | 'files.list'
@@ -24,6 +29,10 @@ type FileActions =
 export interface FilesModule {
   readonly actions: ModuleActions<FileActions>
   readonly bytes: ByteTransfers
+  /** The human file operations, for other modules' trusted writes (an Office conversion). */
+  readonly operations: HumanOperations
+  rootsOf(root: string): ProjectRoots
+  operationContext(context: OperationRequest): OperationContext
   serveBytes(ticketId: string, options: { range?: string | undefined; head?: boolean }): Promise<ByteResponse>
 }
 
@@ -51,7 +60,7 @@ export function createFilesModule(deps: {
     onCommitted: journal.announceReceipt,
   })
   const rootsOf = (root: string): ProjectRoots => ({ root, dataDir })
-  const operationContext = (context: ProjectRequestContext): OperationContext => ({
+  const operationContext = (context: OperationRequest): OperationContext => ({
     projectId: context.project.project_id,
     sessionId: context.owner.session_id,
     idempotencyKey: context.idempotencyKey,
@@ -59,6 +68,9 @@ export function createFilesModule(deps: {
   })
   return {
     bytes,
+    operations,
+    rootsOf,
+    operationContext,
     serveBytes: (ticketId, options) => bytes.serve(ticketId, options),
     actions: {
       'files.list': async (payload, { project }) => {

@@ -16,6 +16,8 @@ import {
 export interface MutationResult {
   readonly transaction_id: string
   readonly revision: string | null
+  /** The file the mutation ended on (for replays of operations that chose it, like a conversion). */
+  readonly path?: string
 }
 
 export interface OperationContext {
@@ -43,6 +45,22 @@ export interface HumanOperations {
     context: OperationContext,
     payload: { path: string; expected_revision: string | null },
   ): Promise<Outcome<MutationResult>>
+  /**
+   * Another module's human file operation (e.g. `office.convert` publishing a converted copy):
+   * the same idempotency and journal path as the explorer's, under that module's action name.
+   */
+  custom(
+    context: OperationContext,
+    action: string,
+    canonical: { payload: unknown; precondition: unknown },
+    plan: (mutator: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
+  ): Promise<Outcome<MutationResult>>
+  /** The stored outcome for this key if it was already used (replay, conflict, still running), else undefined. */
+  replayed(
+    context: OperationContext,
+    action: string,
+    canonical: { payload: unknown; precondition: unknown },
+  ): Outcome<MutationResult> | undefined
 }
 
 // One character class under one star: V8 matches it in a loop, never by recursion, so a 90 MB
@@ -69,18 +87,7 @@ export function createHumanOperations(deps: {
   ): Promise<Outcome<MutationResult>> {
     const key = context.idempotencyKey
     if (key === undefined) return fail('INVALID_REQUEST', `"${action}" needs an idempotency_key.`)
-    const claim: IdempotencyClaim = {
-      ownerKey: `${context.projectId}/${context.sessionId ?? ''}`,
-      action,
-      key,
-      fingerprint: fingerprintOf(
-        action,
-        { project_id: context.projectId, session_id: context.sessionId ?? null },
-        canonical.payload,
-        canonical.precondition,
-      ),
-    }
-    return mutations.run<MutationResult>(claim, async (hooks) => {
+    return mutations.run<MutationResult>(claimOf(context, action, key, canonical), async (hooks) => {
       const outcome = await journal.mutate(
         context.workspace,
         { kind: 'human', session_id: context.sessionId ?? null },
@@ -99,6 +106,12 @@ export function createHumanOperations(deps: {
   }
 
   return {
+    custom: (context, action, canonical, plan) => run(context, action, canonical, plan),
+    replayed(context, action, canonical) {
+      const key = context.idempotencyKey
+      if (key === undefined) return fail('INVALID_REQUEST', `"${action}" needs an idempotency_key.`)
+      return mutations.peek<MutationResult>(claimOf(context, action, key, canonical))
+    },
     async write(context, payload) {
       const bytes = decodeContent(payload.content, payload.content_base64)
       if (bytes.kind === 'error') return bytes
@@ -162,9 +175,32 @@ export function createHumanOperations(deps: {
   }
 }
 
+function claimOf(
+  context: OperationContext,
+  action: string,
+  key: string,
+  canonical: { payload: unknown; precondition: unknown },
+): IdempotencyClaim {
+  return {
+    ownerKey: `${context.projectId}/${context.sessionId ?? ''}`,
+    action,
+    key,
+    fingerprint: fingerprintOf(
+      action,
+      { project_id: context.projectId, session_id: context.sessionId ?? null },
+      canonical.payload,
+      canonical.precondition,
+    ),
+  }
+}
+
 function resultOf(receipt: Receipt): MutationResult {
   const last = receipt.files[receipt.files.length - 1]
-  return { transaction_id: receipt.transaction_id, revision: last?.after.kind === 'regular' ? last.after.digest : null }
+  return {
+    transaction_id: receipt.transaction_id,
+    revision: last?.after.kind === 'regular' ? last.after.digest : null,
+    ...(last ? { path: last.path } : {}),
+  }
 }
 
 function decodeContent(content: string | undefined, base64: string | undefined): Outcome<Buffer> {

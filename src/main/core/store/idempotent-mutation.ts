@@ -22,6 +22,12 @@ export interface IdempotentMutations {
    * that left nothing behind (aborted, rolled back), is not remembered: a retry runs again.
    */
   run<T>(claim: IdempotencyClaim, execute: (hooks: IdempotencyHooks<T>) => Promise<Outcome<T>>): Promise<Outcome<T>>
+  /**
+   * What `run` would answer without running anything, when the key is already known (a stored
+   * outcome, a conflict, one still running); undefined for a new key. For a long step before the
+   * mutation (a conversion) that must not run again for a replayed request.
+   */
+  peek<T>(claim: IdempotencyClaim): Outcome<T> | undefined
 }
 
 const WAIT_FOR_RUNNING_MS = 30_000
@@ -83,7 +89,41 @@ export function createIdempotentMutations(idempotency: IdempotencyStore): Idempo
     return outcome
   }
 
+  const keyConflict = (claim: IdempotencyClaim) =>
+    fail(
+      'IDEMPOTENCY_KEY_CONFLICT',
+      'This idempotency key was already used for a different request; nothing was written.',
+      {
+        idempotency_key: claim.key,
+      },
+    )
+
+  function known<T>(claim: IdempotencyClaim): Outcome<T> | Promise<Outcome<T>> | undefined {
+    const local = running.get(`${claim.ownerKey}\u0000${claim.action}\u0000${claim.key}`)
+    if (local) {
+      return local.fingerprint === claim.fingerprint ? (waitFor(local.done) as Promise<Outcome<T>>) : keyConflict(claim)
+    }
+    const existing = idempotency.lookup(claim)
+    switch (existing.kind) {
+      case 'conflict':
+        return keyConflict(claim)
+      case 'replay': {
+        const stored = existing.response as Stored<T>
+        return stored.status === 'ok' ? ok(stored.result) : { kind: 'error', error: stored.error }
+      }
+      case 'running':
+        return fail('IN_PROGRESS', 'This request is still being carried out.', { operation_id: existing.operationId })
+      case 'new':
+        return undefined
+    }
+  }
+
   return {
+    peek<T>(claim: IdempotencyClaim): Outcome<T> | undefined {
+      const answer = known<T>(claim)
+      if (answer instanceof Promise) return fail('IN_PROGRESS', 'This request is still being carried out.')
+      return answer
+    },
     async run(claim, body) {
       const inFlightKey = `${claim.ownerKey}\u0000${claim.action}\u0000${claim.key}`
       const keyConflict = () =>

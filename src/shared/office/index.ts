@@ -1,0 +1,26 @@
+export { openPackage, PackageError, PACKAGE_LIMITS, type OfficePackage } from './zip'
+export { relationshipsOf, mainPart, type Relationship } from './opc'
+export {
+  editCell,
+  listSheets,
+  readSheet,
+  parseAddress,
+  formatAddress,
+  columnName,
+  parseCellInput,
+  type CellInput,
+  type CellEditOutcome,
+  type CellEditRefusal,
+  type SheetInfo,
+  type SheetContent,
+  type CellValue,
+} from './xlsx'
+export {
+  readSlideTexts,
+  editSlideText,
+  LINE_BREAK,
+  type SlideText,
+  type ShapeText,
+  type SlideEditOutcome,
+} from './pptx'
+export { scanDocx, DOCX_FEATURE_LABELS, type DocxScan, type DocxLoss, type DocxFeature } from './docx'

@@ -1,0 +1,334 @@
+import { localName, mainPart, relationshipsOf } from './opc'
+import {
+  applySplices,
+  attributesAt,
+  children,
+  decodeEntities,
+  escapeText,
+  elementAt,
+  findFirst,
+  scanTags,
+  type Splice,
+  type XmlElement,
+} from './xml'
+import { openPackage, PackageError } from './zip'
+
+/**
+ * Slide text: reading every text box of every slide, and editing one text box's paragraphs in
+ * place. Only the runs of that shape change, inside that one slide part; formatting of the text
+ * that stays is kept (the edit goes into the run where the change begins), and every other part of
+ * the package is copied byte for byte. A soft line break (`<a:br/>`) is U+000B in paragraph text,
+ * as PowerPoint's own object model has it.
+ */
+
+export const LINE_BREAK = '\u000b'
+
+export interface SlideText {
+  /** 1-based, in presentation order. */
+  readonly index: number
+  readonly part: string
+  readonly hidden: boolean
+  readonly shapes: ShapeText[]
+}
+
+export interface ShapeText {
+  /** `p:cNvPr/@id`, unique within the slide. */
+  readonly id: string
+  readonly name: string
+  readonly paragraphs: string[]
+}
+
+export type SlideEditOutcome =
+  | { kind: 'ok'; bytes: Uint8Array; changedParts: string[] }
+  | { kind: 'refused'; reason: 'no-such-slide' | 'no-such-shape'; message: string }
+
+async function slideParts(bytes: Uint8Array) {
+  const pkg = await openPackage(bytes)
+  const presentation = await mainPart(pkg)
+  if (presentation === undefined || !pkg.has(presentation)) {
+    throw new PackageError('missing-part', 'The package has no presentation part.')
+  }
+  const xml = await pkg.text(presentation)
+  const rels = await relationshipsOf(pkg, presentation)
+  const parts: string[] = []
+  for (const tag of scanTags(xml)) {
+    if (tag.kind === 'close' || localName(tag.name) !== 'sldId') continue
+    const rid = [...attributesAt(xml, tag.start)].find(([name]) => name.includes(':') && localName(name) === 'id')?.[1]
+    const rel = rels.find((r) => r.id === rid && r.type === 'slide')
+    if (rel && pkg.has(rel.target)) parts.push(rel.target)
+  }
+  return { pkg, parts }
+}
+
+export async function readSlideTexts(bytes: Uint8Array): Promise<SlideText[]> {
+  const { pkg, parts } = await slideParts(bytes)
+  const slides: SlideText[] = []
+  for (const [i, part] of parts.entries()) {
+    const xml = await pkg.text(part)
+    const root = findFirst(xml, 'p:sld')
+    slides.push({
+      index: i + 1,
+      part,
+      hidden: root !== undefined && attributesAt(xml, root.start).get('show') === '0',
+      shapes: textShapes(xml).map((shape) => ({
+        id: shape.id,
+        name: shape.name,
+        paragraphs: shape.paragraphs.map((p) => paragraphText(xml, p)),
+      })),
+    })
+  }
+  return slides
+}
+
+interface TextShape {
+  readonly id: string
+  readonly name: string
+  readonly body: XmlElement
+  readonly paragraphs: XmlElement[]
+}
+
+/** Shapes (`p:sp`, also inside groups) that carry a text body. */
+function textShapes(xml: string): TextShape[] {
+  const shapes: TextShape[] = []
+  for (const tag of scanTags(xml)) {
+    if (tag.kind !== 'open' || tag.name !== 'p:sp') continue
+    const element = elementAt(xml, tag)
+    const props = findFirst(xml, 'p:cNvPr', element.innerStart, element.innerEnd)
+    const body = findFirst(xml, 'p:txBody', element.innerStart, element.innerEnd)
+    if (!props || !body) continue
+    const attributes = attributesAt(xml, props.start)
+    shapes.push({
+      id: attributes.get('id') ?? '',
+      name: attributes.get('name') ?? '',
+      body,
+      paragraphs: children(xml, body).filter((c) => c.name === 'a:p'),
+    })
+  }
+  return shapes
+}
+
+type Piece =
+  | { kind: 'run'; element: XmlElement; text: string; textElement: XmlElement | undefined }
+  | { kind: 'break'; element: XmlElement }
+  | { kind: 'field'; element: XmlElement; text: string }
+
+function pieces(xml: string, paragraph: XmlElement): Piece[] {
+  const found: Piece[] = []
+  for (const child of children(xml, paragraph)) {
+    if (child.name === 'a:r') {
+      const t = findFirst(xml, 'a:t', child.innerStart, child.innerEnd)
+      const text = t && !t.empty ? decodeEntities(xml.slice(t.innerStart, t.innerEnd)) : ''
+      found.push({ kind: 'run', element: child, text, textElement: t })
+    } else if (child.name === 'a:br') {
+      found.push({ kind: 'break', element: child })
+    } else if (child.name === 'a:fld') {
+      const t = findFirst(xml, 'a:t', child.innerStart, child.innerEnd)
+      found.push({ kind: 'field', element: child, text: t ? decodeEntities(xml.slice(t.innerStart, t.innerEnd)) : '' })
+    }
+  }
+  return found
+}
+
+function pieceText(piece: Piece): string {
+  return piece.kind === 'break' ? LINE_BREAK : piece.text
+}
+
+function paragraphText(xml: string, paragraph: XmlElement): string {
+  return pieces(xml, paragraph).map(pieceText).join('')
+}
+
+/** Replaces the paragraphs of one shape's text body; unchanged paragraphs are left untouched. */
+export async function editSlideText(
+  bytes: Uint8Array,
+  edit: { slide: number; shapeId: string; paragraphs: readonly string[] },
+): Promise<SlideEditOutcome> {
+  const { pkg, parts } = await slideParts(bytes)
+  const part = parts[edit.slide - 1]
+  if (part === undefined)
+    return { kind: 'refused', reason: 'no-such-slide', message: `There is no slide ${edit.slide}.` }
+  const xml = await pkg.text(part)
+  const shape = textShapes(xml).find((s) => s.id === edit.shapeId)
+  if (!shape) {
+    return {
+      kind: 'refused',
+      reason: 'no-such-shape',
+      message: `Slide ${edit.slide} has no text box with id ${edit.shapeId}.`,
+    }
+  }
+  const splices: Splice[] = []
+  const wanted = edit.paragraphs.length === 0 ? [''] : edit.paragraphs
+  const existing = shape.paragraphs
+  for (let i = 0; i < Math.max(wanted.length, existing.length); i++) {
+    const paragraph = existing[i]
+    const text = wanted[i]
+    if (paragraph && text !== undefined) {
+      const replacement = rewriteParagraph(xml, paragraph, text)
+      if (replacement !== undefined) splices.push({ start: paragraph.start, end: paragraph.end, text: replacement })
+    } else if (paragraph) {
+      splices.push({ start: paragraph.start, end: paragraph.end, text: '' })
+    } else if (text !== undefined) {
+      const template = existing[existing.length - 1]
+      const at = template ? template.end : shape.body.innerEnd
+      splices.push({ start: at, end: at, text: newParagraph(xml, template, text) })
+    }
+  }
+  if (splices.length === 0) return { kind: 'ok', bytes, changedParts: [] }
+  // Inserted paragraphs follow the last one in order: give equal offsets a stable order.
+  const ordered = splices.map((s, i) => ({ ...s, order: i }))
+  const updated = applyInOrder(xml, ordered)
+  return { kind: 'ok', bytes: await pkg.rewrite(new Map([[part, updated]])), changedParts: [part] }
+}
+
+function applyInOrder(xml: string, splices: Array<Splice & { order: number }>): string {
+  const grouped = new Map<string, string>()
+  const merged: Splice[] = []
+  for (const splice of splices) {
+    const key = `${splice.start}:${splice.end}`
+    if (splice.start === splice.end && grouped.has(key)) {
+      grouped.set(key, (grouped.get(key) ?? '') + splice.text)
+    } else grouped.set(key, splice.text)
+  }
+  for (const [key, text] of grouped) {
+    const [start, end] = key.split(':').map(Number)
+    merged.push({ start: start ?? 0, end: end ?? 0, text })
+  }
+  return applySplices(xml, merged)
+}
+
+/**
+ * The paragraph with `text`, keeping every run outside the changed span as it was: the changed
+ * middle goes into the run where the change starts (so it takes that run's formatting), runs fully
+ * inside the span disappear. `undefined` when the text is unchanged.
+ */
+function rewriteParagraph(xml: string, paragraph: XmlElement, text: string): string | undefined {
+  const list = pieces(xml, paragraph)
+  const old = list.map(pieceText).join('')
+  if (old === text) return undefined
+  let prefix = 0
+  while (prefix < old.length && prefix < text.length && old[prefix] === text[prefix]) prefix++
+  let suffix = 0
+  while (
+    suffix < old.length - prefix &&
+    suffix < text.length - prefix &&
+    old[old.length - 1 - suffix] === text[text.length - 1 - suffix]
+  ) {
+    suffix++
+  }
+  const changeStart = prefix
+  const changeEnd = old.length - suffix
+  const middle = text.slice(prefix, text.length - suffix)
+
+  // Positions of each piece in the old text.
+  const spans: Array<{ piece: Piece; from: number; to: number }> = []
+  let at = 0
+  for (const piece of list) {
+    const length = pieceText(piece).length
+    spans.push({ piece, from: at, to: at + length })
+    at += length
+  }
+  // The run that receives the new middle: the run containing the change start, else the run ending
+  // there, else the first run after it; with no run at all a new one is made from the paragraph's
+  // end-of-paragraph properties.
+  const host =
+    spans.find((s) => s.piece.kind === 'run' && s.from <= changeStart && changeStart < s.to) ??
+    spans.find((s) => s.piece.kind === 'run' && s.to === changeStart) ??
+    spans.find((s) => s.piece.kind === 'run' && s.from >= changeStart)
+
+  let output = ''
+  let cursor = paragraph.innerStart
+  let inserted = false
+  const emit = (from: number, replacement: string) => {
+    output += xml.slice(cursor, from) + replacement
+  }
+  for (const span of spans) {
+    const { piece } = span
+    const overlaps = span.from < changeEnd && span.to > changeStart
+    if (span === host) {
+      const run = piece as Extract<Piece, { kind: 'run' }>
+      const keepBefore = run.text.slice(0, Math.max(0, changeStart - span.from))
+      const keepAfter = run.text.slice(Math.max(0, Math.min(run.text.length, changeEnd - span.from)))
+      emit(piece.element.start, runsWithText(xml, run, keepBefore + middle + keepAfter))
+      inserted = true
+    } else if (
+      overlaps ||
+      (piece.kind !== 'break' && span.from === span.to && span.from > changeStart && span.from < changeEnd)
+    ) {
+      if (piece.kind === 'run') {
+        // A run partly inside the span keeps its outside part.
+        const keepBefore = piece.text.slice(0, Math.max(0, changeStart - span.from))
+        const keepAfter = piece.text.slice(Math.max(0, Math.min(piece.text.length, changeEnd - span.from)))
+        const kept = keepBefore + keepAfter
+        emit(piece.element.start, kept === '' ? '' : runsWithText(xml, piece, kept))
+      } else {
+        emit(piece.element.start, '')
+      }
+    } else {
+      continue
+    }
+    cursor = piece.element.end
+  }
+  if (!inserted && middle !== '') {
+    // No run to host the text (an empty paragraph or only breaks): add one before the end properties.
+    const end = findFirst(xml, 'a:endParaRPr', paragraph.innerStart, paragraph.innerEnd)
+    const insertAt = end ? end.start : paragraph.innerEnd
+    const props = end ? runPropertiesFrom(xml, end) : ''
+    emit(insertAt, runXml(props, middle))
+    cursor = insertAt
+  }
+  output += xml.slice(cursor, paragraph.innerEnd)
+  return xml.slice(paragraph.start, paragraph.innerStart) + output + xml.slice(paragraph.innerEnd, paragraph.end)
+}
+
+/** A run with new text; line breaks in the text become `<a:br>` with the run's properties. */
+function runsWithText(xml: string, run: Extract<Piece, { kind: 'run' }>, text: string): string {
+  if (text === '') return ''
+  const lines = text.split(LINE_BREAK)
+  const rPr = findFirst(xml, 'a:rPr', run.element.innerStart, run.element.innerEnd)
+  const props = rPr ? xml.slice(rPr.start, rPr.end) : ''
+  return lines
+    .map((line, i) => {
+      const brk = i > 0 ? `<a:br>${props}</a:br>` : ''
+      if (line === '') return brk
+      if (i === 0 && lines.length === 1 && run.textElement) {
+        // Same run element, only the text replaced: everything else in it stays as written.
+        const t = run.textElement
+        const openTag = xml.slice(t.start, t.empty ? t.end - 2 : t.innerStart).replace(/\/$/, '')
+        const open = t.empty ? `${openTag}>` : openTag
+        return (
+          xml.slice(run.element.start, t.start) + `${open}${escapeText(line)}</a:t>` + xml.slice(t.end, run.element.end)
+        )
+      }
+      return brk + runXml(props, line)
+    })
+    .join('')
+}
+
+function runXml(props: string, text: string): string {
+  return `<a:r>${props}<a:t>${escapeText(text)}</a:t></a:r>`
+}
+
+/** `a:endParaRPr` carries run properties for text typed at the end: reuse them as an `a:rPr`. */
+function runPropertiesFrom(xml: string, end: XmlElement): string {
+  const source = xml.slice(end.start, end.end)
+  return source.replace(/^<a:endParaRPr/, '<a:rPr').replace(/<\/a:endParaRPr>$/, '</a:rPr>')
+}
+
+function newParagraph(xml: string, template: XmlElement | undefined, text: string): string {
+  let pPr = ''
+  let rPr = ''
+  if (template) {
+    const p = findFirst(xml, 'a:pPr', template.innerStart, template.innerEnd)
+    if (p && children(xml, template)[0]?.start === p.start) pPr = xml.slice(p.start, p.end)
+    const r = findFirst(xml, 'a:rPr', template.innerStart, template.innerEnd)
+    if (r) rPr = xml.slice(r.start, r.end)
+    else {
+      const end = findFirst(xml, 'a:endParaRPr', template.innerStart, template.innerEnd)
+      if (end) rPr = runPropertiesFrom(xml, end)
+    }
+  }
+  const body = text
+    .split(LINE_BREAK)
+    .map((line, i) => (i > 0 ? `<a:br>${rPr}</a:br>` : '') + (line === '' ? '' : runXml(rPr, line)))
+    .join('')
+  return `<a:p>${pPr}${body}</a:p>`
+}

@@ -1,0 +1,298 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { join } from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import type { Core } from '../src/main/core'
+import { answerOfficeAsset } from '../src/main/core/office'
+import { startWebHost, type WebHost } from '../src/main/web/server'
+import type { EventFrame } from '../src/shared/protocol'
+import { goodBundle, sha256, startBundleServer, tarGz, type BundleServer } from './support/bundle-fixtures'
+import { openProject, startCore } from './support/core'
+import { tempDir } from './support/temp'
+
+const servers: Array<BundleServer | WebHost> = []
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close()
+})
+
+async function setup() {
+  const server = await startBundleServer()
+  servers.push(server)
+  const pinFile = join(tempDir('retrace-pin-'), 'office-bundle.json')
+  const dataDir = tempDir('retrace-data-')
+  const pin = (name: string, body: Buffer, overrides: Record<string, unknown> = {}) => {
+    server.serve(name, body)
+    writeFileSync(
+      pinFile,
+      JSON.stringify({
+        version: String(overrides.version ?? '8.3.0'),
+        url: server.url(name),
+        size: body.length,
+        sha256: sha256(body),
+        licence: 'AGPL-3.0-only',
+        source: 'https://example.invalid/source',
+        ...overrides,
+      }),
+    )
+  }
+  const core = startCore({
+    dataDir,
+    office: {
+      env: { RETRACE_OFFICE_BUNDLE: pinFile },
+      detect: async () => ({ kind: 'missing', reason: 'not needed' }),
+      extractLimits: { maxBytes: 10 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 },
+    },
+  })
+  const events: EventFrame[] = []
+  core.onEvent((frame) => events.push(frame))
+  const { projectId } = await openProject(core, tempDir('retrace-office-project-'))
+  // Installs are asked from a project's document view; their progress goes to that project.
+  const install = (key = randomUUID()) =>
+    core.handle({
+      request_id: randomUUID(),
+      action: 'office.install',
+      owner: { project_id: projectId },
+      idempotency_key: key,
+      payload: {},
+    })
+  const finished = (installId: string) =>
+    new Promise<EventFrame>((resolve) => {
+      const done = () =>
+        events.find(
+          (e) =>
+            e.event === 'office.install.progress' &&
+            e.data.install_id === installId &&
+            ['done', 'failed'].includes(String(e.data.phase)),
+        )
+      const found = done()
+      if (found) return resolve(found)
+      const subscription = core.onEvent(() => {
+        const frame = done()
+        if (frame) {
+          subscription.dispose()
+          resolve(frame)
+        }
+      })
+    })
+  const installAndWait = async () => {
+    const response = await install()
+    if (response.status !== 'ok') throw new Error(JSON.stringify(response.error))
+    const result = response.result as { install_id: string; state: string }
+    if (result.state === 'installed') return { phase: 'done', result }
+    const frame = await finished(result.install_id)
+    return { phase: String(frame.data.phase), error: frame.data.error as { code: string } | undefined, result }
+  }
+  return { server, core, dataDir, pin, install, installAndWait, events }
+}
+
+function officeFiles(dataDir: string) {
+  const bundles = existsSync(join(dataDir, 'office', 'bundles')) ? readdirSync(join(dataDir, 'office', 'bundles')) : []
+  const tmp = existsSync(join(dataDir, 'office', 'tmp')) ? readdirSync(join(dataDir, 'office', 'tmp')) : []
+  return { bundles, tmp }
+}
+
+async function status(core: Core) {
+  const response = await core.handle({ request_id: randomUUID(), action: 'office.status', owner: {}, payload: {} })
+  return (response as { result: { engines: Array<Record<string, unknown>>; bundle: Record<string, unknown> } }).result
+}
+
+describe('ONLYOFFICE bundle install', () => {
+  test('a good bundle installs with real byte progress, is selected, and is served from its own origin', async () => {
+    const { core, pin, installAndWait, events, dataDir } = await setup()
+    const archive = goodBundle('8.3.0')
+    pin('good.tar.gz', archive)
+    expect((await status(core)).bundle).toMatchObject({ pinned: true, version: '8.3.0', size: archive.length })
+    const outcome = await installAndWait()
+    expect(outcome.phase).toBe('done')
+    const progress = events.filter((e) => e.event === 'office.install.progress').map((e) => e.data)
+    expect(progress.map((p) => p.phase)).toEqual(['download', 'download', 'extract', 'verify', 'publish', 'done'])
+    expect(progress.every((p) => p.total_bytes === archive.length)).toBe(true)
+    expect(events.filter((e) => e.event === 'office.install.progress').every((e) => e.owner.project_id)).toBe(true)
+    expect(progress[1]).toMatchObject({ received_bytes: archive.length })
+    const directory = await core.office.bundleDirectory()
+    expect(directory && readFileSync(join(directory, 'web-apps/api.js'), 'utf8')).toContain('8.3.0')
+    expect(officeFiles(dataDir).tmp).toEqual([])
+
+    const web = await startWebHost({ core, rendererDir: tempDir('retrace-renderer-') })
+    servers.push(web)
+    const only = (await status(core)).engines.find((e) => e.id === 'onlyoffice')
+    expect(only).toMatchObject({ available: true, version: '8.3.0', origin: web.officeOrigin })
+    const port = Number(new URL(web.officeOrigin).port)
+    const page = await http(port, 'GET', '/index.html')
+    expect(page.status).toBe(200)
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(page.headers['content-security-policy']).toContain(`frame-ancestors http://127.0.0.1:${web.port}`)
+    expect(page.headers['set-cookie']).toBeUndefined()
+    expect((await http(port, 'GET', '/x2t/x2t.wasm')).headers['content-type']).toBe('application/wasm')
+    expect((await http(port, 'HEAD', '/web-apps/api.js')).status).toBe(200)
+  })
+
+  test('the Office origin answers 404/405 for the app API, WebSocket, listings, other methods and hosts', async () => {
+    const { core, pin, installAndWait } = await setup()
+    pin('good.tar.gz', goodBundle('8.3.0'))
+    await installAndWait()
+    const web = await startWebHost({ core, rendererDir: tempDir('retrace-renderer-') })
+    servers.push(web)
+    const port = Number(new URL(web.officeOrigin).port)
+    expect((await http(port, 'GET', `/api/ws?token=${web.token}`)).status).toBe(404)
+    expect((await http(port, 'GET', '/api/bytes/anything')).status).toBe(404)
+    expect((await http(port, 'GET', `/?token=${web.token}`)).status).toBe(404)
+    expect((await http(port, 'GET', '/web-apps/')).status).toBe(404)
+    expect((await http(port, 'GET', '/retrace-office-manifest.json')).status).toBe(200)
+    expect((await http(port, 'GET', '/.retrace-bundle.json')).status).toBe(404)
+    expect((await http(port, 'GET', '/web-apps/%2e%2e/%2e%2e/current.json')).status).toBe(404)
+    expect((await http(port, 'POST', '/index.html')).status).toBe(405)
+    expect((await http(port, 'PUT', '/index.html')).status).toBe(405)
+    expect((await http(port, 'GET', '/index.html', { Host: `evil.example:${port}` })).status).toBe(403)
+    expect(await upgrade(port, `/api/ws?token=${web.token}`)).toMatch(/^HTTP\/1\.1 404/)
+  })
+
+  test('concurrent requests share one install, and a finished key replays its outcome', async () => {
+    const { server, pin, install, installAndWait } = await setup()
+    pin('good.tar.gz', goodBundle('8.3.0'))
+    const [a, b] = await Promise.all([install(), install()])
+    const idA = (a as { result: { install_id: string } }).result.install_id
+    expect((b as { result: { install_id: string } }).result.install_id).toBe(idA)
+    const again = await installAndWait()
+    expect(again.phase).toBe('done')
+    expect(server.hits.get('good.tar.gz')).toBe(1)
+  })
+
+  test.each([
+    ['a wrong digest', 'digest-mismatch'],
+    ['a ".." entry', 'unsafe-entry'],
+    ['an absolute path', 'unsafe-entry'],
+    ['a symlink entry', 'unsafe-entry'],
+    ['a hard link entry', 'unsafe-entry'],
+    ['a device entry', 'unsafe-entry'],
+    ['an oversized download', 'too-large'],
+    ['a truncated download', 'truncated'],
+    ['a file missing from the manifest', 'manifest-mismatch'],
+    ['a bomb beyond the ratio limit', 'limits-exceeded'],
+  ])('%s is refused, the previous bundle stays selected and no temporary files remain', async (name, code) => {
+    const { core, server, pin, installAndWait, dataDir } = await setup()
+    pin('v1.tar.gz', goodBundle('8.2.0'), { version: '8.2.0' })
+    expect((await installAndWait()).phase).toBe('done')
+    const previous = await core.office.bundleDirectory()
+
+    const good = goodBundle('8.3.0')
+    switch (name) {
+      case 'a wrong digest':
+        pin('v2.tar.gz', good, { sha256: sha256('something else') })
+        break
+      case 'a ".." entry':
+        pin('v2.tar.gz', goodBundle('8.3.0', [{ type: 'file', path: 'web-apps/../../escape.txt', content: 'x' }]))
+        break
+      case 'an absolute path':
+        pin('v2.tar.gz', goodBundle('8.3.0', [{ type: 'file', path: '/tmp/escape.txt', content: 'x' }]))
+        break
+      case 'a symlink entry':
+        pin('v2.tar.gz', goodBundle('8.3.0', [{ type: 'symlink', path: 'web-apps/link', target: '/etc/passwd' }]))
+        break
+      case 'a hard link entry':
+        pin('v2.tar.gz', goodBundle('8.3.0', [{ type: 'link', path: 'web-apps/hard', target: 'index.html' }]))
+        break
+      case 'a device entry':
+        pin('v2.tar.gz', goodBundle('8.3.0', [{ type: 'chardev', path: 'web-apps/null' }]))
+        break
+      case 'an oversized download':
+        pin('v2.tar.gz', good)
+        server.serve('v2.tar.gz', good, { extraBytes: 4096 })
+        break
+      case 'a truncated download':
+        pin('v2.tar.gz', good)
+        server.serve('v2.tar.gz', good, { truncateAt: Math.floor(good.length / 2) })
+        break
+      case 'a file missing from the manifest':
+        pin('v2.tar.gz', goodBundle('8.3.0', [{ type: 'file', path: 'unlisted.js', content: 'alert(1)' }]))
+        break
+      case 'a bomb beyond the ratio limit':
+        pin('v2.tar.gz', tarGz([{ type: 'file', path: 'zeros.bin', content: Buffer.alloc(9 * 1024 * 1024) }]))
+        break
+    }
+    const outcome = await installAndWait()
+    expect(outcome).toMatchObject({ phase: 'failed', error: { code } })
+    expect(await core.office.bundleDirectory()).toBe(previous)
+    expect(officeFiles(dataDir)).toEqual({ bundles: [expect.stringMatching(/^8\.2\.0-/)], tmp: [] })
+    expect(existsSync('/tmp/escape.txt') && readFileSync('/tmp/escape.txt', 'utf8') === 'x').toBe(false)
+    expect((await status(core)).engines.find((e) => e.id === 'onlyoffice')).toMatchObject({ version: '8.2.0' })
+  })
+
+  test('a key replays its install outcome, failed ones with their code', async () => {
+    const { pin, install, events } = await setup()
+    pin('bad.tar.gz', goodBundle('8.3.0'), { sha256: sha256('not it') })
+    const key = randomUUID()
+    const first = (await install(key)) as { result: { install_id: string } }
+    while (!events.some((e) => e.event === 'office.install.progress' && e.data.phase === 'failed')) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await install(key)).toMatchObject({
+      status: 'ok',
+      result: { install_id: first.result.install_id, state: 'failed', error: { code: 'digest-mismatch' } },
+    })
+  })
+
+  test('an install needs a complete pin; the committed build pin offers none', async () => {
+    const core = startCore({ office: { env: {}, detect: async () => ({ kind: 'missing', reason: 'x' }) } })
+    const { projectId } = await openProject(core, tempDir('retrace-office-project-'))
+    const response = await core.handle({
+      request_id: randomUUID(),
+      action: 'office.install',
+      owner: { project_id: projectId },
+      idempotency_key: randomUUID(),
+      payload: {},
+    })
+    expect(response).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE', details: { reason: 'unpinned' } } })
+  })
+})
+
+describe('Office origin answers', () => {
+  test('serves only allow-listed files of the bundle tree', async () => {
+    const dir = tempDir('retrace-bundle-')
+    writeFileSync(join(dir, 'a.js'), 'x')
+    writeFileSync(join(dir, 'secret.sh'), 'rm -rf /')
+    expect((await answerOfficeAsset(dir, '/a.js', 'GET', 'http://127.0.0.1:1')).status).toBe(200)
+    expect((await answerOfficeAsset(dir, '/secret.sh', 'GET', 'http://127.0.0.1:1')).status).toBe(404)
+    expect((await answerOfficeAsset(null, '/a.js', 'GET', 'http://127.0.0.1:1')).status).toBe(404)
+    expect((await answerOfficeAsset(dir, '/a.js', 'DELETE', 'http://127.0.0.1:1')).status).toBe(405)
+  })
+})
+
+function http(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
+      let body = ''
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+function upgrade(port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path,
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    })
+    req.on('response', (response) => resolve(`HTTP/1.1 ${response.statusCode}`))
+    req.on('upgrade', () => resolve('HTTP/1.1 101'))
+    req.on('error', reject)
+    req.end()
+  })
+}
