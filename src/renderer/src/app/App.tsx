@@ -10,6 +10,7 @@ import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
 import { useStore } from '../ui/store'
 import { ClientContext, useClient } from './client-context'
+import { useDesktopCommands } from './desktop-commands'
 import { ActivityBar } from './workbench/ActivityBar'
 import { CenterTabs } from './workbench/CenterTabs'
 import { CommandPalette, type PaletteCommand } from './workbench/CommandPalette'
@@ -192,6 +193,16 @@ export function App(props: { client: RequestClient }) {
     setCurrentId(projectId)
     setChatSession(null)
   }, [])
+  // A folder the desktop shell opened (Open Recent, a second launch, a file opened with Retrace).
+  useDesktopCommands({
+    run,
+    showProject: (projectId, open) => {
+      refreshProjects()
+      if (projectId !== currentId) selectProject(projectId)
+      // The project's tabs live outside React, so the file opens whether or not it is shown yet.
+      if (open !== null) tabsFor(projectId).openFile(open, { pinned: true })
+    },
+  })
   const onOpened = useCallback(
     (project: ProjectSummary) => {
       refreshProjects()
