@@ -18,14 +18,18 @@ const repoRoot = join(__dirname, '..')
 export const MAIN_PROCESS_PACKAGES = [
   '@ai-sdk/anthropic',
   '@ai-sdk/openai-compatible',
+  '@zip.js/zip.js',
   'ai',
+  'cfb',
   'chokidar',
   'diff',
   'fast-myers-diff',
+  'fuzzysort',
   'ignore',
   'lru-cache',
   'mime-types',
   'picomatch',
+  'tar',
   'ws',
   'zod',
 ] as const

@@ -219,8 +219,11 @@ describe('a package built by electron-builder (stand-in Electron binary, no down
       expect(files).toContain(file)
     }
     expect(files).toContain('out/renderer/index.html')
-    // The pdf.js worker is served from the archive over app:// like every renderer file.
-    expect(files.some((f) => /^out\/renderer\/assets\/pdf\.worker[\w.-]*\.m?js$/.test(f))).toBe(true)
+    // The staged pdf.js (module, viewer, worker, cMaps, fonts) is served from the archive over
+    // app:// like every renderer file.
+    for (const file of ['pdf.min.mjs', 'pdf.worker.min.mjs', 'pdf_viewer.mjs', 'manifest.json']) {
+      expect(files).toContain(`out/renderer/document-assets/pdfjs/${file}`)
+    }
     expect(files).not.toContain('out/.build-stamp')
     const packages = new Set(files.filter((f) => f.startsWith('node_modules/')).map((f) => f.split('/')[1]))
     for (const name of ['ai', 'zod', 'ws', 'chokidar', 'diff']) expect(packages).toContain(name)
