@@ -19,7 +19,15 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'retrace-e2e-pdf-notes-'))
   root = join(work, 'project')
   mkdirSync(root, { recursive: true })
-  for (const name of ['native.pdf', 'compat.pdf', 'failing.pdf', 'closing.pdf', 'conflict.pdf', 'drafted.pdf', 'history.pdf']) {
+  for (const name of [
+    'native.pdf',
+    'compat.pdf',
+    'failing.pdf',
+    'closing.pdf',
+    'conflict.pdf',
+    'drafted.pdf',
+    'history.pdf',
+  ]) {
     writeFileSync(join(root, name), original)
   }
   writeFileSync(join(root, 'locked.pdf'), paperPdf({ userPassword: 'retrace' }))
