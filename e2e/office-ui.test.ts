@@ -105,6 +105,8 @@ beforeAll(async () => {
   if (truncated) put('truncated.docx', truncated)
   const tables = corpusFile('poi-60329-tables-hdrftr.docx')
   if (tables) put('tables.docx', tables)
+  const slides = corpusFile('odfdo-example.odp')
+  if (slides) put('example.odp', slides)
 
   // The stub engine as an ONLYOFFICE bundle (manifest, entry page, script, export) on a loopback
   // "release" server, pinned through RETRACE_OFFICE_BUNDLE as a mirror would be.
@@ -342,6 +344,23 @@ describe('Office documents in the document view', () => {
     }
     expect(await grid.getByRole('gridcell', { name: 'A2', exact: true }).textContent()).toBe('25')
     await page.screenshot({ path: join(ARTIFACTS, 'office-xlsx.png') })
+    await close(page, watch)
+  })
+
+  test('an ODF presentation: its own thumbnail labelled approximate, next to LibreOffice pages when present', async () => {
+    if (!originals.has('example.odp')) return
+    const { page, watch } = await open('example.odp')
+    await dismissOffer(page)
+    const approximate = page.getByRole('radio', { name: 'Approximate' })
+    if (SOFFICE) {
+      expect(await page.getByRole('radio', { name: 'Pages (LibreOffice)' }).getAttribute('aria-checked')).toBe('true')
+      expect(await page.getByRole('button', { name: 'Convert to PPTX' }).count()).toBe(1)
+      await approximate.click()
+    }
+    const thumbnail = page.getByRole('img', { name: 'First page thumbnail' })
+    await expect.poll(() => thumbnail.count(), { timeout: 20_000 }).toBe(1)
+    await expect.poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0)
+    expect(await page.locator('.office-thumbnail figcaption').textContent()).toContain('Approximate')
     await close(page, watch)
   })
 
