@@ -361,6 +361,14 @@ describe('Office documents in the document view', () => {
     await expect.poll(() => thumbnail.count(), { timeout: 20_000 }).toBe(1)
     await expect.poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0)
     expect(await page.locator('.office-thumbnail figcaption').textContent()).toContain('Approximate')
+    if (SOFFICE) {
+      // The view switch is a radio group: arrows move the choice.
+      await approximate.focus()
+      await page.keyboard.press('ArrowRight')
+      const pages = page.getByRole('radio', { name: 'Pages (LibreOffice)' })
+      await expect.poll(() => pages.getAttribute('aria-checked')).toBe('true')
+      expect(await pages.evaluate((el) => el === document.activeElement)).toBe(true)
+    }
     await close(page, watch)
   })
 

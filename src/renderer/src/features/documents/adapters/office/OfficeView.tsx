@@ -258,7 +258,8 @@ export function OfficeView(props: {
   return (
     <div className="office-view-inner">
       {services && status && (
-        <div className="office-toolbar" role="toolbar" aria-label={t('office.toolbar')}>
+        // A labelled group, not a `toolbar`: its controls are reached with Tab like any others.
+        <div className="office-toolbar" role="group" aria-label={t('office.toolbar')}>
           <ul className="office-engines" aria-label={t('office.engines')} data-testid="office-engines">
             {status.engines.map((e) => (
               <li key={e.id} data-engine={e.id} data-available={e.available}>
@@ -268,13 +269,30 @@ export function OfficeView(props: {
             ))}
           </ul>
           {modes.length > 1 && (
-            <div className="office-modes" role="radiogroup" aria-label={t('office.view')}>
+            <div
+              className="office-modes"
+              role="radiogroup"
+              aria-label={t('office.view')}
+              onKeyDown={(event) => {
+                // Radio keys: arrows move the choice (and focus) within the group.
+                const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key]
+                if (step === undefined) return
+                event.preventDefault()
+                const at = modes.findIndex((m) => m.id === chosen)
+                const next = modes[(at + step + modes.length) % modes.length]
+                if (!next) return
+                setMode(next.id)
+                const buttons = event.currentTarget.querySelectorAll<HTMLElement>('[role="radio"]')
+                buttons[modes.indexOf(next)]?.focus()
+              }}
+            >
               {modes.map((m) => (
                 <button
                   key={m.id}
                   type="button"
                   role="radio"
                   aria-checked={chosen === m.id}
+                  tabIndex={chosen === m.id ? 0 : -1}
                   onClick={() => setMode(m.id)}
                 >
                   {m.label}
