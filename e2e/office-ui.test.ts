@@ -484,6 +484,11 @@ describe('Office documents in the document view', () => {
     const expected = stubExport
     await expect.poll(() => Buffer.from(onDisk('stub.docx')).equals(expected), { timeout: 20_000 }).toBe(true)
     await page.screenshot({ path: join(ARTIFACTS, 'office-onlyoffice-stub.png') })
+    // The built-in view then opens what the engine exported, not the bytes first opened.
+    await page.getByRole('radio', { name: 'Edit' }).click()
+    await expect
+      .poll(() => page.getByTestId('office-docx').getByText('Edited in the stub engine').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0)
     await close(page, watch)
   }, 120_000)
 })

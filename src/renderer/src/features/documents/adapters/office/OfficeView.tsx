@@ -56,6 +56,7 @@ export function OfficeView(props: {
   const [status, setStatus] = useState<OfficeStatus | null>(null)
   const [inspection, setInspection] = useState<OfficeInspection | null | 'unknown'>(services ? null : 'unknown')
   const [mode, setMode] = useState<Mode | null>(null)
+  const [switching, setSwitching] = useState(false)
   const [offerClosed, setOfferClosed] = useState(false)
   const [install, setInstall] = useState<Install>({ kind: 'idle' })
   const [conversion, setConversion] = useState<Conversion>({ kind: 'idle' })
@@ -112,11 +113,14 @@ export function OfficeView(props: {
   // The ONLYOFFICE frame: created once per document session, shown or hidden, never moved.
   useEffect(() => {
     if (chosen !== 'onlyoffice' || !only || !format || state !== 'ok') {
+      // Only hidden: the exporter belongs to whichever editor is shown now (its effect ran first).
       engine.host?.setVisible(false)
-      if (engine.host) session.setExporter(null)
       return
     }
     const host = engine.ensure(only, format, props.readOnly, session.bytes)
+    // The document changed in another view since this instance opened it: it opens the current
+    // bytes, never exports stale ones over them.
+    if (host.openedWith !== session.bytes) void host.start(session.bytes)
     host.setVisible(true)
     session.setExporter(async () => host.export())
     return () => {
@@ -152,6 +156,21 @@ export function OfficeView(props: {
       setMode('onlyoffice')
     } else if (outcome.result.state === 'failed')
       setInstall({ kind: 'failed', message: outcome.result.error?.message ?? '' })
+  }
+
+  // Leaving a live editor (DOCX, ONLYOFFICE) takes its current bytes first: the next view opens
+  // them, and its unmount cannot lose what autosave has not exported yet.
+  const switchMode = async (next: Mode) => {
+    if (next === chosen || switching) return
+    setSwitching(true)
+    try {
+      await session.export(false)
+    } catch {
+      // The editor could not export (it failed to start): the bytes before it stay current.
+    } finally {
+      setSwitching(false)
+    }
+    setMode(next)
   }
 
   const target = format ? conversionTarget(format) : null
@@ -281,7 +300,7 @@ export function OfficeView(props: {
                 const at = modes.findIndex((m) => m.id === chosen)
                 const next = modes[(at + step + modes.length) % modes.length]
                 if (!next) return
-                setMode(next.id)
+                void switchMode(next.id)
                 const buttons = event.currentTarget.querySelectorAll<HTMLElement>('[role="radio"]')
                 buttons[modes.indexOf(next)]?.focus()
               }}
@@ -293,7 +312,7 @@ export function OfficeView(props: {
                   role="radio"
                   aria-checked={chosen === m.id}
                   tabIndex={chosen === m.id ? 0 : -1}
-                  onClick={() => setMode(m.id)}
+                  onClick={() => void switchMode(m.id)}
                 >
                   {m.label}
                 </button>

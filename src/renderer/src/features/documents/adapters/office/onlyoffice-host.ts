@@ -56,6 +56,8 @@ export class OnlyOfficeHost {
   private readonly pending = new Map<string, Pending>()
   private controller: AbortController | null = null
   private state: EngineState = { kind: 'loading-engine' }
+  /** The bytes the current instance was opened with (the view restarts it when they are stale). */
+  openedWith: Uint8Array | null = null
 
   constructor(
     private readonly slot: HTMLElement,
@@ -69,6 +71,7 @@ export class OnlyOfficeHost {
   /** Creates the frame (once per attempt) and opens `bytes` in it. */
   async start(bytes: Uint8Array): Promise<void> {
     this.stop()
+    this.openedWith = bytes
     const controller = new AbortController()
     this.controller = controller
     this.instance = crypto.randomUUID()

@@ -13,6 +13,9 @@ export class OfficeSession {
   private exporter: ((final: boolean) => Promise<Uint8Array>) | null = null
   private readonly listeners = new Set<() => void>()
   private readonly flushers = new Set<() => void>()
+  /** Changes a live editor reported, and how many of them the last export took. */
+  private liveChanges = 0
+  private exportedChanges = 0
 
   constructor(
     bytes: Uint8Array,
@@ -41,11 +44,14 @@ export class OfficeSession {
 
   /** A live editor reports its own changes (it keeps the document in its model until export). */
   changed(): void {
+    this.liveChanges++
     this.onChanged()
   }
 
   setExporter(exporter: ((final: boolean) => Promise<Uint8Array>) | null): void {
     this.exporter = exporter
+    // A new live editor opened the current bytes: only its own changes need its export.
+    this.exportedChanges = this.liveChanges
   }
 
   /** Fields that commit after a pause register here, so an export never misses what was typed. */
@@ -57,9 +63,14 @@ export class OfficeSession {
   async export(final: boolean): Promise<Uint8Array> {
     for (const flush of this.flushers) flush()
     await this.queue
-    if (!this.exporter) return this.current
+    // A live editor that reported nothing since it opened these bytes would only re-serialise
+    // them (the DOCX editor rewrites every part): the bytes stay the ones on disk.
+    if (!this.exporter || this.liveChanges === this.exportedChanges) return this.current
+    const seen = this.liveChanges
     const bytes = await this.exporter(final)
     this.current = bytes
+    this.exportedChanges = seen
+    this.notify()
     return bytes
   }
 
