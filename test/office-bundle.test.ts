@@ -117,7 +117,7 @@ describe('ONLYOFFICE bundle install', () => {
     const web = await startWebHost({ core, rendererDir: tempDir('retrace-renderer-') })
     servers.push(web)
     const only = (await status(core)).engines.find((e) => e.id === 'onlyoffice')
-    expect(only).toMatchObject({ available: true, version: '8.3.0', origin: web.officeOrigin })
+    expect(only).toMatchObject({ available: true, version: '8.3.0', origin: web.officeOrigin, entry: 'index.html' })
     const port = Number(new URL(web.officeOrigin).port)
     const page = await http(port, 'GET', '/index.html')
     expect(page.status).toBe(200)
