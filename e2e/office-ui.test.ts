@@ -297,6 +297,7 @@ describe('Office documents in the document view', () => {
     expect(slide).toContain('<a:t>Annual review</a:t>')
     expect(slide).toContain('b="1"')
     await expect.poll(() => page.getByTestId('slide-preview').textContent()).toContain('Annual review')
+    await page.screenshot({ path: join(ARTIFACTS, 'office-pptx.png') })
     // The save is a person's version in History; the original stays there too.
     await page.getByRole('button', { name: 'File history' }).click()
     const versions = page.getByTestId('history-version')

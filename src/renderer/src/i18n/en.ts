@@ -686,6 +686,7 @@ export const en = {
   'align.failed': 'That did not happen: {message}',
   'align.blocked': 'Restore branch code is blocked; nothing was changed: {paths}',
   'align.stale': 'The files or the branch changed meanwhile; the banner was refreshed.',
+  'office.reason.unreleased': 'not installed; this build offers no bundle to install yet',
 } as const
 
 export type MessageKey = keyof typeof en

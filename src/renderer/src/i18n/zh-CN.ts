@@ -669,4 +669,5 @@ export const zhCN: Record<MessageKey, string> = {
   'align.failed': '操作未完成：{message}',
   'align.blocked': '恢复分支代码被阻止，未做任何修改：{paths}',
   'align.stale': '文件或分支已发生变化；提示条已刷新。',
+  'office.reason.unreleased': '未安装；此版本尚未提供可安装的组件',
 }

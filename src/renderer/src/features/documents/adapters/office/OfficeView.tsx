@@ -283,7 +283,10 @@ export function OfficeView(props: {
             {status.engines.map((e) => (
               <li key={e.id} data-engine={e.id} data-available={e.available}>
                 <strong>{t(`office.engine.${e.id}` as MessageKey)}</strong>
-                {e.version ? ` ${e.version}` : ''}: {engineSummary(e, t)}
+                {e.version ? ` ${e.version}` : ''}:{' '}
+                {e.id === 'onlyoffice' && !e.available && !status.bundle.pinned
+                  ? t('office.reason.unreleased')
+                  : engineSummary(e, t)}
               </li>
             ))}
           </ul>

@@ -1,10 +1,26 @@
 import DOMPurify from 'dompurify'
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import { editSlideText, readSlideTexts, type SlideText } from '../../../../../../shared/office'
+import { editSlideText, openPackage, readSlideTexts, type SlideText } from '../../../../../../shared/office'
 import { useI18n } from '../../../../i18n'
 import type { OfficeSession } from './session'
 
 const COMMIT_DELAY_MS = 600
+/** The preview's width in CSS pixels; its height follows the deck's own slide size. */
+const PREVIEW_WIDTH = 720
+
+/** Height for `PREVIEW_WIDTH` from `p:sldSz` (4:3, 16:9 or custom); 16:9 when it cannot be read. */
+async function previewHeight(bytes: Uint8Array): Promise<number> {
+  try {
+    const xml = await (await openPackage(bytes)).text('ppt/presentation.xml')
+    const size = /<p:sldSz\b[^>]*\bcx="(\d+)"[^>]*\bcy="(\d+)"/.exec(xml)
+    const cx = Number(size?.[1])
+    const cy = Number(size?.[2])
+    if (cx > 0 && cy > 0) return Math.round((PREVIEW_WIDTH * cy) / cx)
+  } catch {
+    // fall through to 16:9
+  }
+  return Math.round((PREVIEW_WIDTH * 9) / 16)
+}
 
 /**
  * PPTX: an approximate slide preview (`@jvmr/pptx-to-html`, MIT — the cleanest of the measured
@@ -21,7 +37,7 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
     () => session.bytes,
   )
   const [slides, setSlides] = useState<SlideText[] | null>(null)
-  const [previews, setPreviews] = useState<string[] | null>(null)
+  const [previews, setPreviews] = useState<{ html: string[]; height: number } | null>(null)
   const [current, setCurrent] = useState(1)
   const [failed, setFailed] = useState<string | null>(null)
 
@@ -32,11 +48,19 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
       (error: unknown) => !cancelled && setFailed(String(error)),
     )
     // The renderer is its own chunk and only approximate: a failure leaves the text editable.
-    void import('@jvmr/pptx-to-html')
-      .then(({ pptxToHtml }) => pptxToHtml(bytes.slice().buffer, { width: 960, height: 540, scaleToFit: true }))
+    void Promise.all([import('@jvmr/pptx-to-html'), previewHeight(bytes)])
+      .then(async ([{ pptxToHtml }, height]) => ({
+        html: await pptxToHtml(bytes.slice().buffer, {
+          width: PREVIEW_WIDTH,
+          height,
+          scaleToFit: true,
+          letterbox: false,
+        }),
+        height,
+      }))
       .then(
-        (html) => !cancelled && setPreviews(html.map((slide) => sanitize(slide))),
-        () => !cancelled && setPreviews([]),
+        ({ html, height }) => !cancelled && setPreviews({ html: html.map((slide) => sanitize(slide)), height }),
+        () => !cancelled && setPreviews({ html: [], height: 0 }),
       )
     return () => {
       cancelled = true
@@ -80,8 +104,9 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
               role="img"
               aria-label={t('office.slidePreview', { number: slide.index })}
               inert
+              style={{ width: PREVIEW_WIDTH, height: previews?.height ?? Math.round((PREVIEW_WIDTH * 9) / 16) }}
               // Sanitised above; inert and without scripts by the app's CSP as well.
-              dangerouslySetInnerHTML={{ __html: previews?.[slide.index - 1] ?? '' }}
+              dangerouslySetInnerHTML={{ __html: previews?.html[slide.index - 1] ?? '' }}
             />
           </figure>
           <section className="slide-texts" aria-label={t('office.slideTexts', { number: slide.index })}>
