@@ -325,6 +325,11 @@ describe('Office documents in the document view', () => {
     await expect.poll(() => editor.evaluate((el) => el === document.activeElement)).toBe(true)
     await editor.fill('25')
     await editor.press('Enter')
+    // Enter commits and moves down, back in the grid.
+    await expect.poll(() => page.getByTestId('sheet-address').textContent()).toBe('A3')
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-address') ?? null))
+      .toBe('A3')
     // The sheet and workbook parts only (cached formula results go in every sheet with formulas,
     // so LibreOffice recalculates; README "Office decisions").
     await expect.poll(() => changed('book.xlsx'), { timeout: 20_000 }).toContain('xl/worksheets/sheet1.xml')

@@ -96,7 +96,8 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
   const selectedCell = cells.get(selectedAddress)
   const shownInput = draft ?? inputText(selectedCell)
 
-  const focusCell = useCallback((column: number, row: number) => {
+  /** `fromEditor`: a commit or Escape in the cell editor hands focus back to the grid. */
+  const focusCell = useCallback((column: number, row: number, fromEditor = false) => {
     setSelected({ column, row })
     setDraft(null)
     setRefusal(null)
@@ -107,9 +108,12 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
       else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
         element.scrollTop = top + ROW_HEIGHT - element.clientHeight
     }
-    requestAnimationFrame(() =>
-      scroller.current?.querySelector<HTMLElement>(`[data-address="${formatAddress({ column, row })}"]`)?.focus(),
-    )
+    // The cell is drawn on the next frame. By then the person may have pressed Enter (or typed)
+    // and be in the cell editor: focus is not taken back from it.
+    requestAnimationFrame(() => {
+      if (!fromEditor && document.activeElement === editor.current) return
+      scroller.current?.querySelector<HTMLElement>(`[data-address="${formatAddress({ column, row })}"]`)?.focus()
+    })
   }, [])
 
   const commit = async (text: string, move: 'down' | 'right' | 'none') => {
@@ -129,7 +133,11 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
       setRefusal(refused)
     }
     const next = parseAddress(address) ?? selected
-    focusCell(move === 'right' ? next.column + 1 : next.column, move === 'down' ? next.row + 1 : next.row)
+    focusCell(
+      move === 'right' ? next.column + 1 : next.column,
+      move === 'down' ? next.row + 1 : next.row,
+      move !== 'none',
+    )
   }
 
   // An export (autosave, closing the tab) takes a value still being typed, as leaving the cell would.
@@ -243,7 +251,7 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
               void commit(event.currentTarget.value, event.key === 'Enter' ? 'down' : 'right')
             } else if (event.key === 'Escape') {
               event.preventDefault()
-              focusCell(selected.column, selected.row)
+              focusCell(selected.column, selected.row, true)
             }
           }}
           onBlur={(event) => {
