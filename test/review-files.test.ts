@@ -456,7 +456,7 @@ test('workspace content past the review storage quota is listed with metadata on
   expect(diff).toMatchObject({ diff_state: 'large', hunks: [] })
 })
 
-test('a changed image has a before/after preview from the pinned blobs; SVG and unknown binaries are metadata only', async () => {
+test('a changed binary has a before/after preview: byte-transfer URLs serving exactly the pinned blobs', async () => {
   const { tinyPng } = await import('../e2e/support/fixture')
   const { core, project, sessionId, call, root } = await setup()
   const png = tinyPng()
@@ -480,14 +480,22 @@ test('a changed image has a before/after preview from the pinned blobs; SVG and 
     resultOf((await call('review.preview', { snapshot_id: list.snapshot_id, path, side })) as never) as {
       kind: string
       mime?: string
-      content_base64?: string
+      url?: string
+      size?: number
     }
+  const bytesOf = async (url: string) => {
+    const served = await core.serveBytes(url.slice(url.lastIndexOf('/') + 1), {})
+    const chunks: Uint8Array[] = []
+    for await (const chunk of served.body ?? []) chunks.push(chunk)
+    return Buffer.concat(chunks)
+  }
   const before = await preview('pic.png', 'before')
-  expect(before).toMatchObject({ kind: 'image', mime: 'image/png' })
-  expect(Buffer.from(before.content_base64 ?? '', 'base64').equals(png)).toBe(true)
+  expect(before).toMatchObject({ kind: 'bytes', mime: 'image/png', size: png.length })
+  expect((await bytesOf(before.url ?? '')).equals(png)).toBe(true)
   const after = await preview('pic.png', 'after')
-  expect(Buffer.from(after.content_base64 ?? '', 'base64').equals(changed)).toBe(true)
-  expect(await preview('blob.bin', 'after')).toMatchObject({ kind: 'unsupported' })
+  expect((await bytesOf(after.url ?? '')).equals(changed)).toBe(true)
+  // Any binary side is served; the renderer's adapter registry decides whether it can show it.
+  expect(await preview('blob.bin', 'after')).toMatchObject({ kind: 'bytes', mime: 'application/octet-stream' })
   const missing = await call('review.preview', { snapshot_id: 'snp_gone', path: 'pic.png', side: 'after' })
   expect(missing.status === 'error' && missing.error.code).toBe('STALE_SNAPSHOT')
 })

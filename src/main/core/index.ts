@@ -152,6 +152,7 @@ export function createCore(options: CoreOptions): Core {
     diffBudgetMs: options.reviewDiffBudgetMs,
     pinQuotaBytes: options.reviewPinQuotaBytes,
     snapshotRows: options.reviewSnapshotRows,
+    bytes: files.bytes,
   })
   late.review = review
 

@@ -1,4 +1,5 @@
 import { fail, type Outcome } from '../../../shared/protocol'
+import type { ByteTransfers } from '../files'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
 import { changeSetIndex, isTurnOf, turnCommandChanges, turnParts, type SessionRecord } from '../history'
 import { scopeVersion, type JournalModule, type Receipt } from '../journal'
@@ -27,6 +28,8 @@ export function createReviewModule(deps: {
   diffBudgetMs?: number | undefined
   pinQuotaBytes?: number | undefined
   snapshotRows?: number | undefined
+  /** Serves a preview's pinned blob at a short-lived URL (the files module's byte transfer). */
+  bytes: Pick<ByteTransfers, 'issueBlob'>
 }): ReviewModule {
   const { journal } = deps
   const { db, blobs } = journal.store
@@ -154,7 +157,7 @@ export function createReviewModule(deps: {
             return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
           },
         ),
-      'review.preview': async (payload, context) => reviewPreview(paging, blobs, context.project.project_id, payload),
+      'review.preview': async (payload, context) => reviewPreview(paging, blobs, deps.bytes, context.project.project_id, payload),
     },
   }
 }

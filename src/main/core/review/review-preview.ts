@@ -1,15 +1,20 @@
 import { fail, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
-import { sniffMime } from '../files'
+import { sniffMime, type ByteTransfers } from '../files'
 import type { BlobStore } from '../store'
 import type { ReviewPaging } from './review-files'
 
-/** Images the renderer shows as `<img>` (never SVG: active content stays out of the app window). */
-const PREVIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp'])
-const MAX_PREVIEW_BYTES = 16 * 1024 * 1024
+/** The document window's read limit: what it can show, Review can show. */
+const MAX_PREVIEW_BYTES = 64 * 1024 * 1024
 
+/**
+ * One side of a reviewed file as a byte-transfer URL for the pinned blob: the renderer shows it
+ * with the same read-only adapter a tab would use (never inline SVG or HTML; the byte route's
+ * own CSP sandboxes anything opened directly).
+ */
 export async function reviewPreview(
   paging: ReviewPaging,
   blobs: BlobStore,
+  bytes: Pick<ByteTransfers, 'issueBlob'>,
   projectId: string,
   payload: { snapshot_id: string; path: string; side: 'before' | 'after' },
 ): Promise<Outcome<ResultOf<'review.preview'>>> {
@@ -23,21 +28,12 @@ export async function reviewPreview(
   if (!row) return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, { path: payload.path })
   const ref = payload.side === 'before' ? row.before_blob : row.after_blob
   if (ref === null) return ok({ kind: 'absent' as const })
-  const bytes = await blobs.read(ref)
-  if (bytes.kind === 'error') {
+  const content = await blobs.read(ref)
+  if (content.kind === 'error') {
     return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, { reason: 'expired' })
   }
-  const mime = sniffMime(row.path, bytes.result)
-  if (mime === 'application/pdf' && bytes.result.length <= MAX_PREVIEW_BYTES) {
-    return ok({ kind: 'pdf' as const, content_base64: bytes.result.toString('base64'), size: bytes.result.length })
-  }
-  if (!PREVIEWABLE.has(mime) || bytes.result.length > MAX_PREVIEW_BYTES) {
-    return ok({ kind: 'unsupported' as const, mime, size: bytes.result.length })
-  }
-  return ok({
-    kind: 'image' as const,
-    mime,
-    content_base64: bytes.result.toString('base64'),
-    size: bytes.result.length,
-  })
+  const mime = sniffMime(row.path, content.result.subarray(0, 4096))
+  const size = content.result.length
+  if (size > MAX_PREVIEW_BYTES) return ok({ kind: 'unsupported' as const, mime, size })
+  return ok({ kind: 'bytes' as const, url: bytes.issueBlob(ref, size, mime), mime, size })
 }

@@ -115,8 +115,9 @@ export const reviewDiff = defineAction('review.diff', {
 })
 
 /**
- * One side of a reviewed image, from the blob the snapshot pinned, for a before/after preview of a
- * binary file (spec 07 "a visual preview of before and after").
+ * One side of a reviewed binary file (an image, a PDF, a PSD, media…), from the blob the snapshot
+ * pinned, for a before/after preview (spec 07 "a visual preview of before and after"). The bytes
+ * are not in the frame: `url` is a short-lived byte-transfer ticket on the app's origin.
  */
 export const reviewPreview = defineAction('review.preview', {
   scope: 'project',
@@ -129,9 +130,8 @@ export const reviewPreview = defineAction('review.preview', {
     })
     .strict(),
   result: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('image'), mime: z.string(), content_base64: z.string(), size: z.number().int() }),
-    /** The renderer draws the first page with its PDF decoder (scripting disabled). */
-    z.object({ kind: z.literal('pdf'), content_base64: z.string(), size: z.number().int() }),
+    /** The renderer picks the adapter by `mime` (sniffed from the content, then the name). */
+    z.object({ kind: z.literal('bytes'), url: z.string(), mime: z.string(), size: z.number().int() }),
     z.object({ kind: z.literal('absent') }),
     z.object({ kind: z.literal('unsupported'), mime: z.string(), size: z.number().int() }),
   ]),
