@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { pdfjsAssets } from './scripts/pdfjs-assets'
 
 /**
  * One build for both shells: `out/main/electron.js` (desktop main process), `out/main/web.js`
@@ -16,6 +17,8 @@ export default defineConfig({
           web: resolve(__dirname, 'src/main/web/main.ts'),
           // Loaded by path as a worker_threads script (review diffs off the main thread).
           'diff-worker': resolve(__dirname, 'src/main/core/review/diff-worker.ts'),
+          // The project search's walk and ranking (files.search), off the main thread.
+          'search-worker': resolve(__dirname, 'src/main/core/files/search-worker.ts'),
         },
       },
     },
@@ -32,9 +35,12 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react()],
+    // pdf.js is staged as published (legacy build) at /document-assets/pdfjs/, not bundled.
+    plugins: [react(), pdfjsAssets({ packageDir: resolve(__dirname, 'node_modules/pdfjs-dist') })],
     build: {
       rolldownOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+      // Fonts stay files: a data: URL font is refused by the CSP's font-src 'self' (KaTeX's small ones).
+      assetsInlineLimit: (file: string) => (file.endsWith('.woff2') ? false : undefined),
     },
     worker: { format: 'es' },
   },

@@ -26,7 +26,8 @@ const hostingCode = {
   group: ['**/hosting/**', '../hosting', '../hosting/*'],
   message: 'The core never imports the shells\' shared hosting helpers.',
 }
-const nodeOnlyPackages = ['ws', 'lru-cache', 'mime-types'].map((name) => ({
+// lru-cache is isomorphic: the renderer's read cache (spec 08) uses it too.
+const nodeOnlyPackages = ['ws', 'mime-types'].map((name) => ({
   name,
   message: 'A Node-side package; the renderer and shared code cannot use it.',
 }))

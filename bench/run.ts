@@ -4,6 +4,7 @@ import { benchOffice } from './office.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
 import { benchWorkspaceReview } from './workspace-review.bench'
+import { benchSearch } from './search.bench'
 import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   await benchFiles()
   await benchReview()
   await benchWorkspaceReview()
+  await benchSearch()
   await benchSnapshotSmall()
   await benchSnapshots()
   await benchOffice()

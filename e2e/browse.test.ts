@@ -56,11 +56,12 @@ describe('browser mode: open a folder, browse it, open a file', () => {
     // Monaco renders spaces as no-break spaces; compare what a reader sees.
     const editorText = async () => (await editor.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ')
     await expect.poll(editorText, { timeout: 30_000 }).toContain("console.log(greet('world'))")
-    expect(await page.locator('.viewer-header .badge').innerText()).toBe('Read-only')
-    // Read-only means read-only: typing changes nothing.
+    // Text opens editable (issue 13): no read-only badge, typing shows and autosaves.
+    expect(await page.locator('.viewer-header .badge').count()).toBe(0)
     await editor.locator('.view-lines').click()
-    await page.keyboard.type('typed')
-    expect(await editorText()).not.toContain('typed')
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type('// typed')
+    await expect.poll(editorText).toContain('// typed')
     await page.screenshot({ path: join(ARTIFACTS, 'browse-text-file.png') })
 
     // Keyboard: focus the tree and walk it.

@@ -91,9 +91,10 @@ test('an open file follows a change another client commits', async () => {
   const tree = page.getByRole('tree', { name: 'Files' })
   await tree.locator('[data-path="docs"]').click()
   await tree.locator('[data-path="docs/keep.md"]').click()
-  const lines = page.getByTestId('text-view').locator('.view-lines')
+  // A Markdown file: its rendered preview shows the text (issue 13).
+  const lines = page.getByTestId('markdown-preview')
   const text = async () => (await lines.innerText()).replace(/\u00a0/g, ' ')
-  await expect.poll(text, { timeout: 30_000 }).toContain('# keep')
+  await expect.poll(text, { timeout: 30_000 }).toContain('keep')
 
   const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
   client.send(request('project.list', {}))

@@ -303,7 +303,8 @@ describe('live files', () => {
     await tree.locator('[data-path="src"]').click()
     await tree.locator('[data-path="src/lib/gamma.ts"]').count()
     await tree.locator('[data-path="README.md"]').dblclick()
-    const editor = page.getByTestId('text-view').locator('.view-lines')
+    // README.md opens in the Markdown view (issue 13): its rendered preview shows the text.
+    const editor = page.getByTestId('markdown-preview')
     await expect.poll(() => textOf(editor), { timeout: 30_000 }).toContain('Workbench fixture')
     await tree.locator('[data-path="src"]').click() // collapse…
     await tree.locator('[data-path="src"]').click() // …and expand again: expansion is kept either way

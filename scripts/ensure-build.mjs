@@ -7,7 +7,14 @@ import { fileURLToPath } from 'node:url'
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..')
 const STAMP = join(repoRoot, 'out', '.build-stamp')
-const INPUTS = ['src', 'electron.vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.base.json']
+const INPUTS = [
+  'src',
+  'electron.vite.config.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.base.json',
+  'scripts/pdfjs-assets.ts',
+]
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0

@@ -456,7 +456,7 @@ test('workspace content past the review storage quota is listed with metadata on
   expect(diff).toMatchObject({ diff_state: 'large', hunks: [] })
 })
 
-test('a changed binary has a before/after preview: byte-transfer URLs serving exactly the pinned blobs', async () => {
+test('a changed image has a before/after preview from the pinned blobs; SVG and unknown binaries are metadata only', async () => {
   const { tinyPng } = await import('../e2e/support/fixture')
   const { core, project, sessionId, call, root } = await setup()
   const png = tinyPng()
@@ -483,19 +483,21 @@ test('a changed binary has a before/after preview: byte-transfer URLs serving ex
       url?: string
       size?: number
     }
-  const bytesOf = async (url: string) => {
-    const served = await core.serveBytes(url.slice(url.lastIndexOf('/') + 1), {})
+  // The pinned blob travels through the byte transfer, as the renderer fetches it — never as base64 in a frame.
+  const bytesOf = async (url: string | undefined) => {
+    const answer = await core.serveBytes((url ?? '').slice('/api/bytes/'.length), {})
+    if (answer.status !== 200 || !answer.body) throw new Error(`byte transfer answered ${answer.status}`)
     const chunks: Uint8Array[] = []
-    for await (const chunk of served.body ?? []) chunks.push(chunk)
+    for await (const chunk of answer.body) chunks.push(chunk)
     return Buffer.concat(chunks)
   }
   const before = await preview('pic.png', 'before')
-  expect(before).toMatchObject({ kind: 'bytes', mime: 'image/png', size: png.length })
-  expect((await bytesOf(before.url ?? '')).equals(png)).toBe(true)
+  expect(before).toMatchObject({ kind: 'image', mime: 'image/png', size: png.length })
+  expect(before).not.toHaveProperty('content_base64')
+  expect((await bytesOf(before.url)).equals(png)).toBe(true)
   const after = await preview('pic.png', 'after')
-  expect((await bytesOf(after.url ?? '')).equals(changed)).toBe(true)
-  // Any binary side is served; the renderer's adapter registry decides whether it can show it.
-  expect(await preview('blob.bin', 'after')).toMatchObject({ kind: 'bytes', mime: 'application/octet-stream' })
+  expect((await bytesOf(after.url)).equals(changed)).toBe(true)
+  expect(await preview('blob.bin', 'after')).toMatchObject({ kind: 'unsupported' })
   const missing = await call('review.preview', { snapshot_id: 'snp_gone', path: 'pic.png', side: 'after' })
   expect(missing.status === 'error' && missing.error.code).toBe('STALE_SNAPSHOT')
 })

@@ -6,7 +6,7 @@ import { createAgentModule, type LoopSettings } from './agent'
 import { createDispatcher } from './dispatcher'
 import { createEventBus } from './events'
 import { createFilesModule, type ByteResponse, type ReadLimits } from './files'
-import { createHistoryModule, type RetentionPolicy, type TurnApi } from './history'
+import { createHistoryModule, listSessions, type RetentionPolicy, type TurnApi } from './history'
 import type { Host } from './host'
 import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 import {
@@ -48,6 +48,11 @@ export interface CoreOptions {
   readonly snapshots?: boolean
   /** Spec 06 maintenance schedule of the shadow repositories (`false`: none, for short-lived engines). */
   readonly snapshotMaintenance?: { firstAfterMs: number; everyMs: number } | false
+  /**
+   * Index a project for `files.search` in the background as soon as its root is listed, so the
+   * first quick open answers from a warm index (the shells turn it on; tests leave it off).
+   */
+  readonly prewarmSearch?: boolean
   /** Office documents (spec 10): bundle pin, LibreOffice detection and limits. */
   readonly office?: OfficeModuleOptions
 }
@@ -115,6 +120,15 @@ export function createCore(options: CoreOptions): Core {
     journal,
     readLimits: options.readLimits,
     onListed: (project) => watch.ensure(project),
+    prewarmSearch: options.prewarmSearch === true,
+    // File History shows agent versions only of sessions that still exist (archived ones too).
+    sessions: (projectId) =>
+      new Map(
+        listSessions(db, projectId, true).map((session) => [
+          session.session_id,
+          { title: session.title, archived: session.state === 'archived' },
+        ]),
+      ),
   })
   // Office documents: their own module; only its actions and shell-facing host cross this line.
   const office = createOfficeModule({
@@ -152,7 +166,7 @@ export function createCore(options: CoreOptions): Core {
     diffBudgetMs: options.reviewDiffBudgetMs,
     pinQuotaBytes: options.reviewPinQuotaBytes,
     snapshotRows: options.reviewSnapshotRows,
-    bytes: files.bytes,
+    issueBlob: (digest, size, mime) => files.bytes.issueBlob(digest, size, mime),
   })
   late.review = review
 
@@ -229,6 +243,7 @@ export function createCore(options: CoreOptions): Core {
       disposed = true
       watch.dispose()
       review.dispose()
+      files.dispose()
       office.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with
       // none running the store closes at once, so a restart in the same process sees it closed.

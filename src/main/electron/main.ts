@@ -56,7 +56,11 @@ void app.whenReady().then(() => {
     focusedWindow: () => BrowserWindow.getFocusedWindow() ?? undefined,
     safeStorage,
   })
-  const started = createCore({ dataDir: process.env.RETRACE_DATA_DIR ?? app.getPath('userData'), host })
+  const started = createCore({
+    dataDir: process.env.RETRACE_DATA_DIR ?? app.getPath('userData'),
+    host,
+    prewarmSearch: true,
+  })
   serving.core = started
   const officeOrigin = registerOfficeProtocol(protocol, started, APP_ORIGIN)
   const bridge = attachCoreToIpc(

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const core = createCore({
     dataDir,
     host,
+    prewarmSearch: true,
     agent: {
       ...(provider ? { cliProvider: provider } : {}),
       ...(permissionMode ? { defaultPermissionMode: permissionMode } : {}),

@@ -12,6 +12,8 @@ import {
   filesWrite,
 } from './actions/files'
 import { journalTransactions } from './actions/journal'
+import { filesSearch } from './actions/file-search'
+import { filesHistory, filesReadVersion, filesRestoreVersion } from './actions/file-history'
 import {
   sessionAbort,
   sessionApprove,
@@ -55,6 +57,10 @@ export const ACTIONS = {
   [filesRename.name]: filesRename,
   [filesCopy.name]: filesCopy,
   [filesDelete.name]: filesDelete,
+  [filesSearch.name]: filesSearch,
+  [filesHistory.name]: filesHistory,
+  [filesReadVersion.name]: filesReadVersion,
+  [filesRestoreVersion.name]: filesRestoreVersion,
   [journalTransactions.name]: journalTransactions,
   [sessionCreate.name]: sessionCreate,
   [sessionList.name]: sessionList,

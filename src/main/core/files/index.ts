@@ -4,4 +4,8 @@ export { createByteBudget, readFile, DEFAULT_READ_LIMITS, type ByteBudget, type 
 export { BYTES_ROUTE, createByteTransfers, parseRange, type ByteResponse, type ByteTransfers } from './bytes'
 export { classifyContent, sniffMime } from './sniff'
 export { createHumanOperations, type HumanOperations, type MutationResult, type OperationContext } from './operations'
+export { walkTree, type TreeWalkOptions, type WalkedEntry } from './walk'
+export { createSearchRunner, type SearchRunner } from './search-runner'
+export { searchProject, type ProjectSearch } from './search'
+export { fileHistory, readVersion, versionBytes, type FileHistoryDeps, type SessionLookup } from './versions'
 export { createFilesModule, type FilesModule } from './module'

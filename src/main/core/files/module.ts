@@ -1,4 +1,4 @@
-import type { DirEntry, ProjectSummary } from '../../../shared/protocol'
+import type { DirEntry, FileVersion, ProjectSummary, SearchEntry } from '../../../shared/protocol'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
 import type { JournalModule } from '../journal'
 import { createCursorSigner, createSnapshotStore } from '../paging'
@@ -7,6 +7,9 @@ import type { ProjectRoots } from './containment'
 import { createDirectoryListing, listDirectory } from './list'
 import { createHumanOperations, type HumanOperations, type OperationContext } from './operations'
 import { createByteBudget, DEFAULT_READ_LIMITS, readFile, type ReadLimits } from './read'
+import { searchProject, type ProjectSearch } from './search'
+import { createSearchRunner } from './search-runner'
+import { fileHistory, readVersion, versionBytes, type FileHistoryDeps, type SessionLookup } from './versions'
 
 /** File bytes that large reads may hold in memory at once, across all clients. */
 const LARGE_READ_BUDGET_BYTES = 128 * 1024 * 1024
@@ -25,9 +28,15 @@ type FileActions =
   | 'files.rename'
   | 'files.copy'
   | 'files.delete'
+  | 'files.search'
+  | 'files.history'
+  | 'files.read_version'
+  | 'files.restore_version'
 
 export interface FilesModule {
   readonly actions: ModuleActions<FileActions>
+  /** Stops the search worker. */
+  dispose(): void
   readonly bytes: ByteTransfers
   /** The human file operations, for other modules' trusted writes (an Office conversion). */
   readonly operations: HumanOperations
@@ -42,6 +51,10 @@ export function createFilesModule(deps: {
   readLimits?: Partial<ReadLimits> | undefined
   /** A window lists a project's folder: the project is being shown (the watcher starts). */
   onListed?: (project: ProjectSummary) => void
+  /** Index a project for search as soon as its root is listed (the shells; not tests). */
+  prewarmSearch?: boolean
+  /** The sessions of a project that still exist: History shows only their agent versions. */
+  sessions: (projectId: string) => ReturnType<SessionLookup>
 }): FilesModule {
   const { journal } = deps
   const dataDir = journal.dataDir
@@ -55,6 +68,7 @@ export function createFilesModule(deps: {
   const budget = createByteBudget(LARGE_READ_BUDGET_BYTES)
   const bytes = createByteTransfers({ blobs: journal.store.blobs, limits: readLimits, budget })
   const operations = createHumanOperations({
+    db: journal.store.db,
     journal: journal.store.journal,
     mutations: journal.mutations,
     onCommitted: journal.announceReceipt,
@@ -66,8 +80,28 @@ export function createFilesModule(deps: {
     idempotencyKey: context.idempotencyKey,
     workspace: journal.workspaceOf(context.project),
   })
+  const search: ProjectSearch = {
+    signer: createCursorSigner(),
+    // Bounded by entries across all search snapshots (~100 B each).
+    snapshots: createSnapshotStore<SearchEntry>({ maxItems: 500_000, ttlMs: 10 * 60 * 1000 }),
+    runner: createSearchRunner(),
+  }
+  const historyPaging = {
+    signer: createCursorSigner(),
+    snapshots: createSnapshotStore<FileVersion>({ maxItems: 100_000, ttlMs: 10 * 60 * 1000 }),
+  }
+  const historyDeps = (projectId: string): FileHistoryDeps => ({
+    db: journal.store.db,
+    blobs: journal.store.blobs,
+    transfers: bytes,
+    signer: historyPaging.signer,
+    snapshots: historyPaging.snapshots,
+    sessions: () => deps.sessions(projectId),
+    maxReadBytes: readLimits.maxReadBytes,
+  })
   return {
     bytes,
+    dispose: () => search.runner.dispose(),
     operations,
     rootsOf,
     operationContext,
@@ -75,6 +109,9 @@ export function createFilesModule(deps: {
     actions: {
       'files.list': async (payload, { project }) => {
         deps.onListed?.(project)
+        if (deps.prewarmSearch && payload.path === '' && payload.cursor === undefined) {
+          search.runner.generation(project.root, dataDir).catch(() => undefined)
+        }
         return listDirectory(listing, project.project_id, rootsOf(project.root), payload)
       },
       'files.read': async ({ path }, { project }) => readFile(rootsOf(project.root), path, readLimits, budget),
@@ -84,6 +121,27 @@ export function createFilesModule(deps: {
       'files.rename': async (payload, context) => operations.rename(operationContext(context), payload),
       'files.copy': async (payload, context) => operations.copy(operationContext(context), payload),
       'files.delete': async (payload, context) => operations.delete(operationContext(context), payload),
+      'files.search': async (payload, { project }) =>
+        searchProject(search, project.project_id, rootsOf(project.root), payload),
+      'files.history': async (payload, { project }) =>
+        fileHistory(
+          historyDeps(project.project_id),
+          { projectId: project.project_id, workspaceId: journal.workspaceOf(project).workspace_id },
+          payload,
+        ),
+      'files.read_version': async (payload, { project }) =>
+        readVersion(historyDeps(project.project_id), journal.workspaceOf(project).workspace_id, payload),
+      'files.restore_version': async (payload, context) => {
+        const operation = operationContext(context)
+        const version = await versionBytes(
+          historyDeps(context.project.project_id),
+          operation.workspace.workspace_id,
+          payload.path,
+          payload.version_id,
+        )
+        if (version.kind === 'error') return version
+        return operations.restoreVersion(operation, { ...payload, content: version.result.bytes })
+      },
     },
   }
 }

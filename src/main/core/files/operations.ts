@@ -1,5 +1,12 @@
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { digestOf, fingerprintOf, type IdempotencyClaim, type IdempotentMutations } from '../store'
+import {
+  digestOf,
+  fingerprintOf,
+  statement,
+  type Database,
+  type IdempotencyClaim,
+  type IdempotentMutations,
+} from '../store'
 import {
   planCopy,
   planCreate,
@@ -30,7 +37,18 @@ export interface OperationContext {
 export interface HumanOperations {
   write(
     context: OperationContext,
-    payload: { path: string; content?: string; content_base64?: string; expected_revision: string | null },
+    payload: {
+      path: string
+      content?: string
+      content_base64?: string
+      expected_revision: string | null
+      edit_session_id?: string | undefined
+    },
+  ): Promise<Outcome<MutationResult>>
+  /** File History's restore: `content` is the version's stored bytes (read and verified by the caller). */
+  restoreVersion(
+    context: OperationContext,
+    payload: { path: string; version_id: string; content: Buffer; expected_revision: string | null },
   ): Promise<Outcome<MutationResult>>
   create(
     context: OperationContext,
@@ -73,6 +91,7 @@ const BASE64_ALPHABET = /^[A-Za-z0-9+/]*={0,2}$/
  * fingerprint is refused with zero writes, a running one is awaited, never started twice.
  */
 export function createHumanOperations(deps: {
+  db: Database
   journal: Journal
   mutations: IdempotentMutations
   onCommitted: (workspace: Workspace, receipt: Receipt) => void
@@ -84,6 +103,7 @@ export function createHumanOperations(deps: {
     action: string,
     canonical: { payload: unknown; precondition: unknown },
     plan: (mutator: MutatorContext) => Promise<Outcome<PlannedChange[]>>,
+    note: OperationNote = {},
   ): Promise<Outcome<MutationResult>> {
     const key = context.idempotencyKey
     if (key === undefined) return fail('INVALID_REQUEST', `"${action}" needs an idempotency_key.`)
@@ -93,7 +113,10 @@ export function createHumanOperations(deps: {
         { kind: 'human', session_id: context.sessionId ?? null },
         () => plan({ workspace: context.workspace, limits: journal.limits }),
         {
-          onPrepared: (receipt) => hooks.prepared(receipt.transaction_id, resultOf(receipt)),
+          onPrepared: (receipt) => {
+            hooks.prepared(receipt.transaction_id, resultOf(receipt))
+            recordHumanOperation(deps.db, receipt.transaction_id, action, note)
+          },
           onSettled: (receipt) => {
             if (receipt.status !== 'prepared') hooks.settled(receipt.status, resultOf(receipt))
           },
@@ -128,6 +151,24 @@ export function createHumanOperations(deps: {
             source: { content: bytes.result },
             expected: payload.expected_revision,
           }),
+        { edit_session_id: payload.edit_session_id },
+      )
+    },
+    async restoreVersion(context, payload) {
+      return run(
+        context,
+        'files.restore_version',
+        {
+          payload: { path: payload.path, version_id: payload.version_id, content: digestOf(payload.content) },
+          precondition: { expected_revision: payload.expected_revision },
+        },
+        (mutator) =>
+          planWrite(mutator, {
+            path: payload.path,
+            source: { content: payload.content },
+            expected: payload.expected_revision,
+          }),
+        { restored_version_id: payload.version_id },
       )
     },
     async create(context, payload) {
@@ -173,6 +214,20 @@ export function createHumanOperations(deps: {
       )
     },
   }
+}
+
+/** What File History needs to know about a human operation beyond its receipt. */
+interface OperationNote {
+  readonly edit_session_id?: string | undefined
+  readonly restored_version_id?: string | undefined
+}
+
+/** Written in the SQLite transaction that prepares the operation (so it exists iff the receipt does). */
+function recordHumanOperation(db: Database, transactionId: string, action: string, note: OperationNote): void {
+  statement(
+    db,
+    'INSERT INTO human_operations (transaction_id, action, edit_session_id, restored_version_id) VALUES (?, ?, ?, ?)',
+  ).run(transactionId, action, note.edit_session_id ?? null, note.restored_version_id ?? null)
 }
 
 function claimOf(

@@ -1,5 +1,4 @@
 import { fail, type Outcome } from '../../../shared/protocol'
-import type { ByteTransfers } from '../files'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
 import { changeSetIndex, isTurnOf, turnCommandChanges, turnParts, type SessionRecord } from '../history'
 import { scopeVersion, type JournalModule, type Receipt } from '../journal'
@@ -28,8 +27,8 @@ export function createReviewModule(deps: {
   diffBudgetMs?: number | undefined
   pinQuotaBytes?: number | undefined
   snapshotRows?: number | undefined
-  /** Serves a preview's pinned blob at a short-lived URL (the files module's byte transfer). */
-  bytes: Pick<ByteTransfers, 'issueBlob'>
+  /** Recorded contents reach the previews through the byte transfer. */
+  issueBlob: (digest: string, size: number, mime: string) => string
 }): ReviewModule {
   const { journal } = deps
   const { db, blobs } = journal.store
@@ -157,7 +156,7 @@ export function createReviewModule(deps: {
             return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
           },
         ),
-      'review.preview': async (payload, context) => reviewPreview(paging, blobs, deps.bytes, context.project.project_id, payload),
+      'review.preview': async (payload, context) => reviewPreview(paging, blobs, context.project.project_id, payload, deps.issueBlob),
     },
   }
 }

@@ -1,22 +1,22 @@
 import { fail, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
-import { sniffMime, type ByteTransfers } from '../files'
+import { sniffMime } from '../files'
 import type { BlobStore } from '../store'
 import type { ReviewPaging } from './review-files'
 
-/** The document window's read limit: what it can show, Review can show. */
+/** Images the renderer shows as `<img>` (never SVG: active content stays out of the app window). */
+const PREVIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp'])
+/** The read limit: bigger recorded contents are listed with their size only. */
 const MAX_PREVIEW_BYTES = 64 * 1024 * 1024
 
-/**
- * One side of a reviewed file as a byte-transfer URL for the pinned blob: the renderer shows it
- * with the same read-only adapter a tab would use (never inline SVG or HTML; the byte route's
- * own CSP sandboxes anything opened directly).
- */
+/** Issues a byte-transfer URL for a recorded blob (the files module's `bytes.issueBlob`). */
+export type IssueBlobUrl = (digest: string, size: number, mime: string) => string
+
 export async function reviewPreview(
   paging: ReviewPaging,
   blobs: BlobStore,
-  bytes: Pick<ByteTransfers, 'issueBlob'>,
   projectId: string,
   payload: { snapshot_id: string; path: string; side: 'before' | 'after' },
+  issueBlob: IssueBlobUrl,
 ): Promise<Outcome<ResultOf<'review.preview'>>> {
   const snapshot = paging.snapshots.get(payload.snapshot_id)
   if (!snapshot || !snapshot.basis.startsWith(`${projectId}|`)) {
@@ -28,12 +28,17 @@ export async function reviewPreview(
   if (!row) return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, { path: payload.path })
   const ref = payload.side === 'before' ? row.before_blob : row.after_blob
   if (ref === null) return ok({ kind: 'absent' as const })
-  const content = await blobs.read(ref)
-  if (content.kind === 'error') {
+  const bytes = await blobs.read(ref)
+  if (bytes.kind === 'error') {
     return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, { reason: 'expired' })
   }
-  const mime = sniffMime(row.path, content.result.subarray(0, 4096))
-  const size = content.result.length
-  if (size > MAX_PREVIEW_BYTES) return ok({ kind: 'unsupported' as const, mime, size })
-  return ok({ kind: 'bytes' as const, url: bytes.issueBlob(ref, size, mime), mime, size })
+  const mime = sniffMime(row.path, bytes.result)
+  const size = bytes.result.length
+  if (mime === 'application/pdf' && size <= MAX_PREVIEW_BYTES) {
+    return ok({ kind: 'pdf' as const, url: issueBlob(ref, size, mime), size })
+  }
+  if (!PREVIEWABLE.has(mime) || bytes.result.length > MAX_PREVIEW_BYTES) {
+    return ok({ kind: 'unsupported' as const, mime, size: bytes.result.length })
+  }
+  return ok({ kind: 'image' as const, mime, url: issueBlob(ref, size, mime), size })
 }

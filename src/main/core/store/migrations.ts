@@ -268,4 +268,19 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       UPDATE sessions SET titled = 0 WHERE title = 'New session';
     `,
   },
+  {
+    name: '010-file-history',
+    sql: `
+      -- What each human file operation was, written in the SQLite transaction that prepares it:
+      -- File History labels versions by it and merges one editing session's saves.
+      CREATE TABLE human_operations (
+        transaction_id TEXT PRIMARY KEY REFERENCES transactions(transaction_id),
+        action TEXT NOT NULL,
+        edit_session_id TEXT,
+        restored_version_id TEXT
+      ) STRICT;
+      -- A path's history when no lineage sits at it any more (the file was deleted).
+      CREATE INDEX transaction_files_by_path ON transaction_files (path);
+    `,
+  },
 ]

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import type { ProjectSummary, ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileTab } from '../features/documents'
+import { dirtyPathsOf, watchReadCache } from '../features/drafts'
 import { Explorer, gitStoreFor, type ExplorerHandle } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { navigateChange, ReviewPane, reviewTurn } from '../features/review'
@@ -11,7 +12,7 @@ import { useStore } from '../ui/store'
 import { ClientContext, useClient } from './client-context'
 import { ActivityBar } from './workbench/ActivityBar'
 import { CenterTabs } from './workbench/CenterTabs'
-import { CommandPalette, watchFileIndex, type PaletteCommand } from './workbench/CommandPalette'
+import { CommandPalette, type PaletteCommand } from './workbench/CommandPalette'
 import { COMMANDS, commandForChord, type CommandId } from './workbench/commands'
 import { chordOf, displayChord } from './workbench/keys'
 import { Layout, type LayoutHandle } from './workbench/Layout'
@@ -72,7 +73,6 @@ export function App(props: { client: RequestClient }) {
       }),
     [client, refreshProjects],
   )
-  useEffect(() => (currentId === null ? undefined : watchFileIndex(client, currentId)), [client, currentId])
   const opened = useRef(false)
   useEffect(() => {
     if (tabs && initialOpen && !opened.current) {
@@ -279,6 +279,8 @@ function Workspace(props: {
   const client = useClient()
   const { projectId, tabs } = props
   const git = useStore(gitStoreFor(client, projectId).store)
+  const dirty = useStore(dirtyPathsOf(projectId))
+  useEffect(() => watchReadCache(client, projectId), [client, projectId])
   const reviewActive = useStore(tabs.store, (s) => s.activeId === 'review')
   const renderTab = (tab: Tab) =>
     tab.kind === 'review' ? (
@@ -296,6 +298,7 @@ function Workspace(props: {
         viewState={tabs.viewState(tab.id)}
         onViewState={(view) => tabs.saveViewState(tab.id, view)}
         onReveal={props.reveal}
+        onOpenFile={(path) => props.openFile(path)}
       />
     )
   return (
@@ -314,7 +317,13 @@ function Workspace(props: {
         />
       }
       center={
-        <CenterTabs tabs={tabs} gitState={(path) => git.files.get(path)} renderTab={renderTab} empty={<Welcome />} />
+        <CenterTabs
+          tabs={tabs}
+          gitState={(path) => git.files.get(path)}
+          isDirty={(path) => dirty.has(path)}
+          renderTab={renderTab}
+          empty={<Welcome />}
+        />
       }
       chat={
         <ChatPane

@@ -66,6 +66,11 @@ export const filesWrite = defineAction('files.write', {
       content_base64: z.string().optional(),
       /** The revision the editor started from; `null` means "the file must not exist yet". */
       expected_revision: Revision.nullable(),
+      /**
+       * The editor's editing session (a new one after a document switch, a close or a restore):
+       * File History merges a session's saves into one version. Not part of the fingerprint.
+       */
+      edit_session_id: z.string().min(1).max(100).optional(),
     })
     .strict(),
   result: MutationResult,

@@ -115,9 +115,8 @@ export const reviewDiff = defineAction('review.diff', {
 })
 
 /**
- * One side of a reviewed binary file (an image, a PDF, a PSD, media…), from the blob the snapshot
- * pinned, for a before/after preview (spec 07 "a visual preview of before and after"). The bytes
- * are not in the frame: `url` is a short-lived byte-transfer ticket on the app's origin.
+ * One side of a reviewed image, from the blob the snapshot pinned, for a before/after preview of a
+ * binary file (spec 07 "a visual preview of before and after").
  */
 export const reviewPreview = defineAction('review.preview', {
   scope: 'project',
@@ -130,8 +129,10 @@ export const reviewPreview = defineAction('review.preview', {
     })
     .strict(),
   result: z.discriminatedUnion('kind', [
-    /** The renderer picks the adapter by `mime` (sniffed from the content, then the name). */
-    z.object({ kind: z.literal('bytes'), url: z.string(), mime: z.string(), size: z.number().int() }),
+    /** `url`: the recorded bytes through the byte transfer (never base64 inside the frame). */
+    z.object({ kind: z.literal('image'), mime: z.string(), url: z.string(), size: z.number().int() }),
+    /** The renderer draws the first page with its PDF decoder (scripting disabled). */
+    z.object({ kind: z.literal('pdf'), url: z.string(), size: z.number().int() }),
     z.object({ kind: z.literal('absent') }),
     z.object({ kind: z.literal('unsupported'), mime: z.string(), size: z.number().int() }),
   ]),

@@ -1,10 +1,5 @@
-import type { Dirent } from 'node:fs'
-import { lstat, readdir } from 'node:fs/promises'
-import { relative, sep } from 'node:path'
-import ignore, { type Ignore } from 'ignore'
-import { isForbiddenSegment } from '../../../../shared/paths'
-import { isJournalTempName } from '../../journal'
-import { openChain, readPath } from '../../project-fs'
+import { lstat } from 'node:fs/promises'
+import { walkTree } from '../../files'
 import type { ToolContext, ToolResult } from './define-tool'
 import { folderArg } from './folder-arg'
 import { toolError } from './tool-paths'
@@ -33,100 +28,32 @@ export interface WalkOptions {
 export const STOPPED = { kind: 'error', code: 'ABORTED', message: 'stopped before it finished' } as const
 
 /**
- * The ignore rules in force inside one folder: every .gitignore from the root down, each rule
- * rewritten relative to the root, in order — so, as in git, the deepest matching rule decides
- * (a nested `!keep.gen` re-includes what the root's `*.gen` excluded).
- */
-interface Rules {
-  readonly patterns: readonly string[]
-  readonly matcher: Ignore
-}
-
-function rebase(line: string, base: string): string | undefined {
-  const trimmed = line.replace(/\s+$/, '')
-  if (trimmed === '' || trimmed.startsWith('#')) return undefined
-  const negated = trimmed.startsWith('!')
-  let pattern = negated ? trimmed.slice(1) : trimmed
-  if (base !== '') {
-    const anchored = pattern.replace(/\/$/, '').includes('/')
-    pattern = anchored ? `${base}/${pattern.replace(/^\//, '')}` : `${base}/**/${pattern}`
-  }
-  return negated ? `!${pattern}` : pattern
-}
-
-/** A .gitignore larger than this is not a real ignore file; it is skipped. */
-const MAX_IGNORE_BYTES = 1024 * 1024
-
-async function rulesFor(root: string, base: string, parent: Rules | undefined): Promise<Rules | undefined> {
-  const read = await readPath(root, base === '' ? '.gitignore' : `${base}/.gitignore`, MAX_IGNORE_BYTES)
-  if (read.kind !== 'regular') return parent
-  const text = read.bytes.toString('utf8')
-  const own = text.split(/\r?\n/).flatMap((line) => rebase(line, base) ?? [])
-  const patterns = [...(parent?.patterns ?? []), ...own]
-  return { patterns, matcher: ignore({ ignorecase: false }).add(patterns) }
-}
-
-function ignored(rules: Rules | undefined, path: string, isDir: boolean): boolean {
-  return rules !== undefined && rules.matcher.ignores(isDir ? `${path}/` : path)
-}
-
-/**
- * Breadth-first over the project, as git would see it: `.gitignore` files at every level apply to
- * their own subtree, `.git` and Retrace's data directory are never entered, symlinks are listed
- * but never followed. Bounded by entry count; stops when the turn is aborted.
+ * The project walk (files/walk.ts: .gitignore at every level, `.git` and the data directory never
+ * entered, links never followed) with each entry's size and mtime, for the agent's list, glob and
+ * grep tools. Bounded by entry count; stops when the turn is aborted.
  */
 export async function walk(options: WalkOptions): Promise<{ entries: WalkEntry[]; truncated: boolean }> {
   const entries: WalkEntry[] = []
-  const dataRel = relative(options.root, options.dataDir).split(sep).join('/')
-  let startRules: Rules | undefined
-  // Rules from the root down to the start folder apply inside it too.
-  const segments = options.start === '' ? [] : options.start.split('/')
-  for (let i = 0; i <= segments.length; i++) {
-    startRules = await rulesFor(options.root, segments.slice(0, i).join('/'), startRules)
-  }
-  const queue: Array<{ dir: string; depth: number; rules: Rules | undefined }> = [
-    { dir: options.start, depth: 0, rules: startRules },
-  ]
-  while (queue.length > 0) {
+  const walker = walkTree({
+    root: options.root,
+    dataDir: options.dataDir,
+    start: options.start,
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+  })
+  for (const entry of walker) {
     if (options.signal.aborted) return { entries, truncated: true }
-    const { dir, depth, rules } = queue.shift() as (typeof queue)[number]
-    // Each folder is opened from the root without following links and read through that handle,
-    // so a folder swapped for a link while we walk is skipped, never entered.
-    const walked = openChain(options.root, dir === '' ? [] : dir.split('/'))
-    if (walked.kind === 'failed') continue
-    const folder = walked.chain
+    let size: number
+    let mtimeMs: number
     try {
-      if (folder.missing.length > 0) continue
-      let children: Dirent[]
-      try {
-        children = await readdir(folder.deepest.self, { withFileTypes: true })
-      } catch {
-        continue
-      }
-      children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      for (const child of children) {
-        const path = dir === '' ? child.name : `${dir}/${child.name}`
-        if (isForbiddenSegment(child.name) || path === dataRel || isJournalTempName(child.name)) continue
-        const isDir = child.isDirectory()
-        if (ignored(rules, path, isDir)) continue
-        let size: number
-        let mtimeMs: number
-        try {
-          const info = await lstat(folder.deepest.at(child.name))
-          size = info.size
-          mtimeMs = info.mtimeMs
-        } catch {
-          continue
-        }
-        entries.push({ path, kind: child.isSymbolicLink() ? 'symlink' : isDir ? 'dir' : 'file', size, mtimeMs })
-        if (entries.length >= options.maxEntries) return { entries, truncated: true }
-        if (isDir && (options.maxDepth === undefined || depth + 1 < options.maxDepth)) {
-          queue.push({ dir: path, depth: depth + 1, rules: await rulesFor(options.root, path, rules) })
-        }
-      }
-    } finally {
-      folder.close()
+      // Through the open folder that holds the entry (the walk is paused while we await).
+      const info = await lstat(entry.folder.at(entry.name))
+      size = info.size
+      mtimeMs = info.mtimeMs
+    } catch {
+      continue
     }
+    entries.push({ path: entry.path, kind: entry.kind, size, mtimeMs })
+    if (entries.length >= options.maxEntries) return { entries, truncated: true }
   }
   return { entries, truncated: false }
 }

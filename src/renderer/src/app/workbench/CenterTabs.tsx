@@ -17,6 +17,8 @@ import './tabs.css'
 export function CenterTabs(props: {
   tabs: TabsModel
   gitState: (path: string) => GitFileState | undefined
+  /** Paths with unpublished edits: their tabs show the dirty dot (spec 08). */
+  isDirty?: (path: string) => boolean
   renderTab: (tab: Tab) => ReactNode
   empty: ReactNode
 }) {
@@ -96,6 +98,9 @@ export function CenterTabs(props: {
                   <Icon name={icon.icon} className={`tab-icon ${icon.tint}`} />
                   <span className="tab-name">{labelOf(tab)}</span>
                   {duplicate && tab.kind === 'file' && <span className="tab-dir">{parentPath(tab.path) || '/'}</span>}
+                  {tab.kind === 'file' && props.isDirty?.(tab.path) && (
+                    <span className="tab-dirty" data-testid="tab-dirty" role="img" aria-label={t('tab.unsaved')} />
+                  )}
                 </div>
                 <button
                   type="button"

@@ -5,8 +5,8 @@ import { useI18n } from '../../i18n'
 import type { RequestClient } from '../../transport'
 import { fileIcon } from '../../ui/file-icons'
 import { Icon } from '../../ui/Icon'
-import { changedPaths, onProjectEvent } from '../../ui/project-events'
-import { buildFileIndex, matchFiles, type FileIndex } from './file-index'
+import { useProjectSearch } from '../../ui/project-search'
+import { matchFiles } from './file-index'
 import './palette.css'
 
 export interface PaletteCommand {
@@ -14,25 +14,6 @@ export interface PaletteCommand {
   readonly title: string
   readonly shortcut: string | null
   run(): void
-}
-
-const indexes = new Map<string, { index: Promise<FileIndex>; stale: boolean }>()
-
-function fileIndexFor(client: RequestClient, projectId: string): Promise<FileIndex> {
-  const cached = indexes.get(projectId)
-  if (cached && !cached.stale) return cached.index
-  const index = buildFileIndex(client, projectId, new AbortController().signal)
-  indexes.set(projectId, { index, stale: false })
-  return index
-}
-
-/** Files created, moved or deleted: the next quick open walks the project again. */
-export function watchFileIndex(client: RequestClient, projectId: string): () => void {
-  return onProjectEvent(client, projectId, (frame) => {
-    if (changedPaths(frame) === null) return
-    const cached = indexes.get(projectId)
-    if (cached) cached.stale = true
-  })
 }
 
 /**
@@ -50,21 +31,13 @@ export function CommandPalette(props: {
 }) {
   const { t } = useI18n()
   const [value, setValue] = useState(props.initial === 'commands' ? '>' : '')
-  const [index, setIndex] = useState<FileIndex | null>(null)
   const returnFocus = useRef<Element | null>(document.activeElement)
   const mode = value.startsWith('>') ? 'commands' : 'files'
   const search = mode === 'commands' ? value.slice(1) : value
 
-  useEffect(() => {
-    if (mode !== 'files' || props.projectId === null) return
-    let current = true
-    void fileIndexFor(props.client, props.projectId).then((built) => {
-      if (current) setIndex(built)
-    })
-    return () => {
-      current = false
-    }
-  }, [mode, props.client, props.projectId])
+  // Quick open asks the engine's project search (the whole project, .gitignore honoured).
+  const found = useProjectSearch(props.client, mode === 'files' ? props.projectId : null, search, 'files')
+  const index = found.state.kind === 'ready' ? found.state : null
   useEffect(
     () => () => {
       if (returnFocus.current instanceof HTMLElement) returnFocus.current.focus()
@@ -76,7 +49,7 @@ export function CommandPalette(props: {
     const byTitle = new Map(props.commands.map((c) => [c.title, c]))
     return matchFiles([...byTitle.keys()], search, 100).map((title) => byTitle.get(title) as PaletteCommand)
   }, [props.commands, search])
-  const files = useMemo(() => (index ? matchFiles(index.paths, search) : []), [index, search])
+  const files = useMemo(() => (index ? index.entries.slice(0, 50).map((entry) => entry.path) : []), [index])
   const close = () => props.onClose()
 
   return (
@@ -148,7 +121,7 @@ export function CommandPalette(props: {
                   )
                 })}
           </Command.List>
-          {mode === 'files' && index?.partial && <p className="palette-note">{t('palette.partial')}</p>}
+          {mode === 'files' && index?.truncated && <p className="palette-note">{t('search.partial')}</p>}
           <p className="palette-note">{mode === 'files' ? t('palette.filesHint') : t('palette.commandsHint')}</p>
         </Command>
       </div>

@@ -1,8 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../i18n'
-import type { AdapterHost, DocumentAdapterEntry, DocumentContent, MountedDocument } from './adapters/types'
-import { keepDocument, keptDocument } from './kept-documents'
-import type { BinaryAutosave } from './save/binary-autosave'
+import type { DocumentAdapterEntry, DocumentContent, MountedDocument } from './adapters/types'
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
 
@@ -20,12 +18,13 @@ export function DocumentHost(props: {
   viewState?: unknown
   onMounted?: (mounted: MountedDocument | null) => void
   onError?: (message: string) => void
-  host?: AdapterHost
+  /** Markdown links to project files open them in a tab. */
+  onOpenFile?: ((path: string) => void) | undefined
   /**
-   * An editing adapter on a project file: the instance is kept under this key when the view goes
-   * away (a tab switch) and re-attached when it comes back, undo stack and autosave included.
+   * Runs before the instance is destroyed (the view is going away): an editor's last export and
+   * publish finish first, then it is released.
    */
-  keep?: { key: string; autosave: (mounted: MountedDocument, revision: string) => BinaryAutosave | null }
+  release?: (mounted: MountedDocument) => Promise<void>
 }) {
   const { t, locale } = useI18n()
   const container = useRef<HTMLDivElement>(null)
@@ -34,77 +33,47 @@ export function DocumentHost(props: {
   // The adapter's chunk (Monaco, pdf.js…) may take a moment on first use: say so meanwhile.
   const [mountedPath, setMountedPath] = useState<string | null>(null)
   const latest = useRef({ ...props, locale })
+  const translate = useRef(t)
   useEffect(() => {
     latest.current = { ...props, locale }
+    translate.current = t
   })
   const { entry, path, size, readOnly } = props
-  const keepKey = props.keep?.key
 
   useEffect(() => {
-    const host = container.current
-    if (!host) return
+    const element = container.current
+    if (!element) return
     let cancelled = false
     let instance: MountedDocument | null = null
     const dark = darkQuery()
     const onScheme = () => instance?.setDark(dark.matches)
-    let element: HTMLElement | null = null
-    const unsubscribe: Array<() => void> = []
     void (async () => {
       try {
-        const reattached = keepKey ? keptDocument(keepKey) : undefined
-        if (reattached && reattached.adapterId === entry.id) {
-          element = reattached.element
-          host.append(element)
-          instance = reattached.mounted
-          const { content, revision } = latest.current
-          if (reattached.revision !== revision) {
-            reattached.revision = revision
-            instance.update(content, revision)
-          }
-          instance.setDark(dark.matches)
-          instance.setLocale?.(latest.current.locale)
-        } else {
-          const adapter = await entry.load()
-          if (cancelled) return
-          const { content, revision, viewState } = latest.current
-          element = document.createElement('div')
-          element.className = 'document-instance'
-          host.append(element)
-          instance = await adapter.mount(element, {
-            content,
-            revision,
-            readOnly,
-            path,
-            size,
-            viewState,
-            dark: dark.matches,
-            locale: latest.current.locale,
-            ...(latest.current.host ? { host: latest.current.host } : {}),
-          })
-          if (cancelled && !keepKey) {
-            instance.destroy()
-            element.remove()
-            return
-          }
-          const keep = latest.current.keep
-          if (keepKey && keep) {
-            const autosave = keep.autosave(instance, revision)
-            if (autosave) instance.on('changed', () => autosave.changed())
-            keepDocument(keepKey, { adapterId: entry.id, element, mounted: instance, autosave, revision })
-            if (cancelled) {
-              element.remove()
-              return
-            }
-          }
+        const adapter = await entry.load()
+        if (cancelled) return
+        const { content, revision, viewState } = latest.current
+        instance = await adapter.mount(element, {
+          content,
+          revision,
+          readOnly,
+          path,
+          size,
+          viewState,
+          dark: dark.matches,
+          openFile: (target) => latest.current.onOpenFile?.(target),
+          labels: labelsFor(translate.current, entry.id, path),
+          locale: latest.current.locale,
+        })
+        if (cancelled) {
+          instance.destroy()
+          return
         }
         mounted.current = instance
         setMountedPath(path)
-        unsubscribe.push(
-          instance.on('error', ({ message }) => {
-            setFailed(message)
-            latest.current.onError?.(message)
-          }),
-        )
+        instance.on('error', ({ message }) => {
+          setFailed(message)
+          latest.current.onError?.(message)
+        })
         dark.addEventListener('change', onScheme)
         latest.current.onMounted?.(instance)
       } catch (error) {
@@ -114,30 +83,19 @@ export function DocumentHost(props: {
     return () => {
       cancelled = true
       dark.removeEventListener('change', onScheme)
-      for (const off of unsubscribe) off()
       latest.current.onMounted?.(null)
       mounted.current = null
-      if (keepKey) {
-        // Kept for the next view of this tab; closing the tab releases it (kept-documents.ts).
-        element?.remove()
-      } else {
-        instance?.destroy()
-        element?.remove()
-      }
+      const released = instance
+      const release = latest.current.release
+      if (released && release) void release(released).finally(() => released.destroy())
+      else released?.destroy()
     }
-  }, [entry, path, size, readOnly, keepKey])
+  }, [entry, path, size, readOnly])
 
   const { content, revision } = props
   useEffect(() => {
-    const current = mounted.current
-    if (!current) return
-    const record = keepKey ? keptDocument(keepKey) : undefined
-    if (record) {
-      if (record.revision === revision) return
-      record.revision = revision
-    }
-    current.update(content, revision)
-  }, [content, revision, keepKey])
+    mounted.current?.update(content, revision)
+  }, [content, revision])
 
   useEffect(() => {
     mounted.current?.setLocale?.(locale)
@@ -159,4 +117,16 @@ export function DocumentHost(props: {
       />
     </>
   )
+}
+
+function labelsFor(t: ReturnType<typeof useI18n>['t'], adapter: string, path: string): Record<string, string> {
+  return {
+    view: adapter === 'csv' ? t('csv.view') : t('markdown.view'),
+    preview: t('markdown.preview'),
+    split: t('markdown.split'),
+    source: adapter === 'csv' ? t('csv.source') : t('markdown.source'),
+    table: t('csv.table'),
+    rows: t('csv.rows'),
+    grid: t('csv.grid', { path }),
+  }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { FileRead } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { formatBytes, useI18n } from '../../i18n'
@@ -9,12 +9,28 @@ import { resolveAdapter } from './adapters/registry'
 import type { DocumentAdapterEntry, DocumentContent, MountedDocument, SniffedType } from './adapters/types'
 import { DocumentHost } from './DocumentHost'
 import { loadBytes, type BytesOutcome } from './load-bytes'
+import { BinaryAutosave } from './save/binary-autosave'
+import { filesWritePublisher } from './save/byte-publisher'
+import { SaveStatusBar } from './save/SaveStatusBar'
 import { Unsupported } from './Unsupported'
+import { EditBanner } from './EditBanner'
+import { HistoryPanel } from './HistoryPanel'
+import { draftStore, editorFor, readCache, type Autosave, type AutosaveState } from '../drafts'
 import './documents.css'
+
+const IDLE: AutosaveState = { dirty: false, publishing: false, baseline: null, problem: null }
+const noop = () => () => {}
 
 type ViewState =
   | { kind: 'loading' }
-  | { kind: 'shown'; file: FileRead; entry: DocumentAdapterEntry; content: DocumentContent }
+  | {
+      kind: 'shown'
+      file: FileRead
+      entry: DocumentAdapterEntry
+      content: DocumentContent
+      /** Text shown in an editable adapter: typing autosaves (spec 08). */
+      editable: boolean
+    }
   | { kind: 'unsupported'; file: FileRead; bytes: BytesOutcome | null }
   | { kind: 'gone' }
   | { kind: 'failed'; outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }> }
@@ -31,6 +47,7 @@ export function FileTab(props: {
   viewState: unknown
   onViewState: (viewState: unknown) => void
   onReveal: (path: string) => void
+  onOpenFile?: (path: string) => void
 }) {
   const client = useClient()
   const { t } = useI18n()
@@ -39,6 +56,35 @@ export function FileTab(props: {
   const mounted = useRef<MountedDocument | null>(null)
   const { onViewState } = props
   const [initialViewState] = useState(props.viewState)
+  const [autosave, setAutosave] = useState<Autosave | null>(null)
+  const editing = useSyncExternalStore(autosave?.subscribe ?? noop, () => autosave?.getState() ?? IDLE)
+  const [historyOpen, setHistoryOpen] = useState(false)
+  const autosaveRef = useRef<Autosave | null>(null)
+  // An editor that exports bytes (PDF annotations) publishes through the byte autosave; its own
+  // writes come back as file changes and must not reload it.
+  const byteSaverRef = useRef<BinaryAutosave | null>(null)
+  const [byteSaver, setByteSaver] = useState<BinaryAutosave | null>(null)
+  const [diskRevision, setDiskRevision] = useState<string | null>(null)
+  const forceReload = useRef(false)
+  useEffect(() => {
+    autosaveRef.current = autosave
+  }, [autosave])
+
+  // Leaving the tab (a switch or a close) ends the editing session and publishes what is left now;
+  // the draft stays durable if that fails.
+  useEffect(
+    () => () => {
+      const current = autosaveRef.current
+      if (!current) return
+      current.newEditSession()
+      void current.flush()
+    },
+    [],
+  )
+  useEffect(() => {
+    if (!mounted.current || !autosave) return
+    mounted.current.setReadOnly?.(editing.problem?.kind === 'quota' || editing.problem?.kind === 'storage')
+  }, [autosave, editing.problem])
 
   useEffect(
     () =>
@@ -53,14 +99,52 @@ export function FileTab(props: {
     const controller = new AbortController()
     const owner = { project_id: props.projectId }
     void (async () => {
-      const outcome = await client.request('files.read', { path: props.path }, { owner, signal: controller.signal })
+      const byteEditor = byteSaverRef.current
+      await byteEditor?.settled()
+      if (controller.signal.aborted) return
+      // A complete earlier read of this path (nothing changed it since) spares the request.
+      const cached = diskVersion === 0 ? readCache.get(props.projectId, props.path) : undefined
+      const outcome: RequestOutcome<FileRead> =
+        cached?.kind === 'text'
+          ? {
+              kind: 'ok',
+              result: {
+                kind: 'text',
+                path: props.path,
+                text: cached.text,
+                revision: cached.revision,
+                size: cached.size,
+              },
+            }
+          : await client.request('files.read', { path: props.path }, { owner, signal: controller.signal })
       if (controller.signal.aborted || outcome.kind === 'cancelled') return
+      const reload = forceReload.current
+      forceReload.current = false
+      if (byteEditor && outcome.kind === 'ok' && !reload) {
+        // Our own publish (or nothing new): the editor already shows these bytes.
+        if (outcome.result.revision === byteEditor.baseline) return
+        // Changed underneath unpublished edits: keep them, and let the person choose (spec 08).
+        if (byteEditor.unpublished) {
+          setDiskRevision(outcome.result.revision)
+          byteEditor.conflict(t('save.conflict'))
+          return
+        }
+        byteEditor.discard(outcome.result.revision)
+      }
       if (outcome.kind !== 'ok') {
         const gone = outcome.kind === 'error' && outcome.error.code === 'NOT_FOUND'
         setState(gone && diskVersion > 0 ? { kind: 'gone' } : { kind: 'failed', outcome })
         return
       }
       const file = outcome.result
+      if (file.kind === 'text') {
+        readCache.set(props.projectId, props.path, {
+          kind: 'text',
+          text: file.text,
+          revision: file.revision,
+          size: file.size,
+        })
+      }
       const type: SniffedType = {
         kind: file.kind,
         mime: file.kind === 'binary' ? file.mime : 'text/plain',
@@ -79,14 +163,46 @@ export function FileTab(props: {
               ? { kind: 'text', text: file.text }
               : { kind: 'bytes', bytes: new TextEncoder().encode(file.text), mime: type.mime }
             : { kind: 'text', text: '' }
+        const editable = file.kind === 'text' && entry.needs === 'text'
+        if (editable) {
+          const editor = await editorFor(client, props.projectId, props.path, {
+            revision: file.revision,
+            size: file.size,
+          })
+          if (controller.signal.aborted) return
+          // A draft from before (a reload, a crash, another visit to this tab) is what is shown.
+          const draft = await (await draftStore()).get(props.projectId, props.path)
+          if (controller.signal.aborted) return
+          if (draft || editor.getState().dirty) {
+            if (draft && !editor.getState().dirty) await editor.restore()
+            setAutosave(editor)
+            // The editor holds the person's unpublished text: a change on disk never replaces it
+            // (a conflict, if any, is the banner's to resolve).
+            const fromDraft: DocumentContent | null =
+              draft && draft.content.kind === 'text' ? { kind: 'text', text: draft.content.text } : null
+            setState((current) =>
+              current.kind === 'shown' && current.editable
+                ? current
+                : { kind: 'shown', file, entry, content: fromDraft ?? content, editable },
+            )
+            return
+          }
+          editor.rebase(file.revision)
+          setAutosave(editor)
+        }
         // The same bytes again (a touch, an identical save): nothing to redraw.
         setState((current) =>
-          current.kind === 'shown' && current.file.revision === file.revision
+          current.kind === 'shown' &&
+          current.file.revision === file.revision &&
+          current.content.kind === content.kind &&
+          (content.kind !== 'text' || (current.content.kind === 'text' && current.content.text === content.text))
             ? current
-            : { kind: 'shown', file, entry, content },
+            : { kind: 'shown', file, entry, content, editable },
         )
         return
       }
+      // The adapter's chunk (and what it loads, e.g. pdf.js and its worker) loads meanwhile.
+      void entry.load().catch(() => undefined)
       const bytes = await loadBytes(
         client,
         { kind: 'project-file', projectId: props.projectId, path: props.path },
@@ -94,13 +210,19 @@ export function FileTab(props: {
       )
       if (controller.signal.aborted) return
       if (bytes.kind === 'ok') {
-        setState({ kind: 'shown', file, entry, content: { kind: 'bytes', bytes: bytes.bytes, mime: bytes.mime } })
+        setState({
+          kind: 'shown',
+          file,
+          entry,
+          content: { kind: 'bytes', bytes: bytes.bytes, mime: bytes.mime },
+          editable: false,
+        })
       } else {
         setState({ kind: 'unsupported', file, bytes })
       }
     })()
     return () => controller.abort()
-  }, [client, props.projectId, props.path, diskVersion])
+  }, [client, props.projectId, props.path, diskVersion, t])
 
   // The last view state is handed back to the tab model when this tab is unmounted.
   useEffect(
@@ -122,17 +244,48 @@ export function FileTab(props: {
   if (state.kind === 'loading') {
     body = <p className="viewer-note">{t('viewer.loading', { path: props.path })}</p>
   } else if (state.kind === 'shown') {
+    const editsBytes = state.entry.edits === 'bytes'
+    const baseline = state.file.revision
     body = (
       <DocumentHost
         entry={state.entry}
         content={state.content}
         revision={state.file.revision}
         path={props.path}
-        readOnly
+        readOnly={!state.editable && !editsBytes}
+        onOpenFile={props.onOpenFile}
         size="full"
         viewState={initialViewState}
         onMounted={(instance) => {
           mounted.current = instance
+          if (instance && editsBytes && !byteSaverRef.current) {
+            const created = new BinaryAutosave({
+              exportBytes: async (options) => new Uint8Array(await (await instance.export(options)).arrayBuffer()),
+              publisher: filesWritePublisher(client, props.projectId, props.path),
+              baseline,
+            })
+            instance.on('changed', () => created.changed())
+            byteSaverRef.current = created
+            setByteSaver(created)
+            return
+          }
+          if (!instance || !state.editable) return
+          instance.on('changed', () => {
+            const editor = autosaveRef.current
+            const text = instance.currentText?.()
+            if (!editor || text === undefined) return
+            void editor.change({ kind: 'text', text }).then((written) => {
+              if (written.kind !== 'ok') instance.setReadOnly?.(true)
+            })
+          })
+        }}
+        release={async () => {
+          // Closing or leaving the tab: a byte editor's last edits are exported and published first.
+          const editor = byteSaverRef.current
+          byteSaverRef.current = null
+          if (!editor) return
+          await editor.flush()
+          editor.dispose()
         }}
       />
     )
@@ -194,7 +347,26 @@ export function FileTab(props: {
             </span>
           ))}
         </nav>
-        {state.kind === 'shown' && <span className="badge">{t('viewer.readOnly')}</span>}
+        {state.kind === 'shown' && !state.editable && !state.entry.edits && (
+          <span className="badge">{t('viewer.readOnly')}</span>
+        )}
+        {byteSaver && <SaveStatusBar autosave={byteSaver} placement="badge" />}
+        {state.kind === 'shown' && state.editable && (
+          <span className="save-state" role="status" data-testid="save-state" data-dirty={editing.dirty}>
+            {editing.publishing ? t('edit.saving') : editing.dirty ? t('edit.unsaved') : ''}
+          </span>
+        )}
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="history-toggle"
+          aria-pressed={historyOpen}
+          aria-label={t('history.toggle')}
+          title={t('history.toggle')}
+          onClick={() => setHistoryOpen((open) => !open)}
+        >
+          <Icon name="history" />
+        </button>
         <button
           type="button"
           className="icon-button"
@@ -205,7 +377,47 @@ export function FileTab(props: {
           <Icon name="list-tree" />
         </button>
       </header>
-      <div className="viewer-body">{body}</div>
+      {autosave && state.kind === 'shown' && (
+        <EditBanner
+          projectId={props.projectId}
+          path={props.path}
+          autosave={autosave}
+          state={editing}
+          currentText={() => mounted.current?.currentText?.() ?? ''}
+          onReload={() => setDiskVersion((v) => v + 1)}
+          onOpenFile={props.onOpenFile}
+        />
+      )}
+      {byteSaver && (
+        <SaveStatusBar
+          autosave={byteSaver}
+          placement="banner"
+          path={props.path}
+          onOverwrite={() => diskRevision !== null && byteSaver.overwrite(diskRevision)}
+          onDiscard={() => {
+            if (diskRevision === null) return
+            byteSaver.discard(diskRevision)
+            forceReload.current = true
+            setDiskVersion((v) => v + 1)
+          }}
+        />
+      )}
+      <div className="viewer-split">
+        <div className="viewer-body">{body}</div>
+        {historyOpen && (
+          <HistoryPanel
+            projectId={props.projectId}
+            path={props.path}
+            currentText={() => mounted.current?.currentText?.() ?? null}
+            beforeRestore={async () => (autosaveRef.current ? autosaveRef.current.flush() : true)}
+            onRestored={() => {
+              autosaveRef.current?.newEditSession()
+              setDiskVersion((v) => v + 1)
+            }}
+            onClose={() => setHistoryOpen(false)}
+          />
+        )}
+      </div>
     </section>
   )
 }

@@ -23,50 +23,15 @@ export type BytesOutcome =
 
 /**
  * The one way binary adapters (and Download) get bytes. Project files come through the engine's
- * bounded byte transfer (`files.read_bytes` → a same-origin ticket URL fetched as raw bytes), and
- * Review's before/after the same way from the blob its snapshot pinned (`review.preview` → a
- * ticket URL); never as base64 inside JSON frames.
+ * bounded byte transfer (`files.read_bytes` → a same-origin ticket URL fetched as raw bytes),
+ * never as base64 inside JSON frames; Review's before/after the same way (`review.preview` answers a
+ * URL for the snapshot's pinned blob).
  */
 export async function loadBytes(
   client: RequestClient,
   source: ByteSource,
   signal?: AbortSignal,
 ): Promise<BytesOutcome> {
-  const located = await locateBytes(client, source, signal)
-  if (located.kind !== 'ok') return located
-  let response: Response
-  try {
-    response = await fetch(located.url, { credentials: 'same-origin', ...(signal ? { signal } : {}) })
-  } catch {
-    return { kind: 'unavailable', reason: 'failed' }
-  }
-  // The file changed between the ticket and the fetch: one fresh ticket.
-  if (response.status === 409 && source.kind === 'project-file') {
-    const again = await locateBytes(client, source, signal)
-    if (again.kind !== 'ok') return again
-    try {
-      response = await fetch(again.url, { credentials: 'same-origin', ...(signal ? { signal } : {}) })
-    } catch {
-      return { kind: 'unavailable', reason: 'failed' }
-    }
-  }
-  if (!response.ok) return { kind: 'unavailable', reason: 'failed', mime: located.mime, size: located.size }
-  return { kind: 'ok', bytes: new Uint8Array(await response.arrayBuffer()), mime: located.mime }
-}
-
-export type LocatedBytes =
-  | { readonly kind: 'ok'; readonly url: string; readonly mime: string; readonly size: number }
-  | Exclude<BytesOutcome, { kind: 'ok' }>
-
-/**
- * A short-lived same-origin URL serving the bytes, for adapters that stream them themselves
- * (media elements seek with Range requests). Ask again when a URL has expired.
- */
-export async function locateBytes(
-  client: RequestClient,
-  source: ByteSource,
-  signal?: AbortSignal,
-): Promise<LocatedBytes> {
   if (source.kind === 'review-side') {
     const outcome = await client.request(
       'review.preview',
@@ -80,18 +45,56 @@ export async function locateBytes(
         return { kind: 'absent' }
       case 'unsupported':
         return { kind: 'unavailable', reason: 'unsupported', mime: preview.mime, size: preview.size }
-      case 'bytes':
-        return { kind: 'ok', url: preview.url, mime: preview.mime, size: preview.size }
+      case 'image':
+        return fetchBytes(preview.url, preview.mime, signal)
+      case 'pdf':
+        return fetchBytes(preview.url, 'application/pdf', signal)
     }
   }
-  const ticket = await client.request(
-    'files.read_bytes',
-    { path: source.path },
-    { owner: { project_id: source.projectId }, ...(signal ? { signal } : {}) },
-  )
-  if (ticket.kind !== 'ok') {
-    if (ticket.kind === 'error' && ticket.error.code === 'NOT_FOUND') return { kind: 'absent' }
+  return projectFileBytes(client, source, signal)
+}
+
+/**
+ * `files.read_bytes` hands out a short-lived same-origin URL for exactly the file's current
+ * revision; a 409 means it changed between the ticket and the fetch, so one fresh ticket is tried.
+ */
+async function projectFileBytes(
+  client: RequestClient,
+  source: Extract<ByteSource, { kind: 'project-file' }>,
+  signal?: AbortSignal,
+): Promise<BytesOutcome> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const ticket = await client.request(
+      'files.read_bytes',
+      { path: source.path },
+      { owner: { project_id: source.projectId }, ...(signal ? { signal } : {}) },
+    )
+    if (ticket.kind !== 'ok') {
+      if (ticket.kind === 'error' && ticket.error.code === 'NOT_FOUND') return { kind: 'absent' }
+      return { kind: 'unavailable', reason: 'failed' }
+    }
+    let response: Response
+    try {
+      response = await fetch(ticket.result.url, { credentials: 'same-origin', ...(signal ? { signal } : {}) })
+    } catch {
+      return { kind: 'unavailable', reason: 'failed' }
+    }
+    if (response.status === 409) continue
+    if (!response.ok)
+      return { kind: 'unavailable', reason: 'failed', mime: ticket.result.mime, size: ticket.result.size }
+    return { kind: 'ok', bytes: new Uint8Array(await response.arrayBuffer()), mime: ticket.result.mime }
+  }
+  return { kind: 'unavailable', reason: 'failed' }
+}
+
+
+/** The bytes behind a byte-transfer URL (same origin, authorised by the page's own credentials). */
+async function fetchBytes(url: string, mime: string, signal?: AbortSignal): Promise<BytesOutcome> {
+  try {
+    const response = await fetch(url, { credentials: 'same-origin', ...(signal ? { signal } : {}) })
+    if (!response.ok) return { kind: 'unavailable', reason: 'failed' }
+    return { kind: 'ok', bytes: new Uint8Array(await response.arrayBuffer()), mime }
+  } catch {
     return { kind: 'unavailable', reason: 'failed' }
   }
-  return { kind: 'ok', url: ticket.result.url, mime: ticket.result.mime, size: ticket.result.size }
 }

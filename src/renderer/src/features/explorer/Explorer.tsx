@@ -1,10 +1,11 @@
-import { useEffect, useImperativeHandle, type KeyboardEvent, type Ref } from 'react'
+import { useEffect, useImperativeHandle, useState, type KeyboardEvent, type Ref } from 'react'
 import type { DirEntry } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { useStore } from '../../ui/store'
 import { DirectoryItems } from './DirectoryItems'
+import { ExplorerSearch } from './ExplorerSearch'
 import { ExplorerToolbar } from './ExplorerToolbar'
 import { gitStoreFor } from './git-store'
 import { treeStoreFor } from './tree-store'
@@ -42,6 +43,7 @@ export function Explorer(props: {
   const git = gitStoreFor(client, props.projectId)
   const selected = useStore(tree.store, (s) => s.selected)
   const expanded = useStore(tree.store, (s) => s.expanded)
+  const [query, setQuery] = useState('')
 
   useEffect(() => {
     git.refreshSoon(0)
@@ -57,6 +59,7 @@ export function Explorer(props: {
     props.handle,
     () => ({
       reveal(path: string) {
+        setQuery('')
         const segments = path.split('/')
         tree.expand(segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join('/')))
         tree.select({ path, kind: 'file' })
@@ -140,7 +143,20 @@ export function Explorer(props: {
           }}
         />
       </div>
+      <ExplorerSearch
+        projectId={props.projectId}
+        query={query}
+        onQuery={setQuery}
+        onOpenFile={props.onOpenFile}
+        onRevealFolder={(path) => {
+          const segments = path.split('/')
+          tree.expand(segments.map((_, i) => segments.slice(0, i + 1).join('/')))
+          tree.select({ path, kind: 'dir' })
+          requestAnimationFrame(() => focusRow(path, Date.now()))
+        }}
+      />
       <ul
+        hidden={query.trim() !== ''}
         role="tree"
         aria-label={t('explorer.title')}
         className="tree"

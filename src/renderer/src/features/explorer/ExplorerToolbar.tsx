@@ -1,4 +1,6 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react'
+import { closeEditor, dirtyPathsOf, draftStore, openEditor } from '../drafts'
+import { useStore } from '../../ui/store'
 import { parentPath } from '../../../../shared/paths'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
@@ -24,6 +26,7 @@ export function ExplorerToolbar(props: {
   onDeleted: (path: string) => void
 }) {
   const client = useClient()
+  const dirty = useStore(dirtyPathsOf(props.projectId))
   const { t } = useI18n()
   const [mode, setMode] = useState<Mode>({ kind: 'idle' })
   const [name, setName] = useState('')
@@ -64,6 +67,11 @@ export function ExplorerToolbar(props: {
         } else setError(failureMessage(outcome, t))
       } else if (mode.kind === 'rename' && selected) {
         const to = parentPath(selected.path) === '' ? trimmed : `${parentPath(selected.path)}/${trimmed}`
+        // A rename waits for the editor's final publish (spec 08); unpublished edits stop it.
+        if ((await openEditor(props.projectId, selected.path)?.flush()) === false) {
+          setError(t('explorer.unsavedFirst'))
+          return
+        }
         const revision = await revisionOf(selected.path)
         if (typeof revision !== 'string') {
           setError(revision === null ? t('explorer.renameFolderUnsupported') : revision.failed)
@@ -76,6 +84,9 @@ export function ExplorerToolbar(props: {
         )
         if (outcome.kind === 'ok') {
           cancel()
+          // The draft key moves with the file; an editor of the old path closes.
+          await closeEditor(props.projectId, selected.path)
+          await (await draftStore()).rename(props.projectId, selected.path, to)
           props.onRenamed(selected.path, to)
         } else setError(failureMessage(outcome, t))
       }
@@ -84,8 +95,12 @@ export function ExplorerToolbar(props: {
     }
   }
 
-  async function confirmDelete() {
+  async function confirmDelete(draft: 'none' | 'discard' = 'none') {
     if (!selected || busy) return
+    if (draft === 'discard') {
+      await openEditor(props.projectId, selected.path)?.discard()
+      await (await draftStore()).discard(props.projectId, selected.path)
+    }
     setBusy(true)
     setError(null)
     try {
@@ -164,7 +179,30 @@ export function ExplorerToolbar(props: {
           </button>
         </form>
       )}
-      {mode.kind === 'confirm-delete' && selected && (
+      {mode.kind === 'confirm-delete' && selected && dirty.has(selected.path) && (
+        <div className="toolbar-form" role="alertdialog" aria-label={t('explorer.delete')} data-testid="delete-dirty">
+          <span>{t('explorer.deleteDirty', { path: selected.path })}</span>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() =>
+              void (async () => {
+                await openEditor(props.projectId, selected.path)?.flush()
+                cancel()
+              })()
+            }
+          >
+            {t('explorer.saveDraft')}
+          </button>
+          <button type="button" className="danger" disabled={busy} onClick={() => void confirmDelete('discard')}>
+            {t('explorer.discardAndDelete')}
+          </button>
+          <button type="button" onClick={cancel}>
+            {t('explorer.cancel')}
+          </button>
+        </div>
+      )}
+      {mode.kind === 'confirm-delete' && selected && !dirty.has(selected.path) && (
         <div className="toolbar-form" role="alertdialog" aria-label={t('explorer.delete')}>
           <span>{t('explorer.confirmDelete', { path: selected.path })}</span>
           <button type="button" className="danger" disabled={busy} onClick={() => void confirmDelete()}>

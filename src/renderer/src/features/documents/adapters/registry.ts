@@ -18,8 +18,13 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
   {
     id: 'pdf',
     needs: 'bytes',
+    edits: 'bytes',
     canHandle: (type) => type.mime === 'application/pdf',
-    load: () => import('./pdf').then((m) => m.pdfAdapter),
+    load: () =>
+      import('./pdf').then((m) => {
+        m.warmUp()
+        return m.pdfAdapter
+      }),
   },
   {
     id: 'image',
@@ -27,6 +32,18 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     // SVG is an image too, but it is shown only as an <img> (never inline DOM; spec 11).
     canHandle: (type) => IMAGE_TYPES.has(type.mime) || type.mime === 'image/svg+xml',
     load: () => import('./image').then((m) => m.imageAdapter),
+  },
+  {
+    id: 'markdown',
+    needs: 'text',
+    canHandle: (type) => type.kind === 'text' && /\.(md|markdown|mdown|mkd)$/i.test(type.path),
+    load: () => import('./markdown').then((m) => m.markdownAdapter),
+  },
+  {
+    id: 'csv',
+    needs: 'text',
+    canHandle: (type) => type.kind === 'text' && /\.(csv|tsv|tab)$/i.test(type.path),
+    load: () => import('./csv').then((m) => m.csvAdapter),
   },
   {
     id: 'text',

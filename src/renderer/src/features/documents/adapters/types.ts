@@ -18,32 +18,6 @@ export interface SniffedType {
 export type DocumentContent =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'bytes'; readonly bytes: Uint8Array; readonly mime: string }
-  /**
-   * Streamed content (audio, video): a short-lived same-origin URL that answers Range requests.
-   * `refresh` asks for a new URL to the same revision once this one has expired (null: gone).
-   */
-  | {
-      readonly kind: 'url'
-      readonly url: string
-      readonly mime: string
-      readonly size: number
-      readonly refresh: () => Promise<string | null>
-    }
-
-/** What converting a preview-only file produced: a new file next to the original, or why not. */
-export type CopyOutcome = { readonly kind: 'created'; readonly path: string } | { readonly kind: 'failed'; readonly message: string }
-
-/**
- * The few things a host lets an adapter ask for, each a narrow intent rather than access: the
- * adapter still never reads or writes a file itself.
- */
-export interface AdapterHost {
-  /**
-   * "Convert to PNG" and the like: a NEW file next to this one (`name.png`, else `name (1).png`…)
-   * holding `bytes`, journaled as a human operation; it never replaces an existing file.
-   */
-  createCopy?(bytes: Uint8Array, extension: string): Promise<CopyOutcome>
-}
 
 export interface MountOptions {
   readonly content: DocumentContent
@@ -56,9 +30,12 @@ export interface MountOptions {
   /** What `viewState()` returned before a re-mount (scroll, selection). */
   readonly viewState?: unknown
   readonly dark: boolean
+  /** Opens a project file in a tab (Markdown links); navigation only, never a read. */
+  readonly openFile?: (path: string) => void
+  /** Translated labels for an adapter's own controls (it has no access to the i18n module). */
+  readonly labels?: Readonly<Record<string, string>>
   /** The UI language for an adapter's own controls (English when absent). */
   readonly locale?: Locale
-  readonly host?: AdapterHost
 }
 
 export interface AdapterEvents {
@@ -74,6 +51,10 @@ export interface MountedDocument {
   /** Scroll position and selection, handed back through `MountOptions.viewState` on re-mount. */
   viewState(): unknown
   setDark(dark: boolean): void
+  /** Text adapters: the document's text now (what autosave stores on every change). */
+  currentText?(): string
+  /** Editable adapters: stop (or resume) accepting input, e.g. while the draft quota is full. */
+  setReadOnly?(readOnly: boolean): void
   setLocale?(locale: Locale): void
   /**
    * The document's bytes as they are now, edits included, without disturbing the live view (its
@@ -89,16 +70,10 @@ export interface DocumentAdapter {
 
 export interface DocumentAdapterEntry {
   readonly id: string
-  /**
-   * Which content the adapter mounts: text for text files, bytes for binaries, a URL for what is
-   * streamed (media).
-   */
-  readonly needs: 'text' | 'bytes' | 'url'
+  /** Which content the adapter mounts: text for text files, bytes for binaries. */
+  readonly needs: 'text' | 'bytes'
   canHandle(type: SniffedType): boolean
-  /**
-   * The adapter edits the document and exports bytes (published through autosave, spec 08). On a
-   * project file its instance outlives the tab's view, so a tab switch keeps its undo stack.
-   */
+  /** The adapter edits the document and exports bytes (published through autosave, spec 08). */
   readonly edits?: 'bytes'
   /** A lazy chunk: heavy adapters (Monaco, pdf.js, …) load only when such a file is opened. */
   load(): Promise<DocumentAdapter>

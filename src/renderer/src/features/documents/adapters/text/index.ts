@@ -4,7 +4,7 @@ import { monaco } from './monaco'
 const textOf = (content: DocumentContent) =>
   content.kind === 'text' ? content.text : new TextDecoder().decode(content.bytes)
 
-/** Monaco, read-only until the drafts issue brings editing and autosave (spec 08). */
+/** Monaco: source editing (autosave and drafts live in the file tab, spec 08) or read-only views. */
 export const textAdapter: DocumentAdapter = {
   async mount(container, options): Promise<MountedDocument> {
     const events = createEmitter()
@@ -24,7 +24,11 @@ export const textAdapter: DocumentAdapter = {
     })
     if (options.viewState) editor.restoreViewState(options.viewState as monaco.editor.ICodeEditorViewState)
     let revision = options.revision
-    model.onDidChangeContent(() => events.emit('changed', { revision }))
+    // Content set from outside (a clean file changed on disk) is not the person's edit.
+    let applying = false
+    model.onDidChangeContent(() => {
+      if (!applying) events.emit('changed', { revision })
+    })
     return {
       on: events.on,
       update(content, nextRevision) {
@@ -32,9 +36,16 @@ export const textAdapter: DocumentAdapter = {
         const text = textOf(content)
         if (text === model.getValue()) return
         const view = editor.saveViewState()
-        model.setValue(text)
+        applying = true
+        try {
+          model.setValue(text)
+        } finally {
+          applying = false
+        }
         if (view) editor.restoreViewState(view)
       },
+      currentText: () => model.getValue(),
+      setReadOnly: (readOnly) => editor.updateOptions({ readOnly, domReadOnly: readOnly }),
       viewState: () => editor.saveViewState(),
       setDark: (dark) => monaco.editor.setTheme(dark ? 'vs-dark' : 'vs'),
       export: async () => new Blob([model.getValue()], { type: 'text/plain;charset=utf-8' }),

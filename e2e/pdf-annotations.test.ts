@@ -1,0 +1,294 @@
+import { readFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { launchChromium, watchPage, type PageWatch } from './support/browser'
+import { paperPdf } from './support/pdf-fixtures'
+import { annotationsOnDisk, withoutNewerApis, workerSawMissingApis } from './support/pdf-page'
+import { startWebHost, type RunningWebHost } from './support/web-host'
+
+const ARTIFACTS = join(__dirname, '..', 'test-results')
+let work: string
+let root: string
+let host: RunningWebHost
+let browser: Browser
+const original = paperPdf()
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-pdf-notes-'))
+  root = join(work, 'project')
+  mkdirSync(root, { recursive: true })
+  for (const name of ['native.pdf', 'compat.pdf', 'failing.pdf', 'closing.pdf', 'conflict.pdf']) {
+    writeFileSync(join(root, name), original)
+  }
+  writeFileSync(join(root, 'locked.pdf'), paperPdf({ userPassword: 'retrace' }))
+  host = await startWebHost(root, join(work, 'data'))
+  browser = await launchChromium()
+  mkdirSync(ARTIFACTS, { recursive: true })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+async function openPdf(context: BrowserContext, path: string): Promise<{ page: Page; watch: PageWatch }> {
+  const page = await context.newPage()
+  const watch = await watchPage(page)
+  await page.goto(`${host.url}&open=${encodeURIComponent(path)}`)
+  await expect.poll(() => page.locator('.pdf-scroll .page[data-rendered="true"]').count()).toBeGreaterThan(0)
+  await expect.poll(() => page.getByRole('button', { name: 'Highlight', exact: true }).count()).toBe(1)
+  return { page, watch }
+}
+
+const newContext = () => browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+const onDisk = (name: string) => annotationsOnDisk(join(root, name))
+const count = (name: string, subtype: string) => onDisk(name).filter((a) => a.subtype === subtype).length
+const notes = (name: string) =>
+  onDisk(name)
+    .filter((a) => a.subtype === 'FreeText')
+    .map((a) => a.contents)
+    .sort()
+
+/** Turns a tool on and waits until pdf.js has switched to it (it redraws the visible pages first). */
+async function toolOn(page: Page, name: 'Highlight' | 'Free text') {
+  const button = page.getByRole('button', { name, exact: true })
+  await button.click()
+  await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true')
+}
+
+/** Drags across the text of page 1 from one word to another (a person selecting with the mouse). */
+async function dragOver(page: Page, from: string, to: string) {
+  const layer = page.locator('.pdf-scroll .page[data-page-number="1"] .textLayer')
+  const start = await layer.getByText(from, { exact: true }).first().boundingBox()
+  const end = await layer.getByText(to, { exact: true }).first().boundingBox()
+  if (!start || !end) throw new Error(`words not found: ${from}, ${to}`)
+  await page.mouse.move(start.x + 1, start.y + start.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(end.x + end.width - 1, end.y + end.height / 2, { steps: 8 })
+  await page.mouse.up()
+}
+
+/** A free-text note typed at a point of page 1 (CSS pixels from the page's corner). */
+async function noteAt(page: Page, x: number, y: number, text: string) {
+  const box = await page.locator('.pdf-scroll .page[data-page-number="1"]').boundingBox()
+  if (!box) throw new Error('page 1 is not laid out')
+  await page.mouse.click(box.x + x, box.y + y)
+  await typeIntoNewNote(page, text)
+}
+
+/** Types into the note pdf.js just opened, once it has the focus (so no keystroke is lost). */
+async function typeIntoNewNote(page: Page, text: string) {
+  const editable = page.locator('.freeTextEditor [contenteditable="true"]')
+  await expect.poll(() => editable.count()).toBe(1)
+  await expect.poll(() => editable.evaluate((element) => element === document.activeElement)).toBe(true)
+  await page.keyboard.type(text)
+  await page.keyboard.press('Escape')
+}
+
+/**
+ * The whole annotating session of the issue: a highlight and a note by mouse, a highlight and a
+ * note by keyboard, pdf.js's undo/redo, autosave, the file re-read by qpdf, and a reload.
+ */
+async function annotate(context: BrowserContext, name: string) {
+  const { page, watch } = await openPdf(context, name)
+  // By mouse: a green highlight over a selection, then a note.
+  await page.getByRole('radio', { name: 'Green' }).click()
+  await toolOn(page, 'Highlight')
+  await dragOver(page, 'second', 'starts')
+  await expect.poll(() => page.locator('.highlightEditor').count()).toBe(1)
+  await toolOn(page, 'Free text')
+  await noteAt(page, 120, 640, 'Check this claim')
+  await expect.poll(() => page.locator('.freeTextEditor').count()).toBe(1)
+
+  // By keyboard: find a phrase, highlight the match; place a note and type it.
+  await page.keyboard.press('Control+f')
+  const box = page.getByRole('searchbox', { name: 'Find in document' })
+  await expect.poll(() => box.evaluate((element) => element === document.activeElement)).toBe(true)
+  await box.fill('reasoning')
+  await expect.poll(() => page.getByTestId('pdf-match-count').textContent()).toBe('1 of 1')
+  await page.getByRole('button', { name: 'Highlight', exact: true }).focus()
+  await page.keyboard.press('Enter')
+  await expect.poll(() => page.locator('.highlightEditor').count()).toBe(2)
+  await page.getByRole('button', { name: 'Free text' }).focus()
+  await page.keyboard.press('Enter')
+  await typeIntoNewNote(page, 'Typed from the keyboard')
+  await expect.poll(() => page.locator('.freeTextEditor').count()).toBe(2)
+
+  // Autosave publishes about a second after the last change; qpdf reads the result.
+  await expect.poll(() => notes(name), { timeout: 20_000 }).toEqual(['Check this claim', 'Typed from the keyboard'])
+  await expect.poll(() => count(name, 'Highlight')).toBe(2)
+  const highlight = readFileSync(join(root, name), 'latin1')
+  expect(highlight).toMatch(/\/Subtype \/Highlight/)
+
+  // pdf.js's own undo and redo still work after publishing (the viewer was never rebuilt), and
+  // each step is published too.
+  await page.getByRole('button', { name: 'Undo' }).click()
+  await expect.poll(() => page.locator('.freeTextEditor').count()).toBe(1)
+  await expect.poll(() => notes(name), { timeout: 20_000 }).toEqual(['Check this claim'])
+  await page.getByRole('button', { name: 'Redo' }).click()
+  await expect.poll(() => page.locator('.freeTextEditor').count()).toBe(2)
+  await expect.poll(() => notes(name), { timeout: 20_000 }).toEqual(['Check this claim', 'Typed from the keyboard'])
+  await page.screenshot({ path: join(ARTIFACTS, `pdf-annotations-${name}.png`) })
+
+  // Reload: the annotations come back from the file itself.
+  await page.reload()
+  await expect.poll(() => page.locator('.pdf-scroll .page[data-page-number="1"][data-rendered="true"]').count()).toBe(1)
+  const layer = page.locator('.pdf-scroll .page[data-page-number="1"] .annotationLayer')
+  await expect.poll(() => layer.locator('.freeTextAnnotation').count()).toBe(2)
+  await expect.poll(() => layer.locator('.highlightAnnotation').count()).toBe(2)
+  expect(watch.consoleErrors).toEqual([])
+  expect(await watch.cspViolations()).toEqual([])
+  return page
+}
+
+describe('annotations saved into the PDF', () => {
+  test('highlight and free text by mouse and keyboard, undo/redo, autosaved, found by qpdf, back after a reload', async () => {
+    const context = await newContext()
+    await annotate(context, 'native.pdf')
+    // The colour picked is the one written.
+    const file = readFileSync(join(root, 'native.pdf'), 'latin1')
+    expect(file).toMatch(/\/C \[0\.32\d* 1 0\.73\d*\]/)
+    await context.close()
+  })
+
+  test('the same session works where toHex and sumPrecise are missing in the page and the worker', async () => {
+    const context = await newContext()
+    await withoutNewerApis(context)
+    const page = await annotate(context, 'compat.pdf')
+    expect(await workerSawMissingApis(page)).toEqual(['undefined', 'undefined'])
+    // Reading works the same: outline navigation and zoom (find ran inside the session above).
+    const pageBox = page.getByRole('textbox', { name: 'Page', exact: true })
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click()
+    await page.getByTestId('pdf-reader').getByRole('tab', { name: 'Outline' }).click()
+    await page.getByRole('tree', { name: 'Outline' }).getByRole('button', { name: '2.1 Data' }).click()
+    await expect.poll(() => pageBox.inputValue()).toBe('4')
+    await page.getByRole('combobox', { name: 'Zoom' }).selectOption('page-actual')
+    const width = () =>
+      page
+        .locator('.pdf-scroll .page')
+        .first()
+        .evaluate((element) => element.getBoundingClientRect().width)
+    await expect.poll(async () => Math.abs((await width()) - 793.7) < 2).toBe(true)
+    await context.close()
+  })
+
+  test('a failed publish keeps the editor and its annotations; Retry publishes them', async () => {
+    const context = await newContext()
+    let failing = true
+    await context.routeWebSocket(/\/api\/ws/, (ws) => {
+      const server = ws.connectToServer()
+      ws.onMessage((message) => {
+        const text = typeof message === 'string' ? message : message.toString()
+        const frame = JSON.parse(text) as { request_id?: string; action?: string; owner?: unknown }
+        if (failing && frame.action === 'files.write') {
+          ws.send(
+            JSON.stringify({
+              request_id: frame.request_id,
+              action: frame.action,
+              owner: frame.owner ?? {},
+              status: 'error',
+              error: { code: 'INTERNAL', message: 'the disk is unavailable (test)' },
+            }),
+          )
+          return
+        }
+        server.send(message)
+      })
+    })
+    const { page } = await openPdf(context, 'failing.pdf')
+    await toolOn(page, 'Highlight')
+    await dragOver(page, 'second', 'starts')
+    const banner = page.getByTestId('save-failed')
+    await expect.poll(() => banner.textContent(), { timeout: 20_000 }).toContain('the disk is unavailable (test)')
+    expect(await page.locator('.highlightEditor').count()).toBe(1)
+    expect(readFileSync(join(root, 'failing.pdf')).equals(original)).toBe(true)
+    failing = false
+    await banner.getByRole('button', { name: 'Retry' }).click()
+    await expect.poll(() => count('failing.pdf', 'Highlight'), { timeout: 20_000 }).toBe(1)
+    await expect.poll(() => banner.count()).toBe(0)
+    expect(await page.locator('.highlightEditor').count()).toBe(1)
+    await context.close()
+  })
+
+  test('a note in a password-protected PDF is saved encrypted: readable with the password only', async () => {
+    const context = await newContext()
+    const page = await context.newPage()
+    await page.goto(`${host.url}&open=locked.pdf`)
+    const dialog = page.getByRole('dialog', { name: 'This PDF is protected' })
+    await dialog.getByLabel('Password').fill('retrace')
+    await dialog.getByRole('button', { name: 'Open', exact: true }).click()
+    await expect.poll(() => page.locator('.pdf-scroll .page[data-rendered="true"]').count()).toBeGreaterThan(0)
+    await toolOn(page, 'Free text')
+    await noteAt(page, 120, 640, 'Protected note')
+    await expect
+      .poll(
+        () =>
+          annotationsOnDisk(join(root, 'locked.pdf'), 'retrace')
+            .filter((a) => a.subtype === 'FreeText')
+            .map((a) => a.contents),
+        { timeout: 20_000 },
+      )
+      .toEqual(['Protected note'])
+    expect(() => annotationsOnDisk(join(root, 'locked.pdf'))).toThrow(/password/)
+    expect(readFileSync(join(root, 'locked.pdf'), 'latin1')).not.toContain('Protected note')
+    await context.close()
+  })
+
+  test('closing the tab right after an edit publishes it first', async () => {
+    const context = await newContext()
+    const { page } = await openPdf(context, 'closing.pdf')
+    await toolOn(page, 'Free text')
+    await noteAt(page, 120, 640, 'Written just before closing')
+    await page.getByTestId('tab-file').click({ button: 'middle' })
+    await expect.poll(() => notes('closing.pdf'), { timeout: 20_000 }).toEqual(['Written just before closing'])
+    await context.close()
+  })
+
+  test('a change on disk under unpublished annotations shows the conflict; overwriting publishes mine', async () => {
+    const context = await newContext()
+    let failing = true
+    await context.routeWebSocket(/\/api\/ws/, (ws) => {
+      const server = ws.connectToServer()
+      ws.onMessage((message) => {
+        const frame = JSON.parse(typeof message === 'string' ? message : message.toString()) as {
+          request_id?: string
+          action?: string
+          owner?: unknown
+        }
+        if (failing && frame.action === 'files.write') {
+          ws.send(
+            JSON.stringify({
+              request_id: frame.request_id,
+              action: frame.action,
+              owner: frame.owner ?? {},
+              status: 'error',
+              error: { code: 'INTERNAL', message: 'offline (test)' },
+            }),
+          )
+          return
+        }
+        server.send(message)
+      })
+    })
+    const { page } = await openPdf(context, 'conflict.pdf')
+    await toolOn(page, 'Highlight')
+    await dragOver(page, 'second', 'starts')
+    await expect.poll(() => page.getByTestId('save-failed').count(), { timeout: 20_000 }).toBe(1)
+    // Someone else rewrites the file while the highlight is unpublished.
+    const theirs = paperPdf()
+    writeFileSync(join(root, 'conflict.pdf'), theirs)
+    const banner = page.getByTestId('save-conflict')
+    await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(1)
+    expect(await banner.textContent()).toContain('The file was changed by another operation')
+    expect(await page.locator('.highlightEditor').count()).toBe(1)
+    expect(readFileSync(join(root, 'conflict.pdf')).equals(theirs)).toBe(true)
+    failing = false
+    await banner.getByRole('button', { name: 'Overwrite with mine' }).click()
+    await expect.poll(() => count('conflict.pdf', 'Highlight'), { timeout: 20_000 }).toBe(1)
+    await expect.poll(() => banner.count()).toBe(0)
+    await context.close()
+  })
+})

@@ -1,0 +1,735 @@
+import { createStore, type Store } from '../../../../ui/store'
+import { fragmentsToText } from './copy-text'
+import { loadPdfjs, type Pdfjs, type PdfjsLib, type PdfjsViewer } from './pdfjs'
+import { selectionFragments } from './selection-fragments'
+import { clampAspect, ThumbnailRenderer } from './thumbnails'
+
+type PDFDocumentProxy = PdfjsLib.PDFDocumentProxy
+type PDFDocumentLoadingTask = PdfjsLib.PDFDocumentLoadingTask
+type PDFViewer = PdfjsViewer.PDFViewer
+type EventBus = PdfjsViewer.EventBus
+type PDFLinkService = PdfjsViewer.PDFLinkService
+type PDFFindController = PdfjsViewer.PDFFindController
+
+/** Spec 09: the reader refuses inputs over 64 MiB before handing them to pdf.js. */
+export const MAX_PDF_BYTES = 64 * 1024 * 1024
+/** Canvas limits: 16 M pixels (64 MiB of RGBA) per page canvas; bigger zooms are drawn by pdf.js's detail view. */
+export const MAX_CANVAS_PIXELS = 2 ** 24
+export const MAX_CANVAS_DIM = 16_384
+
+export const ZOOM_PRESETS = ['page-width', 'page-fit', 'page-actual'] as const
+export type ZoomPreset = (typeof ZOOM_PRESETS)[number]
+export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const
+
+/** Highlight colours offered (pdf.js's own names and values, so its editor toolbar agrees). */
+export const HIGHLIGHT_COLORS = [
+  { name: 'yellow', value: '#FFFF98' },
+  { name: 'green', value: '#53FFBC' },
+  { name: 'blue', value: '#80EBFF' },
+  { name: 'pink', value: '#FFCBE6' },
+] as const
+export type HighlightColorName = (typeof HIGHLIGHT_COLORS)[number]['name']
+
+export type ReaderPhase =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'password'; readonly incorrect: boolean }
+  | { readonly kind: 'ready' }
+  | {
+      readonly kind: 'failed'
+      readonly reason: 'corrupt' | 'too-large' | 'locked' | 'failed'
+      readonly message: string
+    }
+
+export type Tool = 'none' | 'highlight' | 'freetext'
+
+export interface OutlineNode {
+  readonly id: string
+  readonly title: string
+  readonly dest: string | unknown[] | null
+  readonly children: readonly OutlineNode[]
+}
+
+export interface FindState {
+  readonly open: boolean
+  readonly query: string
+  readonly highlightAll: boolean
+  readonly current: number
+  readonly total: number
+  readonly status: 'idle' | 'pending' | 'found' | 'not-found' | 'wrapped'
+}
+
+export interface ReaderState {
+  readonly phase: ReaderPhase
+  readonly pageCount: number
+  readonly page: number
+  readonly scale: number
+  /** A preset name or the numeric scale as text (pdf.js's `currentScaleValue`). */
+  readonly scaleValue: string
+  readonly sidebarOpen: boolean
+  readonly sidebarView: 'thumbnails' | 'outline'
+  readonly outline: readonly OutlineNode[] | null
+  readonly find: FindState
+  readonly tool: Tool
+  readonly highlightColor: HighlightColorName
+  readonly canUndo: boolean
+  readonly canRedo: boolean
+  readonly keepLineBreaks: boolean
+  /** Pages pdf.js could not draw (canvas limits, broken content). */
+  readonly brokenPages: readonly number[]
+  readonly editable: boolean
+  /** Height ÷ width of page 1: the placeholder shape of thumbnails not drawn yet. */
+  readonly pageAspect: number
+}
+
+export interface ReaderViewState {
+  readonly page: number
+  readonly scaleValue: string
+  readonly top: number | null
+  readonly left: number | null
+  readonly sidebarOpen: boolean
+  readonly sidebarView: 'thumbnails' | 'outline'
+}
+
+export interface ReaderOptions {
+  readonly bytes: Uint8Array
+  readonly readOnly: boolean
+  readonly compact: boolean
+  readonly viewState?: unknown
+  /** Announces an edit of the annotations (the adapter turns it into `changed`). */
+  readonly onChange: () => void
+}
+
+const FIND_STATES = ['found', 'not-found', 'wrapped', 'pending'] as const
+
+function isViewState(value: unknown): value is ReaderViewState {
+  return typeof value === 'object' && value !== null && typeof (value as ReaderViewState).page === 'number'
+}
+
+/**
+ * One PDF in the reader: pdf.js's viewer components (PDFViewer, PDFLinkService, PDFFindController
+ * and the annotation editor layer) around one loaded document, with the reader's state in a store
+ * that the toolbar and sidebar render. The viewer is built once; exporting annotations never
+ * rebuilds it, so pdf.js's undo stack lives as long as the reader.
+ */
+export class PdfReader {
+  readonly store: Store<ReaderState>
+  /** The scroll container pdf.js lays pages into (absolutely positioned inside the stage). */
+  readonly container: HTMLDivElement
+  private readonly viewerElement: HTMLDivElement
+  private readonly original: Uint8Array
+  private readonly abort = new AbortController()
+  private pdfjs: Pdfjs | null = null
+  private task: PDFDocumentLoadingTask | null = null
+  private passwordCallback: ((password: string) => void) | null = null
+  private eventBus: EventBus | null = null
+  private viewer: PDFViewer | null = null
+  private linkService: PDFLinkService | null = null
+  private findController: PDFFindController | null = null
+  private uiManager: { endCurrentEditing?: () => void } | null = null
+  document: PDFDocumentProxy | null = null
+  private attached: Promise<void>
+  private resolveAttached!: () => void
+  private destroyed = false
+  private seenHash = ''
+  private exportedHash = ''
+  private checkScheduled = false
+  private lastLocation: { top: number; left: number } | null = null
+  private thumbnailRenderer: ThumbnailRenderer | null = null
+  private exported: Uint8Array | null = null
+
+  constructor(private readonly options: ReaderOptions) {
+    this.original = options.bytes
+    const restored = isViewState(options.viewState) ? options.viewState : null
+    this.store = createStore<ReaderState>({
+      phase: { kind: 'loading' },
+      pageCount: 0,
+      page: restored?.page ?? 1,
+      scale: 1,
+      scaleValue: restored?.scaleValue ?? (options.compact ? 'page-fit' : 'page-width'),
+      sidebarOpen: restored?.sidebarOpen ?? false,
+      sidebarView: restored?.sidebarView ?? 'thumbnails',
+      outline: null,
+      find: { open: false, query: '', highlightAll: true, current: 0, total: 0, status: 'idle' },
+      tool: 'none',
+      highlightColor: 'yellow',
+      canUndo: false,
+      canRedo: false,
+      keepLineBreaks: false,
+      brokenPages: [],
+      editable: !options.readOnly,
+      pageAspect: 1.294,
+    })
+    this.container = document.createElement('div')
+    this.container.className = 'pdf-scroll'
+    this.container.tabIndex = 0
+    this.viewerElement = document.createElement('div')
+    this.viewerElement.className = 'pdfViewer'
+    this.container.append(this.viewerElement)
+    this.attached = new Promise((resolve) => (this.resolveAttached = resolve))
+    this.container.addEventListener('copy', (event) => this.onCopy(event), {
+      capture: true,
+      signal: this.abort.signal,
+    })
+    for (const type of ['pointerup', 'keyup', 'focusout', 'change']) {
+      this.container.addEventListener(type, () => this.scheduleCheck(), { signal: this.abort.signal })
+    }
+    void this.open()
+  }
+
+  private set(patch: Partial<ReaderState>) {
+    this.store.set((state) => ({ ...state, ...patch }))
+  }
+
+  /** Called once the stage element is in the document (the viewer needs real sizes). */
+  attach(stage: HTMLElement) {
+    if (this.container.parentElement !== stage) stage.append(this.container)
+    this.resolveAttached()
+  }
+
+  private async open() {
+    if (this.original.length > MAX_PDF_BYTES) {
+      this.fail('too-large', String(this.original.length))
+      return
+    }
+    let pdfjs: Pdfjs
+    try {
+      pdfjs = await loadPdfjs()
+    } catch (error) {
+      this.fail('failed', `pdf.js could not be loaded: ${String(error)}`)
+      return
+    }
+    if (this.destroyed) return
+    this.pdfjs = pdfjs
+    const { lib, assets } = pdfjs
+    const url = (folder: string) => new URL(`${folder}/`, assets).href
+    const task = lib.getDocument({
+      // getDocument detaches the buffer it is given: the original stays ours (Download, undo-all).
+      data: this.original.slice(),
+      cMapUrl: url('cmaps'),
+      cMapPacked: true,
+      standardFontDataUrl: url('standard_fonts'),
+      wasmUrl: url('wasm'),
+      iccUrl: url('iccs'),
+      enableXfa: false,
+      stopAtErrors: false,
+      maxImageSize: MAX_CANVAS_PIXELS * 4,
+      canvasMaxAreaInBytes: MAX_CANVAS_PIXELS * 4,
+    })
+    this.task = task
+    task.onPassword = (update: (password: string) => void, reason: number) => {
+      this.passwordCallback = update
+      this.set({ phase: { kind: 'password', incorrect: reason === lib.PasswordResponses.INCORRECT_PASSWORD } })
+    }
+    let pdf: PDFDocumentProxy
+    try {
+      const failure = pdfjs.workerFailure()
+      if (failure) throw new Error(failure)
+      pdf = await task.promise
+    } catch (error) {
+      if (this.destroyed) return
+      const name = (error as { name?: string }).name
+      if (this.store.get().phase.kind === 'failed') return
+      this.fail(name === 'InvalidPDFException' ? 'corrupt' : 'failed', (error as Error).message ?? String(error))
+      return
+    }
+    if (this.destroyed) {
+      void task.destroy()
+      return
+    }
+    this.document = pdf
+    this.passwordCallback = null
+    await this.attached
+    if (this.destroyed) return
+    this.buildViewer(pdfjs, pdf)
+    this.set({ phase: { kind: 'ready' }, pageCount: pdf.numPages })
+    void pdf.getPage(1).then((page) => {
+      const viewport = page.getViewport({ scale: 1 })
+      if (!this.destroyed) this.set({ pageAspect: clampAspect(viewport.height / viewport.width) })
+    })
+    void pdf.getOutline().then(
+      (outline) => {
+        if (!this.destroyed) this.set({ outline: toOutline(outline ?? []) })
+      },
+      () => this.set({ outline: [] }),
+    )
+  }
+
+  private fail(reason: 'corrupt' | 'too-large' | 'locked' | 'failed', message: string) {
+    this.set({ phase: { kind: 'failed', reason, message } })
+  }
+
+  submitPassword(password: string) {
+    const callback = this.passwordCallback
+    if (!callback) return
+    this.set({ phase: { kind: 'loading' } })
+    callback(password)
+  }
+
+  cancelPassword() {
+    this.passwordCallback = null
+    this.fail('locked', '')
+    void this.task?.destroy()
+  }
+
+  private buildViewer(pdfjs: Pdfjs, pdf: PDFDocumentProxy) {
+    const { lib, viewer: components } = pdfjs
+    const signal = this.abort.signal
+    const eventBus = new components.EventBus()
+    const linkService = new (readerLinkService(components))({
+      eventBus,
+      externalLinkTarget: components.LinkTarget.BLANK,
+      externalLinkRel: 'noopener noreferrer nofollow',
+    })
+    const findController = new components.PDFFindController({ eventBus, linkService })
+    const editable = !this.options.readOnly
+    const viewer = new components.PDFViewer({
+      container: this.container,
+      viewer: this.viewerElement,
+      eventBus,
+      linkService,
+      findController,
+      // Forms are shown as drawn, not filled in: the reader edits highlights and notes only.
+      annotationMode: lib.AnnotationMode.ENABLE,
+      annotationEditorMode: editable ? lib.AnnotationEditorType.NONE : lib.AnnotationEditorType.DISABLE,
+      annotationEditorHighlightColors: HIGHLIGHT_COLORS.map((c) => `${c.name}=${c.value}`).join(','),
+      maxCanvasPixels: MAX_CANVAS_PIXELS,
+      maxCanvasDim: MAX_CANVAS_DIM,
+      // Pages get a shadow on the canvas instead of pdf.js's transparent 9 px border.
+      removePageBorders: true,
+      enableAutoLinking: true,
+      abortSignal: signal,
+    } as ConstructorParameters<typeof components.PDFViewer>[0])
+    linkService.setViewer(viewer)
+    this.eventBus = eventBus
+    this.viewer = viewer
+    this.linkService = linkService
+    this.findController = findController
+
+    const on = (name: string, listener: (event: never) => void) => eventBus.on(name, listener, { signal })
+    on('pagesinit', () => this.restoreView())
+    on('pagechanging', (event: { pageNumber: number }) => this.set({ page: event.pageNumber }))
+    on('scalechanging', (event: { scale: number; presetValue?: string }) =>
+      this.set({ scale: event.scale, scaleValue: event.presetValue ?? String(event.scale) }),
+    )
+    on('updateviewarea', (event: { location: { top: number; left: number } }) => {
+      this.lastLocation = { top: event.location.top, left: event.location.left }
+    })
+    on('pagerendered', (event: { pageNumber: number; error?: unknown; source?: { div?: HTMLElement } }) => {
+      const div = event.source?.div
+      if (event.error) {
+        if (div) div.dataset.broken = 'true'
+        const broken = this.store.get().brokenPages
+        if (!broken.includes(event.pageNumber)) this.set({ brokenPages: [...broken, event.pageNumber] })
+      } else if (div) {
+        div.dataset.rendered = 'true'
+        // The drawn page canvas, for Review's previews and tests to find.
+        const canvas = div.querySelector<HTMLCanvasElement>('.canvasWrapper canvas')
+        if (canvas) {
+          canvas.dataset.testid = 'pdf-page'
+          canvas.dataset.rendered = 'true'
+        }
+      }
+    })
+    on('updatefindmatchescount', (event: { matchesCount: { current: number; total: number } }) =>
+      this.setFind({ current: event.matchesCount.current, total: event.matchesCount.total }),
+    )
+    on(
+      'updatefindcontrolstate',
+      (event: { state: number; previous?: boolean; matchesCount: { current: number; total: number } }) => {
+        const status = FIND_STATES[event.state] ?? 'idle'
+        this.setFind({ status, current: event.matchesCount.current, total: event.matchesCount.total })
+      },
+    )
+    // pdf.js asks its host to change the editing mode (to highlight a selection, to edit an
+    // existing annotation on double click); the full viewer's app does it, so the reader does too.
+    const switchMode = (event: { mode: number; editId?: string; isFromKeyboard?: boolean }) => {
+      if (this.options.readOnly) return
+      viewer.annotationEditorMode = {
+        mode: event.mode,
+        editId: event.editId ?? null,
+        isFromKeyboard: event.isFromKeyboard ?? false,
+      } as PDFViewer['annotationEditorMode']
+    }
+    on('showannotationeditorui', switchMode)
+    on('switchannotationeditormode', switchMode)
+    on('annotationeditoruimanager', (event: { uiManager: { endCurrentEditing?: () => void } }) => {
+      this.uiManager = event.uiManager
+    })
+    on('annotationeditormodechanged', (event: { mode: number }) => {
+      const tool: Tool =
+        event.mode === lib.AnnotationEditorType.HIGHLIGHT
+          ? 'highlight'
+          : event.mode === lib.AnnotationEditorType.FREETEXT
+            ? 'freetext'
+            : 'none'
+      this.set({ tool })
+      this.scheduleCheck()
+    })
+    on('editingstateschanged', (event: { details: { hasSomethingToUndo: boolean; hasSomethingToRedo: boolean } }) => {
+      this.set({ canUndo: event.details.hasSomethingToUndo, canRedo: event.details.hasSomethingToRedo })
+      this.scheduleCheck()
+    })
+    ;(pdf.annotationStorage as { onSetModified: (() => void) | null }).onSetModified = () => this.scheduleCheck()
+
+    viewer.setDocument(pdf)
+    linkService.setDocument(pdf, null)
+  }
+
+  private restoreView() {
+    const viewer = this.viewer
+    if (!viewer) return
+    const state = this.store.get()
+    viewer.currentScaleValue = state.scaleValue
+    const restored = isViewState(this.options.viewState) ? this.options.viewState : null
+    if (restored && restored.page > 1 && restored.page <= viewer.pagesCount) {
+      viewer.scrollPageIntoView({
+        pageNumber: restored.page,
+        destArray: restored.top !== null ? [null, { name: 'XYZ' }, restored.left ?? 0, restored.top, null] : undefined,
+        ignoreDestinationZoom: true,
+      } as Parameters<PDFViewer['scrollPageIntoView']>[0])
+    }
+  }
+
+  // --- navigation and zoom -------------------------------------------------------------------
+
+  goToPage(page: number) {
+    const viewer = this.viewer
+    if (!viewer || !Number.isInteger(page) || page < 1 || page > viewer.pagesCount) return false
+    viewer.currentPageNumber = page
+    return true
+  }
+
+  nextPage() {
+    this.viewer?.nextPage()
+  }
+
+  previousPage() {
+    this.viewer?.previousPage()
+  }
+
+  setZoom(value: string) {
+    if (this.viewer) this.viewer.currentScaleValue = value
+  }
+
+  zoomIn() {
+    this.viewer?.increaseScale()
+  }
+
+  zoomOut() {
+    this.viewer?.decreaseScale()
+  }
+
+  goToDestination(dest: string | unknown[]) {
+    void this.linkService?.goToDestination(dest as string)
+  }
+
+  // --- sidebar ---------------------------------------------------------------------------------
+
+  toggleSidebar() {
+    this.set({ sidebarOpen: !this.store.get().sidebarOpen })
+  }
+
+  showSidebarView(view: 'thumbnails' | 'outline') {
+    this.set({ sidebarOpen: true, sidebarView: view })
+  }
+
+  /** Thumbnails drawn so far stay with the reader (closing the sidebar does not redraw them). */
+  get thumbnails(): ThumbnailRenderer | null {
+    if (!this.thumbnailRenderer && this.document && !this.destroyed) {
+      this.thumbnailRenderer = new ThumbnailRenderer(this.document)
+    }
+    return this.thumbnailRenderer
+  }
+
+  // --- find ------------------------------------------------------------------------------------
+
+  private setFind(patch: Partial<FindState>) {
+    this.store.set((state) => ({ ...state, find: { ...state.find, ...patch } }))
+  }
+
+  openFind() {
+    this.setFind({ open: true })
+  }
+
+  closeFind() {
+    this.setFind({ open: false, status: 'idle', current: 0, total: 0 })
+    this.eventBus?.dispatch('findbarclose', { source: this })
+  }
+
+  find(query: string, type: '' | 'again' | 'highlightallchange' = '', previous = false) {
+    const find = this.store.get().find
+    this.setFind({ query, status: query === '' ? 'idle' : find.status })
+    this.eventBus?.dispatch('find', {
+      source: this,
+      type,
+      query,
+      caseSensitive: false,
+      entireWord: false,
+      highlightAll: find.highlightAll,
+      findPrevious: previous,
+      matchDiacritics: false,
+    })
+  }
+
+  findNext(previous = false) {
+    const { query } = this.store.get().find
+    if (query !== '') this.find(query, 'again', previous)
+  }
+
+  setHighlightAll(highlightAll: boolean) {
+    this.setFind({ highlightAll })
+    const { query } = this.store.get().find
+    this.find(query, 'highlightallchange')
+  }
+
+  setKeepLineBreaks(keepLineBreaks: boolean) {
+    this.set({ keepLineBreaks })
+  }
+
+  // --- annotations -----------------------------------------------------------------------------
+
+  private editorMode(tool: Tool): number {
+    const types = this.pdfjs?.lib.AnnotationEditorType
+    if (!types) return 0
+    return tool === 'highlight' ? types.HIGHLIGHT : tool === 'freetext' ? types.FREETEXT : types.NONE
+  }
+
+  setTool(tool: Tool, options: { fromKeyboard?: boolean } = {}) {
+    const viewer = this.viewer
+    if (!viewer || this.options.readOnly || this.store.get().phase.kind !== 'ready') return
+    viewer.annotationEditorMode = { mode: this.editorMode(tool), isFromKeyboard: options.fromKeyboard ?? false }
+  }
+
+  /**
+   * The Highlight button: highlights the text selected in the reader (by mouse or keyboard), else
+   * the current find match, else switches the highlight tool on or off.
+   */
+  highlight(options: { fromKeyboard?: boolean } = {}) {
+    const eventBus = this.eventBus
+    if (this.options.readOnly || !eventBus) return
+    if (!this.readerSelection() && this.currentMatch().length === 0) {
+      this.setTool(this.store.get().tool === 'highlight' ? 'none' : 'highlight', options)
+      return
+    }
+    const apply = () => {
+      if (!this.readerSelection()) this.selectCurrentMatch()
+      eventBus.dispatch('editingaction', { source: this, name: 'highlightSelection' })
+    }
+    // pdf.js turns a selection into a highlight from no tool or the highlight tool, not from another.
+    if (this.store.get().tool === 'freetext') {
+      eventBus.on('annotationeditormodechanged', apply, { once: true, signal: this.abort.signal })
+      this.setTool('none')
+    } else {
+      apply()
+    }
+  }
+
+  private readerSelection(): boolean {
+    const selection = document.getSelection()
+    return selection !== null && !selection.isCollapsed && this.container.contains(selection.anchorNode)
+  }
+
+  private currentMatch(): Element[] {
+    if (!this.store.get().find.open) return []
+    return [...this.container.querySelectorAll('.textLayer .highlight.selected')]
+  }
+
+  /** Selects the text of the current find match, if it is drawn; true when it did. */
+  private selectCurrentMatch(): boolean {
+    const parts = this.currentMatch()
+    const first = parts[0]
+    const last = parts.at(-1)
+    if (!first || !last) return false
+    const range = document.createRange()
+    range.setStart(first, 0)
+    range.setEnd(last, last.childNodes.length)
+    const selection = document.getSelection()
+    selection?.removeAllRanges()
+    selection?.addRange(range)
+    return true
+  }
+
+  /** The Free text button: the tool on or off; from the keyboard it also places a note to type in. */
+  freeText(options: { fromKeyboard?: boolean } = {}) {
+    const viewer = this.viewer
+    const lib = this.pdfjs?.lib
+    if (!viewer || !lib || !this.eventBus) return
+    if (this.store.get().tool === 'freetext' && !options.fromKeyboard) {
+      this.setTool('none')
+      return
+    }
+    this.setTool('freetext', options)
+    if (options.fromKeyboard) {
+      const eventBus = this.eventBus
+      const create = () =>
+        eventBus.dispatch('switchannotationeditorparams', {
+          source: this,
+          type: lib.AnnotationEditorParamsType.CREATE,
+          value: { isFromKeyboard: true },
+        })
+      if (this.store.get().tool === 'freetext') create()
+      else eventBus.on('annotationeditormodechanged', create, { once: true, signal: this.abort.signal })
+    }
+  }
+
+  setHighlightColor(name: HighlightColorName) {
+    const lib = this.pdfjs?.lib
+    const color = HIGHLIGHT_COLORS.find((c) => c.name === name)
+    if (!lib || !color || !this.eventBus) return
+    this.set({ highlightColor: name })
+    // pdf.js recolours the selected highlights, or else sets the colour of the next ones.
+    this.eventBus.dispatch('switchannotationeditorparams', {
+      source: this,
+      type: lib.AnnotationEditorParamsType.HIGHLIGHT_COLOR,
+      value: color.value,
+    })
+  }
+
+  undo() {
+    this.eventBus?.dispatch('editingaction', { source: this, name: 'undo' })
+    this.scheduleCheck()
+  }
+
+  redo() {
+    this.eventBus?.dispatch('editingaction', { source: this, name: 'redo' })
+    this.scheduleCheck()
+  }
+
+  // --- changes and export ----------------------------------------------------------------------
+
+  private currentHash(): string {
+    return this.document?.annotationStorage.serializable.hash ?? ''
+  }
+
+  /** Coalesces the many signals of one edit into one look at the annotation storage. */
+  private scheduleCheck() {
+    if (this.checkScheduled || this.destroyed || this.options.readOnly) return
+    this.checkScheduled = true
+    queueMicrotask(() => {
+      this.checkScheduled = false
+      if (this.destroyed || !this.document) return
+      const hash = this.currentHash()
+      if (hash !== this.seenHash) {
+        this.seenHash = hash
+        this.options.onChange()
+      }
+    })
+  }
+
+  /** Annotations differ from what was last exported (or opened). */
+  get dirty(): boolean {
+    return this.document !== null && this.currentHash() !== this.exportedHash
+  }
+
+  /**
+   * The document with its annotations as PDF bytes (pdf.js's `saveDocument`, an incremental
+   * update of the original). With no annotation edits left (all undone), the original bytes,
+   * exactly. The live viewer, its editors and its undo stack are untouched.
+   */
+  async exportBytes(options: { final?: boolean } = {}): Promise<Uint8Array> {
+    const pdf = this.document
+    if (!pdf || this.options.readOnly) return this.original
+    // Closing: a note still being typed is committed first, so its text is not lost.
+    if (options.final) this.uiManager?.endCurrentEditing?.()
+    const storage = pdf.annotationStorage
+    const hash = storage.serializable.hash
+    const bytes = hash === '' ? this.original.slice() : await pdf.saveDocument()
+    this.exportedHash = hash
+    this.exported = bytes
+    this.seenHash = hash === this.currentHash() ? hash : this.seenHash
+    return bytes
+  }
+
+  get originalBytes(): Uint8Array {
+    return this.original
+  }
+
+  /** What the reader shows as a file: its last export, else the bytes it opened. */
+  get shownBytes(): Uint8Array {
+    return this.exported ?? this.original
+  }
+
+  viewState(): ReaderViewState {
+    const state = this.store.get()
+    return {
+      page: state.page,
+      scaleValue: state.scaleValue,
+      top: this.lastLocation?.top ?? null,
+      left: this.lastLocation?.left ?? null,
+      sidebarOpen: state.sidebarOpen,
+      sidebarView: state.sidebarView,
+    }
+  }
+
+  // --- copy ------------------------------------------------------------------------------------
+
+  private onCopy(event: ClipboardEvent) {
+    const fragments = selectionFragments(document.getSelection(), this.container)
+    if (!fragments || !event.clipboardData) return
+    event.clipboardData.setData(
+      'text/plain',
+      fragmentsToText(fragments, { keepLineBreaks: this.store.get().keepLineBreaks }).normalize('NFC'),
+    )
+    event.preventDefault()
+    event.stopImmediatePropagation()
+  }
+
+  destroy() {
+    if (this.destroyed) return
+    this.destroyed = true
+    this.abort.abort()
+    this.thumbnailRenderer?.dispose()
+    this.viewer?.setDocument(null as unknown as PDFDocumentProxy)
+    this.linkService?.setDocument(null, null)
+    void this.task?.destroy()
+    this.container.remove()
+  }
+}
+
+/**
+ * pdf.js's link service, except where a destination leads: pdf.js also moves the focus to the
+ * target page's text layer once that layer is drawn, and when the page was already drawn that wait
+ * outlives the jump — the next redraw (a zoom) focuses the old page and scrolls back to it. Here a
+ * destination only scrolls.
+ */
+function readerLinkService(components: typeof PdfjsViewer) {
+  return class ReaderLinkService extends components.PDFLinkService {
+    override async goToDestination(dest: string | unknown[]): Promise<void> {
+      const pdf = this.pdfDocument as PDFDocumentProxy | null
+      const viewer = this.pdfViewer as PDFViewer | null
+      if (!pdf || !viewer) return
+      const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest
+      if (!Array.isArray(explicit)) return
+      const [target] = explicit as [unknown]
+      let pageNumber: number | null = null
+      if (target && typeof target === 'object') {
+        const ref = target as { num: number; gen: number }
+        pageNumber = pdf.cachedPageNumber(ref) ?? null
+        if (!pageNumber) {
+          try {
+            pageNumber = (await pdf.getPageIndex(ref)) + 1
+          } catch {
+            return
+          }
+        }
+      } else if (Number.isInteger(target)) {
+        pageNumber = (target as number) + 1
+      }
+      if (!pageNumber || pageNumber < 1 || pageNumber > viewer.pagesCount) return
+      viewer.scrollPageIntoView({ pageNumber, destArray: explicit } as Parameters<PDFViewer['scrollPageIntoView']>[0])
+    }
+  }
+}
+
+interface RawOutline {
+  title: string
+  dest: string | unknown[] | null
+  items: RawOutline[]
+}
+
+function toOutline(items: readonly RawOutline[], prefix = ''): OutlineNode[] {
+  return items.map((item, index) => {
+    const id = `${prefix}${index}`
+    return { id, title: item.title, dest: item.dest, children: toOutline(item.items ?? [], `${id}.`) }
+  })
+}
