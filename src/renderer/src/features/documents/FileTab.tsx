@@ -8,6 +8,8 @@ import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { resolveAdapter } from './adapters/registry'
 import type { DocumentAdapterEntry, DocumentContent, MountedDocument, SniffedType } from './adapters/types'
 import { DocumentHost } from './DocumentHost'
+import { createCopyNextTo } from './copy-next-to'
+import { keptDocument, keptKey } from './kept-documents'
 import { loadBytes, type BytesOutcome } from './load-bytes'
 import { BinaryAutosave } from './save/binary-autosave'
 import { filesWritePublisher } from './save/byte-publisher'
@@ -256,8 +258,17 @@ export function FileTab(props: {
         onOpenFile={props.onOpenFile}
         size="full"
         viewState={initialViewState}
+        keep={state.entry.keep ? keptKey(props.projectId, props.path) : undefined}
+        createCopy={(bytes, extension) => createCopyNextTo(client, props.projectId, props.path, bytes, extension)}
         onMounted={(instance) => {
           mounted.current = instance
+          const kept = state.entry.keep ? keptDocument(keptKey(props.projectId, props.path)) : undefined
+          if (instance && editsBytes && !byteSaverRef.current && kept?.autosave) {
+            // Back from a tab switch: the kept editor's autosave, with whatever it has pending.
+            byteSaverRef.current = kept.autosave
+            setByteSaver(kept.autosave)
+            return
+          }
           if (instance && editsBytes && !byteSaverRef.current) {
             const created = new BinaryAutosave({
               exportBytes: async (options) => new Uint8Array(await (await instance.export(options)).arrayBuffer()),
@@ -265,6 +276,7 @@ export function FileTab(props: {
               baseline,
             })
             instance.on('changed', () => created.changed())
+            if (kept) kept.autosave = created
             byteSaverRef.current = created
             setByteSaver(created)
             return
@@ -279,11 +291,16 @@ export function FileTab(props: {
             })
           })
         }}
-        release={async () => {
+        release={async (_instance, how) => {
           // Closing or leaving the tab: a byte editor's last edits are exported and published first.
           const editor = byteSaverRef.current
           byteSaverRef.current = null
           if (!editor) return
+          if (how.kept) {
+            // A kept editor stays alive (and keeps its autosave); what is pending is published now.
+            await editor.flush()
+            return
+          }
           await editor.flush()
           editor.dispose()
         }}
@@ -409,7 +426,10 @@ export function FileTab(props: {
             projectId={props.projectId}
             path={props.path}
             currentText={() => mounted.current?.currentText?.() ?? null}
-            beforeRestore={async () => (autosaveRef.current ? autosaveRef.current.flush() : true)}
+            beforeRestore={async () =>
+              (autosaveRef.current ? await autosaveRef.current.flush() : true) &&
+              (byteSaverRef.current ? await byteSaverRef.current.flush() : true)
+            }
             onRestored={() => {
               autosaveRef.current?.newEditSession()
               setDiskVersion((v) => v + 1)

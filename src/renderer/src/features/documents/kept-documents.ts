@@ -2,19 +2,17 @@ import type { MountedDocument } from './adapters/types'
 import type { BinaryAutosave } from './save/binary-autosave'
 
 /**
- * An editing adapter's instance that outlives its tab's view (spec 08 "Rich editors live
+ * An editing adapter's instance that outlives its tab's view (spec 08 "rich editors live
  * independently of the tab view"): the element it rendered into, the instance with its native
  * undo stack, and its autosave. A tab switch detaches the element and keeps all three; coming back
- * re-attaches them. Only closing the tab releases it — after the last edits were published.
+ * re-attaches them. Only closing the tab releases it — after its last edits were published.
  */
 export interface KeptDocument {
   readonly adapterId: string
   /** The element the adapter mounted into; moved between containers, never re-rendered. */
   readonly element: HTMLElement
   readonly mounted: MountedDocument
-  readonly autosave: BinaryAutosave | null
-  /** The revision the instance's content was mounted or last updated at. */
-  revision: string
+  autosave: BinaryAutosave | null
 }
 
 const kept = new Map<string, KeptDocument>()
@@ -29,11 +27,6 @@ export function keepDocument(key: string, document: KeptDocument): void {
   const previous = kept.get(key)
   if (previous && previous !== document) void releaseKept(previous)
   kept.set(key, document)
-}
-
-/** The autosave of a kept document (the tab header shows its state, Close waits for it). */
-export function keptAutosave(projectId: string, path: string): BinaryAutosave | null {
-  return kept.get(keptKey(projectId, path))?.autosave ?? null
 }
 
 async function releaseKept(document: KeptDocument): Promise<boolean> {
@@ -60,8 +53,8 @@ export async function releaseDocument(projectId: string, path: string): Promise<
 }
 
 /**
- * Releases the kept documents of a project whose files are no longer open in a tab; call with the
- * open paths whenever the tabs change.
+ * Releases the kept documents of a project whose files are no longer open in a tab; the workbench
+ * calls it with the open paths whenever the tabs change.
  */
 export function releaseClosedDocuments(projectId: string, openPaths: ReadonlySet<string>): void {
   const prefix = keptKey(projectId, '')

@@ -87,7 +87,6 @@ async function projectFileBytes(
   return { kind: 'unavailable', reason: 'failed' }
 }
 
-
 /** The bytes behind a byte-transfer URL (same origin, authorised by the page's own credentials). */
 async function fetchBytes(url: string, mime: string, signal?: AbortSignal): Promise<BytesOutcome> {
   try {
