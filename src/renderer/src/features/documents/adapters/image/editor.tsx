@@ -57,6 +57,7 @@ export const bitmapAdapter: DocumentAdapter = {
     /** What `export()` returns while nothing is edited: the bytes last loaded into the editor. */
     let baseline = original
     let exported: Uint8Array | null = null
+    let loading = false
     const react = createRoot(root)
     const editable = verdict.kind === 'editable' && !options.readOnly && options.size === 'full'
     const state = new EditorState()
@@ -103,6 +104,8 @@ export const bitmapAdapter: DocumentAdapter = {
           current.clearRedoStack()
           state.set({ ready: true, width: size.newWidth, height: size.newHeight })
           const sync = () => {
+            // Loading other bytes (a restore) resets the history: not an edit to publish.
+            if (loading) return
             const canvas = current.getCanvasSize()
             state.set({
               canUndo: !current.isEmptyUndoStack(),
@@ -218,19 +221,27 @@ export const bitmapAdapter: DocumentAdapter = {
         const bytes = bytesOf(content)
         const same = (other: Uint8Array | null) =>
           other !== null && other.length === bytes.length && other.every((b, i) => b === bytes[i])
-        // The file as shown, or as this editor last exported it (its own publish): nothing new.
-        if (same(shown) || same(exported)) return
+        if (!editor) {
+          if (same(shown)) return
+          shown = bytes
+          return render()
+        }
+        // What the editor holds now — the bytes it last exported (its own publish coming back),
+        // or, with nothing to undo, those it loaded: nothing new to show.
+        if (same(editor.isEmptyUndoStack() ? baseline : exported)) return
         shown = bytes
-        if (!editor) return render()
         const current = editor
         if (url) URL.revokeObjectURL(url)
         url = URL.createObjectURL(blobOf(bytes, mime))
         state.set({ ready: false, tool: 'none' })
         current.stopDrawingMode()
+        loading = true
         void current.loadImageFromURL(url, options.path).then((size) => {
           current.clearUndoStack()
           current.clearRedoStack()
+          loading = false
           baseline = bytes
+          exported = null
           void nextRevision
           state.set({ ready: true, width: size.newWidth, height: size.newHeight, canUndo: false, canRedo: false })
         })

@@ -39,7 +39,7 @@ function MediaView(props: { bytes: Uint8Array; mime: string; path: string }) {
     )
   }
   return (
-    <div className="media-view" data-testid="media-view">
+    <div className="media-view" data-testid="media-box">
       {error ? (
         <p className="viewer-note viewer-error" role="alert" data-testid="media-error">
           {error}

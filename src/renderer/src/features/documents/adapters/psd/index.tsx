@@ -135,7 +135,11 @@ function PsdView(props: { bytes: Uint8Array; options: MountOptions }) {
         : ''
 
   return (
-    <div className="psd-view" data-testid="psd-view" data-source={shown.kind === 'shown' ? shown.source : shown.kind}>
+    <div
+      className="psd-view"
+      data-testid="psd-preview"
+      data-source={shown.kind === 'shown' ? shown.source : shown.kind}
+    >
       {!compact && (
         <div className="image-preview-bar" role="toolbar" aria-label={t('image.tools')}>
           <span className="badge">{t('image.previewOnly')}</span>

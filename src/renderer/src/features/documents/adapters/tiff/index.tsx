@@ -92,7 +92,7 @@ function TiffView(props: { bytes: Uint8Array; options: MountOptions }) {
   ].filter(Boolean)
 
   return (
-    <div className="psd-view tiff-view" data-testid="tiff-view" data-page={page ? page.index + 1 : 0}>
+    <div className="psd-view tiff-view" data-testid="tiff-preview" data-page={page ? page.index + 1 : 0}>
       {!compact && (
         <div className="image-preview-bar" role="toolbar" aria-label={t('tiff.pages')}>
           <span className="badge">{t('image.previewOnly')}</span>

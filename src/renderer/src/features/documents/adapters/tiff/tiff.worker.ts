@@ -1,5 +1,9 @@
 /// <reference lib="webworker" />
-import * as UTIF from 'utif2'
+import * as UTIFModule from 'utif2'
+
+// utif2 is CommonJS assigning its functions at run time: an ESM namespace import may hold them
+// only under `default`.
+const UTIF = (UTIFModule as unknown as { default?: typeof UTIFModule }).default ?? UTIFModule
 
 // utif2 reaches for `window` when converting CMYK; in a worker that is the worker scope.
 ;(self as unknown as { window?: unknown }).window ??= self
@@ -26,7 +30,7 @@ export type TiffResponse =
   | { kind: 'failed'; message: string }
 
 let buffer: ArrayBuffer | null = null
-let pages: UTIF.IFD[] = []
+let pages: UTIFModule.IFD[] = []
 
 const num = (tag: unknown, fallback: number) => (Array.isArray(tag) && typeof tag[0] === 'number' ? tag[0] : fallback)
 
