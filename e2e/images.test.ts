@@ -43,7 +43,7 @@ async function browserMadeFiles(): Promise<{ jpeg: Buffer; webp: Buffer; webm: B
     context.fillStyle = '#f59e0b'
     context.fillRect(0, 0, 80, 60)
     const bytes = (url: string) => Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0))
-    let webm: number[] | null = null
+    let webm: number[] | null
     try {
       const stream = canvas.captureStream(10)
       const recorder = new MediaRecorder(stream, { mimeType: 'video/webm;codecs=vp8' })
