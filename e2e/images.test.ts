@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchChromium, watchPage, type PageWatch } from './support/browser'
 import {
   animatedGif,
+  cmykPsd,
   hostileSvg,
   largePng,
   layeredPsd,
@@ -97,6 +98,8 @@ beforeAll(async () => {
   writeFileSync(join(root, 'huge.png'), largePng(5000, 4000))
   writeFileSync(join(root, 'hostile.svg'), hostileSvg(outsideUrl))
   writeFileSync(join(root, 'layers.psd'), layeredPsd())
+  writeFileSync(join(root, 'empty.psd'), layeredPsd({ emptyComposite: true }))
+  writeFileSync(join(root, 'cmyk.psd'), cmykPsd())
   writeFileSync(join(root, 'pages.tif'), twoPageTiff())
   writeFileSync(join(root, 'media', 'tone.wav'), wav())
   if (made.webm) {
@@ -362,6 +365,27 @@ describe('PSD and TIFF', () => {
     expect(readFileSync(join(root, 'layers.psd')).equals(before)).toBe(true)
     expect(watch.consoleErrors).toEqual([])
     await page.close()
+  })
+
+  test('PSD: an empty composite falls back to the stacked layers and says so; CMYK says why there is no preview', async () => {
+    const { page } = await openFile('empty.psd')
+    await expect
+      .poll(() => page.getByTestId('psd-preview').getAttribute('data-source'), { timeout: 20_000 })
+      .toBe('stacked')
+    expect(await page.getByTestId('psd-note').textContent()).toBe(
+      'The saved composite is empty; showing the visible layers stacked.',
+    )
+    const blueAt = await page.getByTestId('psd-canvas').evaluate((canvas) => {
+      const data = (canvas as HTMLCanvasElement).getContext('2d')?.getImageData(80, 80, 1, 1).data
+      return data ? [data[0], data[1], data[2]] : null
+    })
+    expect(blueAt).toEqual([30, 60, 220])
+    await page.close()
+    const cmyk = await openFile('cmyk.psd')
+    await expect
+      .poll(() => cmyk.page.getByTestId('psd-unavailable').textContent(), { timeout: 20_000 })
+      .toBe('Preview unavailable: its colour mode (CMYK, or another the decoder does not read) is not supported')
+    await cmyk.page.close()
   })
 
   test('TIFF: two pages, the 16-bit one converted for display with a note', async () => {

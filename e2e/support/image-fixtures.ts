@@ -147,6 +147,14 @@ export function layeredPsd(
   return writePsdUint8Array(psd, { noBackground: false, invalidateTextLayers: false })
 }
 
+/** The same document declared CMYK in its header (colour mode 4): the decoder refuses it. */
+export function cmykPsd(): Uint8Array {
+  const bytes = layeredPsd()
+  bytes[24] = 0
+  bytes[25] = 4
+  return bytes
+}
+
 /**
  * A two-page TIFF: page 1 8-bit RGB (green), page 2 16-bit RGB (a red gradient) — the viewer
  * converts page 2 for display and says so. Strips are uncompressed, big-endian.
