@@ -65,6 +65,8 @@ export function ImagePreview(props: {
       case 'unreadable':
         return t('image.reason.unreadable')
       default:
+        // A read-only view of a file the editor could open (History, Review): nothing to explain.
+        if (props.verdict?.kind === 'editable') return ''
         return svg ? t('svg.note') : t('image.reason.format', { format: FORMAT_NAMES[info.format] || props.mime })
     }
   })()
