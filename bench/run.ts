@@ -3,6 +3,7 @@ import { benchJournal } from './journal.bench'
 import { benchOffice } from './office.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
+import { benchRewind } from './rewind.bench'
 import { benchWorkspaceReview } from './workspace-review.bench'
 import { benchSearch } from './search.bench'
 import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   process.stdout.write(`Retrace benchmarks — Node ${process.version}, ${new Date().toISOString()}\n`)
   await benchJournal()
   await benchRestore()
+  await benchRewind()
   await benchFiles()
   await benchReview()
   await benchWorkspaceReview()

@@ -19,7 +19,15 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'retrace-e2e-pdf-notes-'))
   root = join(work, 'project')
   mkdirSync(root, { recursive: true })
-  for (const name of ['native.pdf', 'compat.pdf', 'failing.pdf', 'closing.pdf', 'conflict.pdf']) {
+  for (const name of [
+    'native.pdf',
+    'compat.pdf',
+    'failing.pdf',
+    'closing.pdf',
+    'conflict.pdf',
+    'drafted.pdf',
+    'history.pdf',
+  ]) {
     writeFileSync(join(root, name), original)
   }
   writeFileSync(join(root, 'locked.pdf'), paperPdf({ userPassword: 'retrace' }))
@@ -210,6 +218,76 @@ describe('annotations saved into the PDF', () => {
     await expect.poll(() => count('failing.pdf', 'Highlight'), { timeout: 20_000 }).toBe(1)
     await expect.poll(() => banner.count()).toBe(0)
     expect(await page.locator('.highlightEditor').count()).toBe(1)
+    await context.close()
+  })
+
+  test('a publish that keeps failing leaves a durable draft: after a reload the annotation is back and publishes', async () => {
+    const context = await newContext()
+    let failing = true
+    await context.routeWebSocket(/\/api\/ws/, (ws) => {
+      const server = ws.connectToServer()
+      ws.onMessage((message) => {
+        const frame = JSON.parse(typeof message === 'string' ? message : message.toString()) as {
+          request_id?: string
+          action?: string
+          owner?: unknown
+        }
+        if (failing && frame.action === 'files.write') {
+          ws.send(
+            JSON.stringify({
+              request_id: frame.request_id,
+              action: frame.action,
+              owner: frame.owner ?? {},
+              status: 'error',
+              error: { code: 'INTERNAL', message: 'offline (test)' },
+            }),
+          )
+          return
+        }
+        server.send(message)
+      })
+    })
+    const { page } = await openPdf(context, 'drafted.pdf')
+    await toolOn(page, 'Free text')
+    await noteAt(page, 120, 640, 'Kept in the draft')
+    await expect.poll(() => page.getByTestId('save-failed').count(), { timeout: 20_000 }).toBe(1)
+    expect(readFileSync(join(root, 'drafted.pdf')).equals(original)).toBe(true)
+    // The tab's dirty dot says the edit is not on disk.
+    await expect.poll(() => page.getByTestId('tab-dirty').count()).toBe(1)
+    failing = false
+    await page.reload()
+    // The reader opens the draft's bytes (the note is in them), then autosave publishes them.
+    const layer = page.locator('.pdf-scroll .page[data-page-number="1"] .annotationLayer')
+    await expect.poll(() => layer.locator('.freeTextAnnotation').count(), { timeout: 20_000 }).toBe(1)
+    await expect.poll(() => notes('drafted.pdf'), { timeout: 20_000 }).toEqual(['Kept in the draft'])
+    await expect.poll(() => page.getByTestId('tab-dirty').count(), { timeout: 20_000 }).toBe(0)
+    await context.close()
+  })
+
+  test('the annotations are a version in History; restoring the original gives its bytes back exactly', async () => {
+    const context = await newContext()
+    const { page } = await openPdf(context, 'history.pdf')
+    await toolOn(page, 'Free text')
+    await noteAt(page, 120, 640, 'A note to take back')
+    await expect.poll(() => notes('history.pdf'), { timeout: 20_000 }).toEqual(['A note to take back'])
+    await page.getByTestId('history-toggle').click()
+    const versions = page.getByTestId('history-version')
+    await expect.poll(() => versions.count(), { timeout: 10_000 }).toBe(2)
+    expect(await versions.nth(1).getAttribute('data-source')).toBe('original')
+    await versions.nth(1).click()
+    // The version previews in the same reader, read-only.
+    await expect
+      .poll(() => page.getByTestId('history-preview').locator('.pdf-scroll .page[data-rendered="true"]').count(), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(0)
+    await page.getByTestId('history-restore').click()
+    await expect.poll(() => readFileSync(join(root, 'history.pdf')).equals(original), { timeout: 20_000 }).toBe(true)
+    // The reader shows the restored file (no note), and nothing republishes the old annotations.
+    const layer = page.locator('.pdf-reader').first().locator('.pdf-scroll .page[data-page-number="1"]')
+    await expect.poll(() => layer.locator('.freeTextEditor, .freeTextAnnotation').count(), { timeout: 20_000 }).toBe(0)
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    expect(readFileSync(join(root, 'history.pdf')).equals(original)).toBe(true)
     await context.close()
   })
 

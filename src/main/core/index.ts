@@ -90,6 +90,8 @@ export interface Core extends Disposable {
   serveBytes(ticketId: string, options: { range?: string | undefined; head?: boolean }): Promise<ByteResponse>
   /** The Office module's side for the shells: the bundle tree and origin (spec 10). */
   readonly office: OfficeHost
+  /** The project a session belongs to (for the browser host's session routes); undefined: unknown. */
+  projectOfSession(sessionId: string): string | undefined
 }
 
 /**
@@ -158,6 +160,8 @@ export function createCore(options: CoreOptions): Core {
       ),
     defaultPermissionMode: options.agent?.defaultPermissionMode ?? 'ask',
     retention: options.retention,
+    openProject: (path) => projects.open(path),
+    recovered: () => agentReady,
   })
   const review = createReviewModule({
     journal,
@@ -238,6 +242,7 @@ export function createCore(options: CoreOptions): Core {
       return dispatcher.handle(raw)
     },
     onEvent: (listener) => events.subscribe(listener),
+    projectOfSession: (sessionId) => history.projectOfSession(sessionId),
     dispose() {
       if (disposed) return
       disposed = true

@@ -159,6 +159,13 @@ describe('IPC', () => {
     expect(isTrustedSender({ webContentsId: 7, frame: null }, known, origins)).toBe(false)
   })
 
+  test('a page on another origin of ours (the Office origin, in its iframe or navigated to) gets no IPC', () => {
+    for (const url of ['retrace-office://bundle/index.html', 'app://retrace.evil/index.html', 'file:///index.html']) {
+      expect(isTrustedSender({ webContentsId: 7, frame: { url, isMainFrame: true } }, known, origins)).toBe(false)
+      expect(isTrustedSender({ webContentsId: 7, frame: { url, isMainFrame: false } }, known, origins)).toBe(false)
+    }
+  })
+
   function fakeContents(id: number) {
     const sent: unknown[] = []
     return {

@@ -3,6 +3,7 @@ import { IPC_FRAME_CHANNEL, IPC_REQUEST_CHANNEL } from '../../shared/bridge'
 import type { Disposable } from '../../shared/disposable'
 import type { Core } from '../core'
 import { ProjectSubscriptions } from '../hosting'
+import { InFlightWrites, isMutatingRequest } from './activity'
 import { isTrustedSender } from './ipc-sender'
 import type { TrustedOrigins } from './navigation'
 
@@ -22,6 +23,8 @@ export function attachCoreToIpc(
   windows: WindowRegistry,
   origins: TrustedOrigins,
   onRefused: (reason: string) => void,
+  /** Counts mutating requests until answered, so a quit can wait for them. */
+  writes: InFlightWrites = new InFlightWrites(),
 ): Disposable {
   const subscriptions = new Map<number, ProjectSubscriptions>()
   const subscriptionsOf = (id: number) => {
@@ -39,10 +42,14 @@ export function attachCoreToIpc(
       return
     }
     subscriptionsOf(sender.webContentsId).noteRequest(frame)
-    void core.handle(frame).then((response) => {
-      subscriptionsOf(sender.webContentsId).noteResponse(response)
-      if (!event.sender.isDestroyed()) event.sender.send(IPC_FRAME_CHANNEL, response)
-    })
+    const answered = isMutatingRequest(frame) ? writes.begin() : () => {}
+    void core
+      .handle(frame)
+      .finally(answered)
+      .then((response) => {
+        subscriptionsOf(sender.webContentsId).noteResponse(response)
+        if (!event.sender.isDestroyed()) event.sender.send(IPC_FRAME_CHANNEL, response)
+      })
   }
   ipcMain.on(IPC_REQUEST_CHANNEL, onRequest)
   // Events go only to windows that opened the event's project (spec 02).

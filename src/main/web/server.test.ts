@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { appContentSecurityPolicy } from '../../shared/csp'
 import { request, startCore } from '../../../test/support/core'
 import { httpGet } from '../../../test/support/http'
 import { tempDir } from '../../../test/support/temp'
+import { planApplyPatch } from '../core/journal'
 import { FrameClient } from '../../../test/support/ws-client'
 import { startWebHost, type WebHost } from './server'
 
@@ -164,5 +166,85 @@ describe('browser-mode host: WebSocket', () => {
     await host.close()
     hosts.splice(hosts.indexOf(host), 1)
     await client.closed
+  })
+})
+
+function httpPost(port: number, path: string, body: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: { Host: `127.0.0.1:${port}`, 'Content-Type': 'application/json', ...headers },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+describe('browser-mode host: session revert / unrevert for scripts', () => {
+  test('POST revert rewinds code and conversation before the latest prompt; unrevert brings it back; both need the token', async () => {
+    const { core, host } = await start()
+    const root = tempDir()
+    writeFileSync(join(root, 'a.txt'), 'v0\n')
+    const opened = await core.handle(request('project.open', { path: root }))
+    const projectId = (opened as { result: { project_id: string } }).result.project_id
+    const created = await core.handle(request('session.create', {}, { project_id: projectId }))
+    const sessionId = (created as { result: { session_id: string } }).result.session_id
+    for (const [from, to] of [
+      ['v0', 'v1'],
+      ['v1', 'v2'],
+    ]) {
+      const turn = await core.turns.begin(projectId, sessionId, `make it ${to}`)
+      if (turn.kind !== 'ok') throw new Error('no turn')
+      await core.turns.mutate(projectId, turn.result, (context) =>
+        planApplyPatch(context, `*** Begin Patch\n*** Update File: a.txt\n-${from}\n+${to}\n*** End Patch`),
+      )
+      await core.turns.finalize(projectId, turn.result, { parts: [], status: 'complete' })
+    }
+    const path = (verb: string, token: string | null = host.token) =>
+      `/api/session/${sessionId}/${verb}${token === null ? '' : `?token=${token}`}`
+    expect((await httpPost(host.port, path('revert', null), '{}')).status).toBe(403)
+    expect((await httpPost(host.port, path('revert', 'wrong'), '{}')).status).toBe(403)
+    expect((await httpPost(host.port, path('revert'), '{}', { Origin: 'http://evil.example' })).status).toBe(403)
+    expect((await httpPost(host.port, path('revert'), '{}', { Host: `evil.example:${host.port}` })).status).toBe(403)
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('v2\n')
+    // Other methods and paths stay refused.
+    expect((await httpGet(host.port, path('revert'), {}, 'PUT')).status).toBe(405)
+    expect((await httpPost(host.port, `/api/session/${sessionId}/delete?token=${host.token}`, '{}')).status).toBe(405)
+    expect((await httpPost(host.port, path('revert'), 'not json')).status).toBe(400)
+    expect((await httpPost(host.port, `/api/session/ses_unknown/revert?token=${host.token}`, '')).status).toBe(404)
+
+    const reverted = await httpPost(host.port, path('revert'), JSON.stringify({ idempotency_key: randomUUID() }))
+    expect(reverted.status).toBe(200)
+    expect(JSON.parse(reverted.body)).toMatchObject({ status: 'committed', prompt_text: 'make it v2' })
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('v1\n')
+
+    const unreverted = await httpPost(host.port, path('unrevert'), '')
+    expect(unreverted.status).toBe(200)
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('v2\n')
+    // Nothing left to unrevert: 409 with the reason, nothing written.
+    const again = await httpPost(host.port, path('unrevert'), '')
+    expect(again.status).toBe(409)
+    expect(JSON.parse(again.body)).toMatchObject({ error: { code: 'UNAVAILABLE' } })
+
+    // part_id targets an earlier prompt: its turn id (or its prompt node id).
+    const transcript = await core.handle(
+      request('session.transcript', { session_id: sessionId }, { project_id: projectId }),
+    )
+    const nodes = (transcript as { result: { nodes: Array<{ node_id: string; kind: string }> } }).result.nodes
+    const firstPrompt = nodes.find((n) => n.kind === 'user')?.node_id ?? ''
+    const targeted = await httpPost(host.port, path('revert'), JSON.stringify({ part_id: firstPrompt }))
+    expect(targeted.status).toBe(200)
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('v0\n')
   })
 })

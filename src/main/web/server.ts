@@ -9,8 +9,11 @@ import { BYTES_ROUTE, type Core } from '../core'
 import { decideAccess, readCookie, tokenCookieName, type AccessDecision } from './access'
 import { ProjectSubscriptions, resolveStaticFile } from '../hosting'
 import { startOfficeOrigin, type OfficeOrigin } from './office-origin'
+import { answerSessionRoute, SESSION_ROUTE } from './session-routes'
 
 export const WEBSOCKET_PATH = '/api/ws'
+/** A script's body for the session routes (a part id and a key). */
+const MAX_ROUTE_BODY_BYTES = 64 * 1024
 /** Large enough for a 64 MiB file sent base64-encoded in one `files.write`. */
 const MAX_FRAME_BYTES = 96 * 1024 * 1024
 
@@ -114,6 +117,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'Cross-Origin-Resource-Policy': 'same-origin',
       'X-Frame-Options': 'DENY',
     }
+    const route = request.method === 'POST' ? SESSION_ROUTE.exec(url.pathname) : null
+    if (route) {
+      await serveSessionRoute(request, response, url, route, baseHeaders)
+      return
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { ...baseHeaders, Allow: 'GET, HEAD' }).end()
       return
@@ -150,6 +158,63 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     response.writeHead(200, headers)
     response.end(request.method === 'HEAD' ? undefined : file.bytes)
+  }
+
+  /**
+   * Spec 06's script endpoints, behind the same token/Host/Origin checks as every other request
+   * (a browser page of another origin is refused; the cookie is SameSite=Strict).
+   */
+  async function serveSessionRoute(
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+    route: RegExpExecArray,
+    baseHeaders: Record<string, string>,
+  ): Promise<void> {
+    const json = (status: number, body: unknown) =>
+      response
+        .writeHead(status, {
+          ...baseHeaders,
+          'Content-Type': 'application/json; charset=utf-8',
+          'Cache-Control': 'no-store',
+        })
+        .end(JSON.stringify(body))
+    const access = decide(request, url)
+    if (access.kind === 'deny') {
+      json(access.status, { error: { code: 'PERMISSION_DENIED', message: `Forbidden (${access.reason}).` } })
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (size > MAX_ROUTE_BODY_BYTES) {
+        json(413, { error: { code: 'TOO_LARGE', message: 'The request body is too large.' } })
+        request.destroy()
+        return
+      }
+      chunks.push(chunk)
+    }
+    const text = Buffer.concat(chunks).toString('utf8').trim()
+    let body: unknown = {}
+    try {
+      if (text !== '') body = JSON.parse(text)
+    } catch {
+      body = null
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      json(400, { error: { code: 'INVALID_REQUEST', message: 'The body must be a JSON object (or empty).' } })
+      return
+    }
+    const header = request.headers['idempotency-key']
+    const answer = await answerSessionRoute(
+      options.core,
+      route[1] as string,
+      route[2] as 'revert' | 'unrevert',
+      body as Record<string, unknown>,
+      typeof header === 'string' ? header : undefined,
+    )
+    json(answer.status, answer.body)
   }
 
   /** Streams a byte transfer at the client's pace (the pipe applies backpressure both ways). */

@@ -3,6 +3,7 @@ import type { ModuleActions } from '../actions'
 import type { EventBus } from '../events'
 import type { HistoryModule } from '../history'
 import type { JournalModule } from '../journal'
+import { statement } from '../store'
 import type { ProjectSnapshots } from '../snapshot'
 import { DEFAULT_LOOP_SETTINGS, type LoopSettings } from './loop'
 import { createProviderSettings, testConnection, type SecretStore } from './providers'
@@ -29,7 +30,7 @@ export interface AgentModule {
 /** The agent runtime (spec 05), its tables (agent reads, allowed commands, providers) and actions. */
 export function createAgentModule(deps: {
   journal: JournalModule
-  history: Pick<HistoryModule, 'getSession'>
+  history: Pick<HistoryModule, 'getSession' | 'onSessionPurged'>
   events: EventBus
   projectOf: (projectId: string) => ProjectSummary | undefined
   snapshotsOf: (projectId: string, root: string) => ProjectSnapshots
@@ -50,6 +51,11 @@ export function createAgentModule(deps: {
     env: deps.env ?? process.env,
     cli: deps.cliProvider,
     ollamaUrl: deps.ollamaUrl === undefined ? 'http://127.0.0.1:11434' : deps.ollamaUrl,
+  })
+  // The agent's rows that name a session go with it when it is purged.
+  deps.history.onSessionPurged((sessionId) => {
+    statement(db, 'DELETE FROM agent_reads WHERE session_id = ?').run(sessionId)
+    statement(db, 'DELETE FROM session_allowed_commands WHERE session_id = ?').run(sessionId)
   })
   const runtime = createAgentRuntime({
     db,

@@ -8,6 +8,7 @@ import {
   runningParts,
   transcript,
   writeRunningPart,
+  writerEpochCurrent,
   type SessionRecord,
   type Turn,
 } from '../history'
@@ -223,8 +224,13 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
         const outcome = await deps.journal.mutate(
           workspace,
           turn.attribution,
-          // Checked again under the workspace lock: a stop that arrives while waiting writes nothing.
-          async () => (signal.aborted ? stopped() : plan({ workspace, limits: deps.journal.limits })),
+          // Checked again under the workspace lock: a stop that arrives while waiting writes nothing,
+          // and neither does a turn whose branch was restored or switched since it began.
+          async () => {
+            if (signal.aborted) return stopped()
+            const current = writerEpochCurrent(db, turn)
+            return current.kind === 'error' ? current : plan({ workspace, limits: deps.journal.limits })
+          },
           approved ? { approved } : undefined,
         )
         if (outcome.kind === 'ok' && outcome.result.status === 'committed') deps.onCommitted(workspace, outcome.result)

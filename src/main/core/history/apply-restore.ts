@@ -19,8 +19,11 @@ import {
   type IdempotencyHooks,
   type IdempotentMutations,
 } from '../store'
+import { applyEffects, StaleEffects, withBranchId, type BranchEffects } from './effects'
 import type { CommandSnapshots } from './plan-commands'
 import { planRestore, type PlanEvidence, type RestorePlan, type RestoreRequest } from './plan-restore'
+import { planRewind, type RewindPlan, type RewindRequest } from './plan-rewind'
+import type { RestoreAction } from './preflight'
 import type { SessionRecord } from './types'
 
 export type IntentStatus = 'applying' | 'committed' | 'rolled_back' | 'recovery_required'
@@ -31,7 +34,23 @@ export interface RestoreService {
     session: SessionRecord,
     request: RestoreRequest,
   ): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>>
+  /** A multi-turn restore's preview (rewind, redo of a rewind, restore branch code). */
+  planRewind(
+    workspace: Workspace,
+    session: SessionRecord,
+    request: RewindRequest,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Outcome<RewindPlan & { evidence: PlanEvidence }>>
   apply(workspace: Workspace, session: SessionRecord, request: ApplyRequest): Promise<Outcome<ApplyResult>>
+  /** A previewed multi-turn plan's expected state of a path (undefined: unknown plan or path). */
+  expectedOf(planHash: string, path: string): RestoreAction['expected'] | undefined
+  /** `apply` under a caller's own idempotency claim (session.align's). */
+  applyPlan(
+    workspace: Workspace,
+    session: SessionRecord,
+    request: ApplyRequest,
+    hooks: IdempotencyHooks<ApplyResult>,
+  ): Promise<Outcome<ApplyResult>>
   /** Settles intents a stopped process left `applying`, from their journal transactions. */
   recover(): void
 }
@@ -47,7 +66,20 @@ export interface ApplyResult {
   readonly intent_id: string
   readonly status: IntentStatus
   readonly transaction_id: string | null
+  /** Multi-turn restores: the branch active afterwards. */
+  readonly branch_id?: string | null
+  /** A rewind to before a prompt in a conversation mode: the prompt, for the composer. */
+  readonly prompt_text?: string | null
 }
+
+type Confirmed =
+  | { readonly kind: 'single'; readonly request: RestoreRequest & { turn_id: string } }
+  | {
+      readonly kind: 'rewind'
+      readonly request: RewindRequest
+      /** What each path of the plan must hold now (the blocked-restore diff compares against it). */
+      readonly expected: ReadonlyMap<string, RestoreAction['expected']>
+    }
 
 /**
  * Spec 04 steps 2–6. A confirmed plan is re-planned under nothing but the same inputs: a different
@@ -67,7 +99,7 @@ export function createRestoreService(deps: {
 }): RestoreService {
   const { db, blobs, journal, mutations, fault } = deps
   // Plans shown to the user, by hash, so apply knows what was confirmed.
-  const plans = new LRUCache<string, RestoreRequest & { turn_id: string }>({
+  const plans = new LRUCache<string, Confirmed>({
     max: 500,
     ttl: 30 * 60 * 1000,
   })
@@ -79,6 +111,25 @@ export function createRestoreService(deps: {
     onProgress?: (done: number, total: number) => void,
   ) =>
     planRestore(
+      {
+        db,
+        blobs,
+        workspace,
+        maxFileBytes: journal.limits.maxFileBytes,
+        snapshots: deps.snapshots?.(session, workspace) ?? null,
+      },
+      session,
+      request,
+      onProgress,
+    )
+
+  const rewindFor = (
+    workspace: Workspace,
+    session: SessionRecord,
+    request: RewindRequest,
+    onProgress?: (done: number, total: number) => void,
+  ) =>
+    planRewind(
       {
         db,
         blobs,
@@ -103,11 +154,27 @@ export function createRestoreService(deps: {
       const planned = await planFor(workspace, session, request)
       if (planned.kind === 'ok')
         plans.set(planned.result.plan_hash, {
-          ...request,
-          operation: planned.result.operation,
-          turn_id: planned.result.turn_id,
+          kind: 'single',
+          request: { ...request, operation: planned.result.operation, turn_id: planned.result.turn_id },
         })
       return planned
+    },
+
+    async planRewind(workspace, session, request, onProgress) {
+      const planned = await rewindFor(workspace, session, request, onProgress)
+      if (planned.kind === 'ok') {
+        plans.set(planned.result.plan_hash, {
+          kind: 'rewind',
+          request,
+          expected: new Map(planned.result.actions.map((action) => [action.path, action.expected])),
+        })
+      }
+      return planned
+    },
+
+    expectedOf(planHash, path) {
+      const confirmed = plans.get(planHash)
+      return confirmed?.kind === 'rewind' ? confirmed.expected.get(path) : undefined
     },
 
     async apply(workspace, session, request) {
@@ -119,13 +186,15 @@ export function createRestoreService(deps: {
         key: request.idempotency_key,
         fingerprint: fingerprintOf('history.apply', request.owner_key, { plan_hash: request.plan_hash }, null),
       }
-      return mutations.run<ApplyResult>(claim, (hooks) => applyConfirmed(workspace, session, request, hooks))
+      return mutations.run<ApplyResult>(claim, (hooks) => applyPlan(workspace, session, request, hooks))
     },
+
+    applyPlan,
 
     recover: recoverIntents,
   }
 
-  async function applyConfirmed(
+  function applyPlan(
     workspace: Workspace,
     session: SessionRecord,
     request: ApplyRequest,
@@ -133,22 +202,32 @@ export function createRestoreService(deps: {
   ): Promise<Outcome<ApplyResult>> {
     const confirmed = plans.get(request.plan_hash)
     if (!confirmed)
-      return fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
-        plan_hash: request.plan_hash,
-      })
+      return Promise.resolve(
+        fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
+          plan_hash: request.plan_hash,
+        }),
+      )
+    return confirmed.kind === 'single'
+      ? applyConfirmed(workspace, session, confirmed.request, request, hooks)
+      : applyRewind(workspace, session, confirmed.request, request, hooks)
+  }
+
+  async function applyConfirmed(
+    workspace: Workspace,
+    session: SessionRecord,
+    confirmed: RestoreRequest & { turn_id: string },
+    request: ApplyRequest,
+    hooks: IdempotencyHooks<ApplyResult>,
+  ): Promise<Outcome<ApplyResult>> {
     const backwards = confirmed.operation === 'undo' || confirmed.operation === 'revert'
 
     const intentId = `int_${randomUUID()}`
     // Durable before any file is touched (spec 04 step 2).
     inImmediateTransaction(db, () => {
-      statement(db, "INSERT INTO restore_intents VALUES (?, ?, ?, ?, ?, NULL, 'applying', ?, NULL)").run(
-        intentId,
-        session.session_id,
-        confirmed.turn_id,
-        confirmed.operation,
-        request.plan_hash,
-        Date.now(),
-      )
+      statement(
+        db,
+        "INSERT INTO restore_intents (intent_id, session_id, turn_id, operation, plan_hash, transaction_id, status, created_at_ms) VALUES (?, ?, ?, ?, ?, NULL, 'applying', ?)",
+      ).run(intentId, session.session_id, confirmed.turn_id, confirmed.operation, request.plan_hash, Date.now())
     })
     fault('after-intent')
     let transactionId: string | null = null
@@ -182,34 +261,7 @@ export function createRestoreService(deps: {
             { reason: 'nothing-to-restore', command_files: plan.impact.command_files },
           )
         }
-        const changes: PlannedChange[] = []
-        for (const action of plan.actions) {
-          const disk = plan.evidence.disks.get(action.path)
-          if (!disk)
-            return fail('STALE_PLAN', `"${action.path}" was not checked; preview the restore again.`, {
-              path: action.path,
-            })
-          if (action.target.kind === 'absent') {
-            changes.push({
-              operation: 'delete',
-              path: action.path,
-              old_path: null,
-              before: disk,
-              after: { kind: 'absent' },
-            })
-            continue
-          }
-          const bytes = plan.evidence.targets.get(action.path)
-          if (!bytes) return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
-          changes.push({
-            operation: disk.kind === 'absent' ? 'create' : 'modify',
-            path: action.path,
-            old_path: null,
-            before: disk,
-            after: { kind: 'regular', bytes, mode: Number.parseInt(action.target.mode, 8) },
-          })
-        }
-        return ok(changes)
+        return changesOf(plan.actions, plan.evidence)
       },
       {
         onPublished: (done, total) => request.onProgress?.('apply', done, total),
@@ -246,14 +298,167 @@ export function createRestoreService(deps: {
     return outcome
   }
 
+  /**
+   * A multi-turn restore: the same intent → one journal transaction (kind `rewind`) → verify /
+   * rollback / recovery as a single-turn one, and the branch effects applied in the SQLite
+   * transaction that commits the files — so the conversation moves exactly when the files do.
+   * A plan without file actions (conversation only, or code already there) moves the
+   * conversation alone, in one SQLite transaction with its idempotency record.
+   */
+  async function applyRewind(
+    workspace: Workspace,
+    session: SessionRecord,
+    confirmed: RewindRequest,
+    request: ApplyRequest,
+    hooks: IdempotencyHooks<ApplyResult>,
+  ): Promise<Outcome<ApplyResult>> {
+    const stale = () =>
+      fail('STALE_PLAN', 'Something changed since this restore was previewed; preview it again.', {
+        plan_hash: request.plan_hash,
+      })
+    const check = (plan: RewindPlan): Outcome<RewindPlan> => {
+      if (plan.plan_hash !== request.plan_hash) return stale()
+      if (plan.status === 'unavailable')
+        return fail('UNAVAILABLE', 'Some files cannot be restored exactly; only the conversation can go back.', {
+          unavailable: plan.unavailable,
+        })
+      if (plan.status === 'blocked')
+        return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
+      return ok(plan)
+    }
+    const first = await rewindFor(workspace, session, confirmed)
+    if (first.kind === 'error') return first
+    const checked = check(first.result)
+    if (checked.kind === 'error') return checked
+    const intentId = `int_${randomUUID()}`
+    const effects = withBranchId(first.result.effects)
+    const resultOf = (transactionId: string | null): ApplyResult => ({
+      intent_id: intentId,
+      status: 'committed',
+      transaction_id: transactionId,
+      branch_id: effects.activate ?? effects.source_branch_id,
+      prompt_text: first.result.prompt_text,
+    })
+    const insertIntent = (status: 'applying' | 'committed') =>
+      statement(
+        db,
+        `INSERT INTO restore_intents (intent_id, session_id, turn_id, operation, plan_hash, transaction_id, status, created_at_ms, settled_at_ms, mode, source_branch_id, target_branch_id, effects, effects_applied)
+         VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        intentId,
+        session.session_id,
+        first.result.turn_id,
+        first.result.operation,
+        request.plan_hash,
+        status,
+        Date.now(),
+        status === 'committed' ? Date.now() : null,
+        first.result.mode,
+        effects.source_branch_id,
+        effects.create?.branch_id ?? effects.activate ?? null,
+        JSON.stringify(effects),
+        status === 'committed' ? 1 : 0,
+      )
+
+    if (first.result.actions.length === 0) {
+      if (first.result.mode !== 'conversation' && first.result.impact.branch.outcome === 'unchanged') {
+        return fail('UNAVAILABLE', 'Nothing to restore: the files already hold that code.', {
+          reason: 'nothing-to-restore',
+          command_files: first.result.impact.command_files,
+        })
+      }
+      try {
+        return inImmediateTransaction(db, () => {
+          if (applyingIntent(session.session_id)) return busy()
+          applyEffects(db, session.session_id, effects)
+          insertIntent('committed')
+          hooks.prepared(intentId, resultOf(null))
+          hooks.settled('committed', resultOf(null))
+          return ok(resultOf(null))
+        })
+      } catch (error) {
+        if (error instanceof StaleEffects) return stale()
+        throw error
+      }
+    }
+
+    // Durable before any file is touched (spec 04 step 2); a second restore of the session waits.
+    const inserted = inImmediateTransaction(db, () => {
+      if (applyingIntent(session.session_id)) return busy()
+      insertIntent('applying')
+      return ok(null)
+    })
+    if (inserted.kind === 'error') return inserted
+    fault('after-intent')
+    let transactionId: string | null = null
+    let staleEffects = false
+    const outcome = await journal.mutate(
+      workspace,
+      { kind: 'rewind', session_id: session.session_id, branch_id: effects.source_branch_id },
+      async () => {
+        // Re-planned under the workspace lock: what authorises the writes is what nothing can
+        // change before they happen.
+        const fresh = await rewindFor(workspace, session, confirmed, (done, total) =>
+          request.onProgress?.('preflight', done, total),
+        )
+        if (fresh.kind === 'error') return fresh
+        const again = check(fresh.result)
+        if (again.kind === 'error') return again
+        return changesOf(fresh.result.actions, fresh.result.evidence)
+      },
+      {
+        onPublished: (done, total) => request.onProgress?.('apply', done, total),
+        onPrepared: (receipt: Receipt) => {
+          transactionId = receipt.transaction_id
+          statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(
+            receipt.transaction_id,
+            intentId,
+          )
+          hooks.prepared(receipt.transaction_id, resultOf(receipt.transaction_id))
+        },
+        onSettled: (receipt: Receipt) => {
+          if (receipt.status === 'prepared') return
+          if (receipt.status === 'committed') {
+            try {
+              applyEffects(db, session.session_id, effects)
+            } catch (error) {
+              // The conversation moved although nothing should have (turns and restores wait for
+              // an applying intent): the files go back (the engine rolls back on this throw).
+              if (error instanceof StaleEffects) staleEffects = true
+              throw error
+            }
+            settleIntent(intentId, 'committed', receipt.transaction_id)
+            statement(db, 'UPDATE restore_intents SET effects_applied = 1 WHERE intent_id = ?').run(intentId)
+          }
+          hooks.settled(receipt.status, resultOf(receipt.transaction_id))
+        },
+      },
+    )
+    if (outcome.kind === 'ok') return ok(resultOf(outcome.result.transaction_id))
+    const status: IntentStatus = outcome.error.code === 'RECOVERY_REQUIRED' ? 'recovery_required' : 'rolled_back'
+    settleIntent(intentId, status, transactionId)
+    if (staleEffects && status === 'rolled_back') return stale()
+    return outcome
+  }
+
+  function applyingIntent(sessionId: string): boolean {
+    return (
+      statement(db, "SELECT 1 FROM restore_intents WHERE session_id = ? AND status = 'applying' LIMIT 1").get(
+        sessionId,
+      ) !== undefined
+    )
+  }
+
   /** Settles every intent a stopped process left `applying`, from its transaction's status. */
   function recoverIntents(): void {
     const open = statement(
       db,
-      "SELECT intent_id, transaction_id FROM restore_intents WHERE status = 'applying'",
+      "SELECT intent_id, session_id, transaction_id, effects FROM restore_intents WHERE status = 'applying'",
     ).all() as Array<{
       intent_id: string
+      session_id: string
       transaction_id: string | null
+      effects: string | null
     }>
     for (const intent of open) {
       if (intent.transaction_id === null) {
@@ -264,7 +469,54 @@ export function createRestoreService(deps: {
       if (settled === undefined || settled === 'prepared') continue
       const status: IntentStatus =
         settled === 'committed' ? 'committed' : settled === 'recovery_required' ? 'recovery_required' : 'rolled_back'
+      if (status === 'committed' && intent.effects !== null) {
+        // The files were committed but the process stopped before the conversation moved with
+        // them: move it now, from the effects recorded before any file was touched.
+        const effects = JSON.parse(intent.effects) as BranchEffects
+        try {
+          inImmediateTransaction(db, () => {
+            applyEffects(db, intent.session_id, effects)
+            settleIntent(intent.intent_id, 'committed', intent.transaction_id)
+            statement(db, 'UPDATE restore_intents SET effects_applied = 1 WHERE intent_id = ?').run(intent.intent_id)
+          })
+        } catch (error) {
+          if (!(error instanceof StaleEffects)) throw error
+          settleIntent(intent.intent_id, 'recovery_required', intent.transaction_id)
+        }
+        continue
+      }
       settleIntent(intent.intent_id, status, intent.transaction_id)
     }
   }
+}
+
+const busy = () =>
+  fail('BUSY', 'Another restore of this session is being applied; wait for it to finish.', {
+    reason: 'restore-applying',
+  })
+
+/** A checked plan's actions as the journal's planned changes, from the bytes its preflight read. */
+function changesOf(actions: readonly RestoreAction[], evidence: PlanEvidence): Outcome<PlannedChange[]> {
+  const changes: PlannedChange[] = []
+  for (const action of actions) {
+    const disk = evidence.disks.get(action.path)
+    if (!disk)
+      return fail('STALE_PLAN', `"${action.path}" was not checked; preview the restore again.`, {
+        path: action.path,
+      })
+    if (action.target.kind === 'absent') {
+      changes.push({ operation: 'delete', path: action.path, old_path: null, before: disk, after: { kind: 'absent' } })
+      continue
+    }
+    const bytes = evidence.targets.get(action.path)
+    if (!bytes) return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
+    changes.push({
+      operation: disk.kind === 'absent' ? 'create' : 'modify',
+      path: action.path,
+      old_path: null,
+      before: disk,
+      after: { kind: 'regular', bytes, mode: Number.parseInt(action.target.mode, 8) },
+    })
+  }
+  return ok(changes)
 }

@@ -34,9 +34,29 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 export async function conflictDiff(
   deps: ConflictDiffDependencies,
   session: SessionRecord,
-  request: { turn_id: string; path: string; expected?: 'after' | 'before' | undefined },
+  request: { turn_id?: string | undefined; path: string; expected?: 'after' | 'before' | undefined },
+  /** A multi-turn plan's conflict: what the plan expects the path to hold now. */
+  planned?: { kind: 'absent' } | { kind: 'regular'; digest: string; blob_ref: string | null },
 ): Promise<Outcome<Result>> {
   const { db, blobs, workspace } = deps
+  if (planned !== undefined) {
+    let expected: FileState = { kind: 'absent' }
+    if (planned.kind === 'regular') {
+      const read = await blobs.read(planned.blob_ref ?? planned.digest)
+      if (read.kind === 'error') {
+        return fail('UNAVAILABLE', `The recorded copy of "${request.path}" is no longer kept.`, { reason: 'expired' })
+      }
+      expected = {
+        kind: 'regular',
+        digest: planned.digest,
+        size: read.result.length,
+        mode: '',
+        blob_ref: planned.digest,
+      }
+    }
+    return diffAgainstDisk(deps, request.path, expected)
+  }
+  if (request.turn_id === undefined) return fail('INVALID_REQUEST', 'A conflict diff needs a turn_id or a plan_hash.')
   const node = statement(db, "SELECT 1 FROM nodes WHERE node_id = ? AND session_id = ? AND kind = 'assistant'").get(
     request.turn_id,
     session.session_id,
@@ -51,6 +71,16 @@ export async function conflictDiff(
     return fail('NOT_FOUND', `The turn did not change "${request.path}".`, { path: request.path })
   }
   const expected: FileState = side === 'after' ? change.after : change.before
+  return diffAgainstDisk(deps, request.path, expected)
+}
+
+async function diffAgainstDisk(
+  deps: ConflictDiffDependencies,
+  path: string,
+  expected: FileState,
+): Promise<Outcome<Result>> {
+  const { blobs, workspace } = deps
+  const request = { path }
   const disk = await readWriteTarget(
     { root: workspace.root, dataDir: workspace.dataDir },
     request.path,

@@ -13,7 +13,7 @@ export {
   runningParts,
   writeRunningPart,
 } from './sessions'
-export { beginTurn, finalizeTurn, type Turn } from './turns'
+export { beginTurn, finalizeTurn, writerEpochCurrent, type Turn } from './turns'
 export * from './types'
 export { createRestoreService, type IntentStatus, type RestoreService } from './apply-restore'
 export {

@@ -1,14 +1,48 @@
 import { fail, ok, type Outcome, type PermissionMode, type ProjectSummary } from '../../../shared/protocol'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
 import type { EventBus } from '../events'
-import type { FaultHook, JournalModule, MutatorContext, PlannedChange, Receipt } from '../journal'
-import { createRestoreService } from './apply-restore'
+import {
+  releaseRecoveryBlobs,
+  sessionTransactionIds,
+  turnTransactions,
+  workspaceRevision,
+  type FaultHook,
+  type JournalModule,
+  type MutatorContext,
+  type PlannedChange,
+  type Receipt,
+  type Workspace,
+} from '../journal'
+import { fingerprintOf, inImmediateTransaction, type IdempotencyHooks } from '../store'
+import { createRestoreService, type ApplyResult } from './apply-restore'
+import {
+  alignmentOf,
+  archiveBranch,
+  branchFromHere,
+  keepFiles,
+  publicBranch,
+  purge,
+  sessionBranches,
+  switchBranch,
+  type CodeDiffers,
+} from './branches'
 import { conflictDiff, type ConflictDiffDependencies } from './conflict-diff'
+import { forkSession } from './fork'
 import type { CommandSnapshots } from './plan-commands'
 import { restoreOffers } from './plan-restore'
+import { activeBranch, type RewindPlan } from './plan-rewind'
 import { applyRetention, type RetentionPolicy } from './retention'
-import { createSession, getSession, listSessions, runningTurnId, transcript, updateSession } from './sessions'
-import { beginTurn, finalizeTurn, type Turn } from './turns'
+import {
+  createSession,
+  getSession,
+  listSessions,
+  projectOfSession,
+  runningTurnId,
+  transcript,
+  updateSession,
+} from './sessions'
+import { planTransition } from './transition'
+import { beginTurn, finalizeTurn, writerEpochCurrent, type Turn } from './turns'
 import type { Part, SessionRecord, TurnSummary } from './types'
 
 type HistoryActions =
@@ -16,6 +50,13 @@ type HistoryActions =
   | 'session.list'
   | 'session.transcript'
   | 'session.update'
+  | 'session.branch'
+  | 'session.switch_branch'
+  | 'session.archive_branch'
+  | 'session.fork'
+  | 'session.align'
+  | 'session.purge'
+  | 'session.resume'
   | 'history.plan'
   | 'history.apply'
   | 'history.conflict_diff'
@@ -46,6 +87,22 @@ export interface HistoryModule {
   recover(): void
   /** Spec 03 retention over checkpoints; the content store sweeps what it released. */
   applyRetention(): { expired: number }
+  projectOfSession(sessionId: string): string | undefined
+  /** Rows of other modules that name a session, removed before a purge deletes it. */
+  onSessionPurged(cleanup: (sessionId: string) => void): void
+}
+
+/** A multi-turn plan as the protocol shows it (its effects and evidence stay in the engine). */
+function publicRewindPlan(plan: RewindPlan & { evidence: unknown }) {
+  const {
+    session_id: _session,
+    workspace_revision: _revision,
+    head_version: _head,
+    evidence: _evidence,
+    effects: _effects,
+    ...rest
+  } = plan
+  return rest
 }
 
 /**
@@ -61,6 +118,10 @@ export function createHistoryModule(deps: {
   diff: ConflictDiffDependencies['diff']
   defaultPermissionMode: PermissionMode
   retention?: RetentionPolicy | undefined
+  /** Opens a folder as a project (a fork's worktree). */
+  openProject: (path: string) => Promise<Outcome<ProjectSummary>>
+  /** Resolves once start-up recovery (journal, intents, agent turns) is done. */
+  recovered: () => Promise<unknown>
 }): HistoryModule {
   const { journal, events } = deps
   const { db, blobs } = journal.store
@@ -73,6 +134,7 @@ export function createHistoryModule(deps: {
     fault: deps.fault,
     snapshots: (session, workspace) => deps.snapshotsOf(session.project_id, workspace.root),
   })
+  const purgeCleanups: Array<(sessionId: string) => void> = []
   const publicSession = (session: SessionRecord) => ({
     session_id: session.session_id,
     project_id: session.project_id,
@@ -84,7 +146,28 @@ export function createHistoryModule(deps: {
     running_turn_id: runningTurnId(db, session.session_id),
     created_at_ms: session.created_at_ms,
     updated_at_ms: session.updated_at_ms,
+    alignment: alignmentOf(db, session),
   })
+  const fresh = (session: SessionRecord): SessionRecord => {
+    const current = getSession(db, session.project_id, session.session_id)
+    if (current.kind === 'error') throw new Error(`session ${session.session_id} disappeared`)
+    return current.result
+  }
+  const ownerOf = (session: SessionRecord) => ({ project_id: session.project_id, session_id: session.session_id })
+  /** Whether files holding one node's code differ from another's (for a switch's alignment). */
+  const codeDiffers =
+    (session: SessionRecord): CodeDiffers =>
+    (filesNode, head, leftSequence) => {
+      const transition = planTransition(db, {
+        workspaceId: session.workspace_id,
+        from: filesNode,
+        to: head,
+        redoSequence: leftSequence,
+      })
+      return transition.actions.length > 0 || transition.unavailable.length > 0
+    }
+  const progress = (session: SessionRecord, phase: 'preflight' | 'apply') => (done: number, total: number) =>
+    events.emit('intent.progress', ownerOf(session), { session_id: session.session_id, phase, done, total })
   const sessionUpdated = (session: { project_id: string; session_id: string }) =>
     events.emit(
       'session.updated',
@@ -113,9 +196,11 @@ export function createHistoryModule(deps: {
     'session.transcript': async ({ session_id }, context) => {
       const session = getSession(db, context.project.project_id, session_id)
       if (session.kind === 'error') return session
+      const { nodes } = transcript(db, session.result)
       return ok({
         session: publicSession(session.result),
-        ...transcript(db, session.result),
+        branches: sessionBranches(db, session_id).map((branch) => publicBranch(db, branch)),
+        nodes,
         restore: restoreOffers(db, session.result),
       })
     },
@@ -132,8 +217,26 @@ export function createHistoryModule(deps: {
     'history.plan': async (payload, context) => {
       const session = sessionOf(context)
       if (session.kind === 'error') return session
-      if (payload.operation === 'rewind') {
-        return fail('UNSUPPORTED', 'Multi-turn rewind is not available yet; undo or revert single turns.')
+      if (payload.operation === 'rewind' || payload.operation === 'unrewind') {
+        const planned = await restore.planRewind(
+          journal.workspaceOf(context.project),
+          session.result,
+          {
+            operation: payload.operation,
+            turn_id: payload.turn_id,
+            checkpoint_id: payload.checkpoint_id,
+            boundary: payload.boundary,
+            mode: payload.mode,
+            include_commands: payload.include_commands,
+            steps: payload.steps,
+          },
+          progress(session.result, 'preflight'),
+        )
+        if (planned.kind === 'error') return planned
+        return ok(publicRewindPlan(planned.result))
+      }
+      if (payload.mode !== undefined || payload.boundary !== undefined || payload.steps !== undefined) {
+        return fail('INVALID_REQUEST', 'mode, boundary and steps belong to rewind and unrewind.')
       }
       const planned = await restore.plan(journal.workspaceOf(context.project), session.result, {
         operation: payload.operation,
@@ -159,23 +262,23 @@ export function createHistoryModule(deps: {
         plan_hash,
         idempotency_key: context.idempotencyKey,
         owner_key: `${context.project.project_id}/${session.result.session_id}`,
-        onProgress: (phase, done, total) =>
-          events.emit(
-            'intent.progress',
-            { project_id: context.project.project_id, session_id: session.result.session_id },
-            { session_id: session.result.session_id, phase, done, total },
-          ),
+        onProgress: (phase, done, total) => progress(session.result, phase)(done, total),
       })
-      if (applied.kind === 'ok') {
-        // Which turn actions are executable changed: turn cards refetch on this.
-        sessionUpdated(session.result)
-        if (applied.result.transaction_id) journal.announceTransaction(workspace, applied.result.transaction_id)
-      }
+      afterApply(workspace, session.result, applied)
       return applied
     },
     'history.conflict_diff': async (payload, context) => {
       const session = sessionOf(context)
       if (session.kind === 'error') return session
+      let planned: ReturnType<typeof restore.expectedOf>
+      if (payload.plan_hash !== undefined) {
+        planned = restore.expectedOf(payload.plan_hash, payload.path)
+        if (planned === undefined) {
+          return fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
+            plan_hash: payload.plan_hash,
+          })
+        }
+      }
       return conflictDiff(
         {
           db,
@@ -186,8 +289,174 @@ export function createHistoryModule(deps: {
         },
         session.result,
         payload,
+        planned,
       )
     },
+    'session.branch': async ({ session_id, node_id }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      const made = branchFromHere(db, session.result, node_id, codeDiffers(session.result))
+      if (made.kind === 'error') return made
+      sessionUpdated(session.result)
+      return ok({ branch_id: made.result.branch_id, session: publicSession(fresh(session.result)) })
+    },
+    'session.switch_branch': async ({ session_id, branch_id }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      const switched = switchBranch(db, session.result, branch_id, codeDiffers(session.result))
+      if (switched.kind === 'error') return switched
+      sessionUpdated(session.result)
+      return ok(publicSession(fresh(session.result)))
+    },
+    'session.archive_branch': async ({ session_id, branch_id, archived }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      const done = archiveBranch(db, session.result, branch_id, archived)
+      if (done.kind === 'error') return done
+      sessionUpdated(session.result)
+      return ok({ branches: sessionBranches(db, session_id).map((branch) => publicBranch(db, branch)) })
+    },
+    'session.fork': async ({ session_id, node_id, with_files }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      const forked = await forkSession(
+        {
+          db,
+          blobs,
+          openProject: deps.openProject,
+          workspaceIdOf: (project) => journal.workspaceOf(project).workspace_id,
+        },
+        session.result,
+        context.project,
+        { node_id, with_files },
+      )
+      if (forked.kind === 'error') return forked
+      sessionUpdated(forked.result.session)
+      return ok({ session: publicSession(forked.result.session), worktree: forked.result.worktree })
+    },
+    'session.align': async (payload, context) => {
+      const session = getSession(db, context.project.project_id, payload.session_id)
+      if (session.kind === 'error') return session
+      if (context.idempotencyKey === undefined)
+        return fail('INVALID_REQUEST', 'session.align needs an idempotency_key.')
+      const ownerKey = `${context.project.project_id}/${payload.session_id}`
+      const claim = {
+        ownerKey,
+        action: 'session.align',
+        key: context.idempotencyKey,
+        fingerprint: fingerprintOf('session.align', ownerKey, payload, null),
+      }
+      const workspace = journal.workspaceOf(context.project)
+      type Aligned = { status: 'aligned' | 'committed' | 'rolled_back' | 'recovery_required'; intent_id: string | null }
+      const outcome = await journal.mutations.run<Aligned>(claim, (hooks) =>
+        payload.decision === 'keep'
+          ? Promise.resolve(keep(session.result, payload, hooks))
+          : restoreBranchCode(workspace, session.result, payload, hooks),
+      )
+      if (outcome.kind === 'error') return outcome
+      sessionUpdated(session.result)
+      return ok({ ...outcome.result, session: publicSession(fresh(session.result)) })
+    },
+    'session.purge': async ({ session_id, branch_id }, context) => {
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      const purged = purge(
+        db,
+        session.result,
+        branch_id,
+        {
+          release: (ids) => releaseRecoveryBlobs(db, ids),
+          sessionTransactions: (id) => sessionTransactionIds(db, id),
+          turnTransactions: (turnIds) =>
+            turnTransactions(db, session.result.workspace_id, turnIds).map((t) => t.transaction_id),
+        },
+        (id) => {
+          for (const cleanup of purgeCleanups) cleanup(id)
+        },
+      )
+      if (purged.kind === 'ok') sessionUpdated(session.result)
+      return purged
+    },
+    'session.resume': async ({ session_id }, context) => {
+      await deps.recovered().catch(() => undefined)
+      const session = getSession(db, context.project.project_id, session_id)
+      if (session.kind === 'error') return session
+      const active = activeBranch(db, session.result)
+      return ok({
+        session: publicSession(session.result),
+        branches: sessionBranches(db, session_id).map((branch) => publicBranch(db, branch)),
+        head_node_id: active.head_node_id,
+        head_version: active.head_version,
+        workspace_revision: workspaceRevision(db, session.result.workspace_id),
+      })
+    },
+  }
+
+  function afterApply(workspace: Workspace, session: SessionRecord, applied: Outcome<ApplyResult>): void {
+    if (applied.kind !== 'ok') return
+    // Which turn actions are executable changed: turn cards refetch on this.
+    sessionUpdated(session)
+    if (applied.result.transaction_id) journal.announceTransaction(workspace, applied.result.transaction_id)
+  }
+
+  type AlignResult = { status: 'aligned' | 'committed' | 'rolled_back' | 'recovery_required'; intent_id: string | null }
+  function keep(
+    session: SessionRecord,
+    payload: { expected_source: string; expected_target: string },
+    hooks: IdempotencyHooks<AlignResult>,
+  ): Outcome<AlignResult> {
+    return inImmediateTransaction(db, () => {
+      const kept = keepFiles(db, fresh(session), {
+        source: payload.expected_source,
+        target: payload.expected_target,
+      })
+      if (kept.kind === 'error') return kept
+      const result: AlignResult = { status: 'aligned', intent_id: null }
+      hooks.prepared(`align_${session.session_id}_${Date.now()}`, result)
+      hooks.settled('committed', result)
+      return ok(result)
+    })
+  }
+
+  async function restoreBranchCode(
+    workspace: Workspace,
+    session: SessionRecord,
+    payload: { expected_source: string; expected_target: string },
+    hooks: IdempotencyHooks<AlignResult>,
+  ): Promise<Outcome<AlignResult>> {
+    const alignment = alignmentOf(db, session)
+    if (
+      session.alignment === 'aligned' ||
+      alignment.files_node_id !== payload.expected_source ||
+      alignment.head_node_id !== payload.expected_target
+    ) {
+      return fail('STALE_PLAN', 'The files or the branch changed since this choice was shown; look again.', {
+        files_node_id: alignment.files_node_id,
+        head_node_id: alignment.head_node_id,
+      })
+    }
+    const planned = await restore.planRewind(workspace, session, { operation: 'align' }, progress(session, 'preflight'))
+    if (planned.kind === 'error') return planned
+    const wrapped: IdempotencyHooks<ApplyResult> = {
+      prepared: (operationId, result) =>
+        hooks.prepared(operationId, { status: 'committed', intent_id: result.intent_id }),
+      settled: (status, result) => hooks.settled(status, { status: 'committed', intent_id: result.intent_id }),
+    }
+    const applied = await restore.applyPlan(
+      workspace,
+      session,
+      {
+        plan_hash: planned.result.plan_hash,
+        idempotency_key: undefined,
+        owner_key: `${session.project_id}/${session.session_id}`,
+        onProgress: (phase, done, total) => progress(session, phase)(done, total),
+      },
+      wrapped,
+    )
+    afterApply(workspace, session, applied)
+    if (applied.kind === 'error') return applied
+    const status = applied.result.status === 'applying' ? 'committed' : applied.result.status
+    return ok({ status, intent_id: applied.result.intent_id })
   }
 
   const turns: TurnApi = {
@@ -199,9 +468,11 @@ export function createHistoryModule(deps: {
       const project = deps.projectOf(projectId)
       if (!project) return fail('NOT_FOUND', `No project with id "${projectId}" is open.`)
       const workspace = journal.workspaceOf(project)
-      return journal.store.journal.mutate(workspace, turn.attribution, () =>
-        plan({ workspace, limits: journal.store.journal.limits }),
-      )
+      return journal.store.journal.mutate(workspace, turn.attribution, async () => {
+        // Checked under the workspace lock: a restore or switch since the turn began bumped it.
+        const current = writerEpochCurrent(db, turn)
+        return current.kind === 'error' ? current : plan({ workspace, limits: journal.store.journal.limits })
+      })
     },
     async finalize(projectId, turn, result) {
       const session = getSession(db, projectId, turn.session_id)
@@ -221,5 +492,7 @@ export function createHistoryModule(deps: {
     getSession: (projectId, sessionId) => getSession(db, projectId, sessionId),
     recover: () => restore.recover(),
     applyRetention: () => applyRetention(db, deps.retention),
+    onSessionPurged: (cleanup) => void purgeCleanups.push(cleanup),
+    projectOfSession: (sessionId) => projectOfSession(db, sessionId),
   }
 }

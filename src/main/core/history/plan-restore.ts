@@ -1,38 +1,33 @@
 import { createHash } from 'node:crypto'
-import { statfs } from 'node:fs/promises'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import {
   laterLineageChanges,
-  parentWritable,
   turnCommittedChanges,
   workspaceRevision,
   queryAllReceipts,
-  readWriteTarget,
-  type DiskState,
   type FileState,
   type Receipt,
   type Workspace,
 } from '../journal'
-import { canonicalJson, statement, type BlobStore, type Database, type Digest } from '../store'
+import { canonicalJson, statement, type BlobStore, type Database } from '../store'
 import { planCommandActions, type CommandSnapshots } from './plan-commands'
+import {
+  preflightActions,
+  runningTurnConflict,
+  sameContent,
+  sameState,
+  type Conflict,
+  type PathState,
+  type PlanEvidence,
+  type RestoreAction,
+} from './preflight'
 import { getBranch } from './sessions'
 import type { SessionRecord } from './types'
 
 export type RestoreOperation = 'undo' | 'redo' | 'revert' | 'reapply'
 
-/** The state a path must be in now, and the state the restore puts it in. */
-export type PathState = { kind: 'absent' } | { kind: 'regular'; digest: Digest; mode: string; blob_ref: Digest | null }
-
-export interface RestoreAction {
-  readonly path: string
-  /** Empty for a file only commands changed (it has no journal lineage). */
-  readonly file_lineage_id: string
-  readonly expected: PathState
-  readonly target: PathState
-  /** `command`: the target comes from a step snapshot (issue 16), not from a journal receipt. */
-  readonly source?: 'journal' | 'command'
-}
+export type { Conflict, PathState, PlanEvidence, RestoreAction } from './preflight'
 
 /** What a restore request asks for, besides the operation and turn. */
 export interface RestoreRequest {
@@ -42,16 +37,6 @@ export interface RestoreRequest {
   readonly include_commands?: boolean | undefined
   /** Command-changed files edited since, which the person explicitly includes anyway. */
   readonly include_conflicting?: readonly string[] | undefined
-}
-
-export interface Conflict {
-  readonly path: string
-  readonly reason: 'changed-since' | 'later-mutation' | 'unsafe-path' | 'turn-running' | 'no-space' | 'no-permission'
-  readonly message: string
-  readonly expected?: string
-  readonly actual?: string
-  /** `command`: a file changed by commands; the person may include it anyway (issue 16). */
-  readonly source?: 'command'
 }
 
 export interface RestorePlan {
@@ -67,12 +52,6 @@ export interface RestorePlan {
   readonly unavailable: Array<{ path: string; reason: string }>
   /** `command_files`: files the turn's commands changed, restored only when asked for. */
   readonly impact: { files: number; turns: number; command_files: number }
-}
-
-/** What the preflight read, so an apply planned under the lock needs no second pass. */
-export interface PlanEvidence {
-  readonly disks: ReadonlyMap<string, DiskState>
-  readonly targets: ReadonlyMap<string, Buffer>
 }
 
 export interface PlanDependencies {
@@ -303,27 +282,16 @@ export async function planRestore(
   }
 
   const conflicts: Conflict[] = []
-  const running = statement(db, "SELECT 1 FROM nodes WHERE session_id = ? AND status = 'running' LIMIT 1").get(
-    session.session_id,
-  )
-  if (running) {
-    conflicts.push({
-      path: '',
-      reason: 'turn-running',
-      message: 'A turn is still running in this session; stop it or wait.',
-    })
-  }
+  const running = runningTurnConflict(db, session.session_id)
+  if (running) conflicts.push(running)
   const lastSequence = Math.max(0, ...receipts.map((r) => r.workspace_sequence))
-  let bytesNeeded = 0
-  const disks = new Map<string, DiskState>()
-  const targets = new Map<string, Buffer>()
   // Later changes of a lineage that still stand. Restores (revert/reapply transactions) only move
   // a file between states turns produced, and a later turn that is currently undone or reverted no
-  // longer stands: neither is a change this turn's restore would overwrite. (The disk check above
+  // longer stands: neither is a change this turn's restore would overwrite. (The disk check
   // still catches anything outside the journal.)
   const undoneTurns = new Map<string, boolean>()
   const stillStands = (row: { kind: string; origin_turn_id: string | null }) => {
-    if (row.kind === 'revert' || row.kind === 'reapply') return false
+    if (row.kind === 'revert' || row.kind === 'reapply' || row.kind === 'rewind') return false
     if (row.kind !== 'edit' || row.origin_turn_id === null) return true
     let undone = undoneTurns.get(row.origin_turn_id)
     if (undone === undefined) {
@@ -332,81 +300,28 @@ export async function planRestore(
     }
     return !undone
   }
-  const laterMutation = {
-    get: (lineage: string, workspaceId: string, after: number) =>
-      laterLineageChanges(db, lineage, workspaceId, after).some(stillStands),
-  }
-  for (const [index, action] of actions.entries()) {
-    if (onProgress && index % 100 === 0) onProgress(index, actions.length)
-    const fromSnapshot = snapshotBytes.get(action.path)
-    if (action.target.kind === 'regular' && fromSnapshot) {
-      bytesNeeded += fromSnapshot.length
-      targets.set(action.path, fromSnapshot)
-    } else if (action.target.kind === 'regular') {
-      if (!action.target.blob_ref) {
-        unavailable.push({ path: action.path, reason: 'no-recovery-blob' })
-        continue
-      }
-      const bytes = await blobs.read(action.target.blob_ref)
-      if (bytes.kind === 'error') {
-        unavailable.push({ path: action.path, reason: String(bytes.error.details?.reason ?? 'missing') })
-        continue
-      }
-      bytesNeeded += bytes.result.length
-      targets.set(action.path, bytes.result)
-    }
-    const disk = await readWriteTarget(
-      { root: workspace.root, dataDir: workspace.dataDir },
-      action.path,
-      deps.maxFileBytes,
-    )
-    if (disk.kind === 'error') {
-      conflicts.push({ path: action.path, reason: 'unsafe-path', message: disk.error.message })
-      continue
-    }
-    disks.set(action.path, disk.result)
-    const actual: PathState | 'directory' =
-      disk.result.kind === 'regular'
-        ? { kind: 'regular', digest: disk.result.digest, mode: '', blob_ref: null }
-        : disk.result.kind === 'absent'
-          ? { kind: 'absent' }
-          : 'directory'
-    if (actual === 'directory' || !sameContent(actual, action.expected)) {
-      conflicts.push({
-        path: action.path,
-        reason: 'changed-since',
-        message: `"${action.path}" changed after this turn; its current content is not what the turn left.`,
-        expected: describe(action.expected),
-        actual: actual === 'directory' ? 'directory' : describe(actual),
-        ...(action.source === 'command' ? { source: 'command' as const } : {}),
-      })
-      continue
-    }
-    if (backwards && action.file_lineage_id !== '') {
-      const later = laterMutation.get(action.file_lineage_id, workspace.workspace_id, lastSequence)
-      if (later) {
-        conflicts.push({
-          path: action.path,
-          reason: 'later-mutation',
-          message: `A later change to "${action.path}" depends on this turn.`,
-        })
-        continue
-      }
-    }
-    if (!parentWritable(workspace.root, disk.result.place)) {
-      conflicts.push({
-        path: action.path,
-        reason: 'no-permission',
-        message: `Retrace may not write "${action.path}".`,
-      })
-    }
-  }
-  if (bytesNeeded > 0) {
-    const fs = await statfs(workspace.root)
-    if (fs.bavail * fs.bsize < bytesNeeded * 2) {
-      conflicts.push({ path: '', reason: 'no-space', message: 'There is not enough free disk space for this restore.' })
-    }
-  }
+  const checked = await preflightActions({
+    blobs,
+    workspace,
+    maxFileBytes: deps.maxFileBytes,
+    actions,
+    snapshotBytes,
+    changedMessage: (path) => `"${path}" changed after this turn; its current content is not what the turn left.`,
+    extraCheck: (action) =>
+      backwards &&
+      action.file_lineage_id !== '' &&
+      laterLineageChanges(db, action.file_lineage_id, workspace.workspace_id, lastSequence).some(stillStands)
+        ? {
+            path: action.path,
+            reason: 'later-mutation',
+            message: `A later change to "${action.path}" depends on this turn.`,
+          }
+        : null,
+    onProgress,
+  })
+  conflicts.push(...checked.conflicts)
+  unavailable.push(...checked.unavailable)
+  const { disks, targets } = checked
 
   const revision = workspaceRevision(db, workspace.workspace_id)
   const headVersion = getBranch(db, session.active_branch_id)?.head_version ?? 0
@@ -439,16 +354,4 @@ export async function planRestore(
     impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.files },
     evidence: { disks, targets },
   })
-}
-
-function sameContent(a: PathState, b: PathState): boolean {
-  return a.kind === b.kind && (a.kind === 'absent' || (b.kind === 'regular' && a.digest === b.digest))
-}
-
-function sameState(a: PathState, b: PathState): boolean {
-  return sameContent(a, b) && (a.kind === 'absent' || (b.kind === 'regular' && a.mode === b.mode))
-}
-
-function describe(state: PathState): string {
-  return state.kind === 'regular' ? state.digest : 'absent'
 }

@@ -168,7 +168,7 @@ describe('undo and redo', () => {
     expect(await h.plan('redo')).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE' } })
     await h.planAndApply('undo')
     expect(await h.plan('undo')).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE' } })
-    expect(await h.call('history.plan', { operation: 'rewind' })).toMatchObject({ error: { code: 'UNSUPPORTED' } })
+    expect(await h.call('history.plan', { operation: 'rewind' })).toMatchObject({ error: { code: 'INVALID_REQUEST' } })
   })
 })
 
@@ -246,7 +246,7 @@ describe('progress of a large restore', () => {
     })
     expect(await h.planAndApply('undo')).toMatchObject({ status: 'ok', result: { status: 'committed' } })
     subscription.dispose()
-    expect(progress.filter((p) => p.phase === 'preflight').map((p) => p.done)).toEqual([0, 100, 200])
+    expect(progress.filter((p) => p.phase === 'preflight').map((p) => p.done)).toEqual([0, 100, 200, 250])
     expect(progress.filter((p) => p.phase === 'apply').map((p) => [p.done, p.total])).toEqual([
       [100, 250],
       [200, 250],

@@ -76,6 +76,12 @@ export function getSession(db: Database, projectId: string, sessionId: string): 
   return ok(session)
 }
 
+export function projectOfSession(db: Database, sessionId: string): string | undefined {
+  const row = statement(db, 'SELECT project_id FROM sessions WHERE session_id = ?').get(sessionId) as
+    { project_id: string } | undefined
+  return row?.project_id
+}
+
 export function listSessions(db: Database, projectId: string, includeArchived = false): SessionRecord[] {
   const sessions = statement(
     db,
@@ -167,8 +173,9 @@ export function writeRunningPart(db: Database, nodeId: string, index: number, pa
   )
 }
 
+/** A branch (a purged one is a tombstone, `archived = 2`, and is not found). */
 export function getBranch(db: Database, branchId: string): BranchRecord | undefined {
-  const row = statement(db, 'SELECT * FROM branches WHERE branch_id = ?').get(branchId) as
+  const row = statement(db, 'SELECT * FROM branches WHERE branch_id = ? AND archived < 2').get(branchId) as
     (Omit<BranchRecord, 'archived'> & { archived: number }) | undefined
   return row ? { ...row, archived: row.archived !== 0 } : undefined
 }

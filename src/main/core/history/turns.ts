@@ -14,6 +14,8 @@ export interface Turn {
   readonly session_id: string
   readonly branch_id: string
   readonly before_checkpoint_id: string
+  /** The branch's writer epoch when the turn began: a restore or switch since bumps it. */
+  readonly writer_epoch: number
   /** What every trusted mutation of this turn's main actor is recorded with. */
   readonly attribution: Attribution
 }
@@ -34,7 +36,29 @@ export function beginTurn(db: Database, session: SessionRecord, text: string): O
         turn_id: running.node_id,
       })
     }
-    const branch = getBranch(db, session.active_branch_id)
+    if (
+      statement(db, "SELECT 1 FROM restore_intents WHERE session_id = ? AND status = 'applying' LIMIT 1").get(
+        session.session_id,
+      )
+    ) {
+      return fail('BUSY', 'A restore of this session is being applied; wait for it to finish.', {
+        session_id: session.session_id,
+        reason: 'restore-applying',
+      })
+    }
+    // Re-read: the caller's copy may predate a rewind, a switch or an alignment choice.
+    const current = statement(db, 'SELECT active_branch_id, alignment, titled FROM sessions WHERE session_id = ?').get(
+      session.session_id,
+    ) as { active_branch_id: string; alignment: string; titled: number }
+    if (current.alignment === 'mismatch') {
+      // Spec 04: never let a turn that may write start on files that are not this branch's code.
+      return fail(
+        'UNAVAILABLE',
+        'The files are not this branch’s code. Choose Keep current files or Restore branch code first.',
+        { reason: 'misaligned', session_id: session.session_id },
+      )
+    }
+    const branch = getBranch(db, current.active_branch_id)
     if (!branch) throw new Error(`session ${session.session_id} has no active branch`)
     const now = Date.now()
     const userNodeId = `node_${randomUUID()}`
@@ -59,8 +83,12 @@ export function beginTurn(db: Database, session: SessionRecord, text: string): O
       'UPDATE branches SET head_node_id = ?, head_version = head_version + 1 WHERE branch_id = ? AND head_version = ?',
     ).run(turnId, branch.branch_id, branch.head_version)
     if (Number(moved.changes) !== 1) throw new Error('branch head moved concurrently')
-    statement(db, 'UPDATE sessions SET updated_at_ms = ? WHERE session_id = ?').run(now, session.session_id)
-    const title = session.titled === 0 ? titleFromPrompt(text) : undefined
+    // A turn on code-rewound files continues from them: the banner's mismatch is resolved.
+    statement(
+      db,
+      "UPDATE sessions SET updated_at_ms = ?, files_node_id = NULL, alignment = 'aligned', alignment_checkpoint_id = NULL WHERE session_id = ?",
+    ).run(now, session.session_id)
+    const title = current.titled === 0 ? titleFromPrompt(text) : undefined
     if (title !== undefined) {
       // The first prompt names a session nobody named (re-read: a rename may have raced this turn).
       statement(db, 'UPDATE sessions SET title = ?, titled = 1 WHERE session_id = ? AND titled = 0').run(
@@ -74,6 +102,7 @@ export function beginTurn(db: Database, session: SessionRecord, text: string): O
       session_id: session.session_id,
       branch_id: branch.branch_id,
       before_checkpoint_id: checkpointId,
+      writer_epoch: branch.writer_epoch,
       attribution: {
         kind: 'edit',
         session_id: session.session_id,
@@ -83,6 +112,19 @@ export function beginTurn(db: Database, session: SessionRecord, text: string): O
         actor_id: 'main',
       },
     })
+  })
+}
+
+/**
+ * Spec 04 step 4: a turn whose branch's writer epoch moved since it began (a restore, a rewind, a
+ * branch switch) must not write any more. Called under the workspace lock before each mutation.
+ */
+export function writerEpochCurrent(db: Database, turn: Pick<Turn, 'branch_id' | 'writer_epoch'>): Outcome<null> {
+  const row = statement(db, 'SELECT writer_epoch FROM branches WHERE branch_id = ?').get(turn.branch_id) as
+    { writer_epoch: number } | undefined
+  if (row?.writer_epoch === turn.writer_epoch) return ok(null)
+  return fail('UNAVAILABLE', 'This branch was restored or switched since the turn began; nothing was written.', {
+    reason: 'stale-writer',
   })
 }
 

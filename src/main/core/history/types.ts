@@ -19,7 +19,20 @@ export interface SessionRecord {
   readonly updated_at_ms: number
   /** 0 while the title is the creation placeholder (the first prompt then names the session). */
   readonly titled: number
+  /** The node whose code the workspace holds when it is not the active head (null: aligned). */
+  readonly files_node_id: string | null
+  readonly alignment: Alignment
+  /** The checkpoint a code-only rewind went to (its banner names it). */
+  readonly alignment_checkpoint_id: string | null
 }
+
+/**
+ * Spec 04 alignment between the active branch and the files: `mismatch` (after a
+ * conversation-only rewind or a switch whose code differs) holds the next turn until the person
+ * keeps the files or restores the branch's code; `code_rewound` (after a code-only rewind) is a
+ * banner only.
+ */
+export type Alignment = 'aligned' | 'mismatch' | 'code_rewound'
 
 export interface BranchRecord {
   readonly branch_id: string
@@ -30,6 +43,11 @@ export interface BranchRecord {
   readonly head_version: number
   readonly writer_epoch: number
   readonly archived: boolean
+  /** Where this branch left its parent (its first head); null for a session's first branch. */
+  readonly fork_node_id: string | null
+  /** The workspace sequence at which the files last held this branch's head (see branches.ts). */
+  readonly left_sequence: number | null
+  readonly created_at_ms: number
 }
 
 /** What a turn card shows, stored when the turn finishes so transcripts never query receipts. */

@@ -33,6 +33,11 @@ export { openJournalStore, type JournalStore } from './open'
 export {
   expireRecoveryBlobs,
   laterLineageChanges,
+  releaseRecoveryBlobs,
+  sessionTransactionIds,
+  turnLineages,
+  turnLineagePaths,
+  turnTransactions,
   scopeVersion,
   transactionPaths,
   transactionStatus,

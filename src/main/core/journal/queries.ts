@@ -32,6 +32,68 @@ export function turnCommittedChanges(db: Database, workspaceId: string, turnId: 
   )
 }
 
+/**
+ * The file lineages the committed transactions of these turns touched (as origin turn), for a
+ * multi-turn restore: which files the suffix of a conversation changed.
+ */
+export function turnLineages(db: Database, workspaceId: string, turnIds: readonly string[]): Set<string> {
+  return new Set(turnLineagePaths(db, workspaceId, turnIds).keys())
+}
+
+/** The same lineages, each with every path the turns' transactions gave it (old and new names). */
+export function turnLineagePaths(db: Database, workspaceId: string, turnIds: readonly string[]): Map<string, Set<string>> {
+  const lineages = new Map<string, Set<string>>()
+  const query = statement(
+    db,
+    `SELECT f.file_lineage_id, f.path, f.old_path FROM transactions t JOIN transaction_files f ON f.transaction_id = t.transaction_id
+     WHERE t.workspace_id = ? AND t.origin_turn_id = ? AND t.status = 'committed'`,
+  )
+  for (const turnId of turnIds) {
+    for (const row of query.all(workspaceId, turnId) as Array<{
+      file_lineage_id: string
+      path: string
+      old_path: string | null
+    }>) {
+      const paths = lineages.get(row.file_lineage_id) ?? new Set<string>()
+      paths.add(row.path)
+      if (row.old_path !== null) paths.add(row.old_path)
+      lineages.set(row.file_lineage_id, paths)
+    }
+  }
+  return lineages
+}
+
+/** The committed transactions of these turns (as origin turn), oldest first: ids and sequences. */
+export function turnTransactions(
+  db: Database,
+  workspaceId: string,
+  turnIds: readonly string[],
+): Array<{ transaction_id: string; origin_turn_id: string; workspace_sequence: number }> {
+  const query = statement(
+    db,
+    "SELECT transaction_id, origin_turn_id, workspace_sequence FROM transactions WHERE workspace_id = ? AND origin_turn_id = ? AND status = 'committed'",
+  )
+  return turnIds
+    .flatMap(
+      (turnId) =>
+        query.all(workspaceId, turnId) as Array<{
+          transaction_id: string
+          origin_turn_id: string
+          workspace_sequence: number
+        }>,
+    )
+    .sort((a, b) => a.workspace_sequence - b.workspace_sequence)
+}
+
+/** Every settled transaction recorded for a session (its turns' and its restores'). */
+export function sessionTransactionIds(db: Database, sessionId: string): string[] {
+  return (
+    statement(db, "SELECT transaction_id FROM transactions WHERE session_id = ? AND status != 'prepared'").all(
+      sessionId,
+    ) as Array<{ transaction_id: string }>
+  ).map((row) => row.transaction_id)
+}
+
 /** Committed transactions of a lineage after a sequence: what kind and which turn each was. */
 export function laterLineageChanges(
   db: Database,
@@ -94,7 +156,24 @@ export function expireRecoveryBlobs(
     `SELECT transaction_id FROM transactions
      WHERE session_id = ? AND workspace_id = ? AND workspace_sequence <= ? AND blobs_expired = 0 AND status != 'prepared'`,
   ).all(session.session_id, session.workspace_id, upToSequence) as Array<{ transaction_id: string }>
-  for (const { transaction_id } of old) {
+  return releaseRecoveryBlobs(
+    db,
+    old.map((row) => row.transaction_id),
+  )
+}
+
+/**
+ * Releases the recovery blobs of settled transactions (retention, or a purge), keeping each
+ * lineage's first baseline for good: the blob-ref rows go (the content store frees a blob only
+ * when no row of any owner names it) and the receipts stay, marked `blobs_expired`.
+ */
+export function releaseRecoveryBlobs(db: Database, transactionIds: readonly string[]): number {
+  let released = 0
+  for (const transaction_id of transactionIds) {
+    const row = statement(db, 'SELECT status, blobs_expired FROM transactions WHERE transaction_id = ?').get(
+      transaction_id,
+    ) as { status: string; blobs_expired: number } | undefined
+    if (!row || row.status === 'prepared' || row.blobs_expired === 1) continue
     const baselines = statement(
       db,
       `SELECT f.before_state FROM transaction_files f
@@ -102,14 +181,15 @@ export function expireRecoveryBlobs(
          SELECT 1 FROM transaction_files e JOIN transactions t ON t.transaction_id = e.transaction_id
          WHERE e.file_lineage_id = f.file_lineage_id AND t.workspace_sequence < (SELECT workspace_sequence FROM transactions WHERE transaction_id = ?))`,
     ).all(transaction_id, transaction_id) as Array<{ before_state: string }>
-    for (const row of baselines) {
-      const before = JSON.parse(row.before_state) as { kind: string; blob_ref?: string | null }
+    for (const baseline of baselines) {
+      const before = JSON.parse(baseline.before_state) as { kind: string; blob_ref?: string | null }
       if (before.kind === 'regular' && before.blob_ref) {
         statement(db, "INSERT OR IGNORE INTO blob_refs VALUES (?, 'baseline', ?)").run(before.blob_ref, transaction_id)
       }
     }
     statement(db, "DELETE FROM blob_refs WHERE owner_kind = 'transaction' AND owner_id = ?").run(transaction_id)
     statement(db, 'UPDATE transactions SET blobs_expired = 1 WHERE transaction_id = ?').run(transaction_id)
+    released += 1
   }
-  return old.length
+  return released
 }

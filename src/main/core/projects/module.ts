@@ -7,6 +7,8 @@ import { createProjectRegistry, type ProjectRegistry } from './registry'
 export interface ProjectsModule {
   readonly registry: ProjectRegistry
   readonly actions: ModuleActions<'app.info' | 'project.open' | 'project.list' | 'project.pick'>
+  /** Opens a folder as a project (announcing it), as `project.open` does. */
+  open: ProjectRegistry['open']
 }
 
 /** The project registry (`projects` table) and the app-level actions that open folders. */
@@ -31,6 +33,7 @@ export function createProjectsModule(deps: {
   const { shell } = deps
   return {
     registry,
+    open,
     actions: {
       'app.info': async () =>
         ok({ shell: shell.shell, version: shell.appVersion, can_pick_folder: shell.pickFolder !== undefined }),

@@ -283,4 +283,29 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE INDEX transaction_files_by_path ON transaction_files (path);
     `,
   },
+  {
+    name: '011-rewind-branches',
+    sql: `
+      -- Which conversation node's code the workspace holds when it is not the active head
+      -- (spec 04 alignment): NULL = aligned with the active branch's head.
+      ALTER TABLE sessions ADD COLUMN files_node_id TEXT;
+      -- aligned | mismatch (the next turn waits for Keep / Restore) | code_rewound (a banner only)
+      ALTER TABLE sessions ADD COLUMN alignment TEXT NOT NULL DEFAULT 'aligned';
+      -- The checkpoint a code-only rewind went to (for its banner).
+      ALTER TABLE sessions ADD COLUMN alignment_checkpoint_id TEXT;
+      -- Where a branch left its parent (its first head), and the workspace sequence at which the
+      -- files last held this branch's head before they moved away (its code projection).
+      ALTER TABLE branches ADD COLUMN fork_node_id TEXT;
+      ALTER TABLE branches ADD COLUMN left_sequence INTEGER;
+      -- Multi-turn restores: the mode, the source and target branch, and the branch effects the
+      -- intent applies once its files verify (JSON), re-applied by start-up recovery if needed.
+      ALTER TABLE restore_intents ADD COLUMN mode TEXT;
+      ALTER TABLE restore_intents ADD COLUMN source_branch_id TEXT;
+      ALTER TABLE restore_intents ADD COLUMN target_branch_id TEXT;
+      ALTER TABLE restore_intents ADD COLUMN effects TEXT;
+      ALTER TABLE restore_intents ADD COLUMN effects_applied INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX restore_intents_by_status ON restore_intents (status);
+      CREATE INDEX branches_by_session ON branches (session_id, created_at_ms);
+    `,
+  },
 ]

@@ -10,6 +10,7 @@ import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
 import { useStore } from '../ui/store'
 import { ClientContext, useClient } from './client-context'
+import { useDesktopCommands } from './desktop-commands'
 import { ActivityBar } from './workbench/ActivityBar'
 import { CenterTabs } from './workbench/CenterTabs'
 import { CommandPalette, type PaletteCommand } from './workbench/CommandPalette'
@@ -192,6 +193,16 @@ export function App(props: { client: RequestClient }) {
     setCurrentId(projectId)
     setChatSession(null)
   }, [])
+  // A folder the desktop shell opened (Open Recent, a second launch, a file opened with Retrace).
+  useDesktopCommands({
+    run,
+    showProject: (projectId, open) => {
+      refreshProjects()
+      if (projectId !== currentId) selectProject(projectId)
+      // The project's tabs live outside React, so the file opens whether or not it is shown yet.
+      if (open !== null) tabsFor(projectId).openFile(open, { pinned: true })
+    },
+  })
   const onOpened = useCallback(
     (project: ProjectSummary) => {
       refreshProjects()
@@ -243,6 +254,11 @@ export function App(props: { client: RequestClient }) {
                 openReview={openReview}
                 run={run}
                 settingsRequest={settingsRequest}
+                isGit={projects.find((p) => p.project_id === currentId)?.is_git === true}
+                onSwitchProject={(projectId) => {
+                  refreshProjects()
+                  selectProject(projectId)
+                }}
               />
             </main>
           )}
@@ -275,6 +291,8 @@ function Workspace(props: {
   openReview: (turnId?: string, path?: string, source?: 'command' | null) => void
   run: (id: CommandId) => void
   settingsRequest: number
+  isGit: boolean
+  onSwitchProject: (projectId: string) => void
 }) {
   const client = useClient()
   const { projectId, tabs } = props
@@ -338,6 +356,8 @@ function Workspace(props: {
           onReviewCommands={(turnId) => props.openReview(turnId, undefined, 'command')}
           onOpenFile={(path) => props.openFile(path)}
           settingsRequest={props.settingsRequest}
+          isGit={props.isGit}
+          onSwitchProject={props.onSwitchProject}
         />
       }
     />

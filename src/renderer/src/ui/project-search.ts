@@ -3,17 +3,20 @@ import type { SearchEntry } from '../../../shared/protocol'
 import type { RequestClient } from '../transport'
 import { onProjectEvent } from './project-events'
 
+export interface SearchResults {
+  readonly kind: 'ready'
+  readonly query: string
+  readonly entries: readonly SearchEntry[]
+  readonly total: number
+  readonly next: string | null
+  readonly truncated: boolean
+}
+
 export type SearchState =
   | { kind: 'idle' }
-  | { kind: 'searching'; query: string }
-  | {
-      kind: 'ready'
-      query: string
-      entries: readonly SearchEntry[]
-      total: number
-      next: string | null
-      truncated: boolean
-    }
+  /** `previous`: the last answer, still worth showing while the newest keystroke's travels. */
+  | { kind: 'searching'; query: string; previous: SearchResults | null }
+  | SearchResults
   | { kind: 'error'; query: string; message: string }
 
 /** Quiet time after typing before asking the engine (a keystroke never waits on a slow answer). */
@@ -46,7 +49,13 @@ export function useProjectSearch(
     const controller = new AbortController()
     const timer = setTimeout(() => {
       setState((current) =>
-        current.kind === 'ready' && current.query === query ? current : { kind: 'searching', query },
+        current.kind === 'ready' && current.query === query
+          ? current
+          : {
+              kind: 'searching',
+              query,
+              previous: current.kind === 'ready' ? current : current.kind === 'searching' ? current.previous : null,
+            },
       )
       void client
         .request('files.search', { query, mode }, { owner: { project_id: projectId }, signal: controller.signal })

@@ -6,15 +6,40 @@ const PathState = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('regular'), digest: z.string(), mode: z.string(), blob_ref: z.string().nullable() }),
 ])
 
+export const RewindMode = z.enum(['code_and_conversation', 'conversation', 'code'])
+export type RewindMode = z.infer<typeof RewindMode>
+export const Boundary = z.enum(['before_turn', 'after_turn'])
+
+export const BranchOutcomeSchema = z.object({
+  /**
+   * `new_branch`: a target branch is created and activated; `unchanged`: the conversation stays;
+   * `return_to_source`: the branch a rewind left is active again; `move_forward`: the active
+   * branch's head moves one turn forward along the branch it left.
+   */
+  outcome: z.enum(['new_branch', 'unchanged', 'return_to_source', 'move_forward']),
+  source_branch_id: z.string(),
+  /** The conversation head afterwards (the session's ROOT before the first turn). */
+  head_node_id: z.string(),
+  head_is_root: z.boolean(),
+  returns_to_branch_id: z.string().nullable(),
+})
+
 export const historyPlan = defineAction('history.plan', {
   scope: 'project',
   mutating: false,
   payload: z
     .object({
-      operation: z.enum(['undo', 'redo', 'revert', 'reapply', 'rewind']),
+      /**
+       * `rewind`: back to a checkpoint of a turn on the active branch (spec 04 "Multi-turn
+       * Rewind"); `unrewind`: forward again along the branch a rewind left (the composer's /redo).
+       */
+      operation: z.enum(['undo', 'redo', 'revert', 'reapply', 'rewind', 'unrewind']),
       turn_id: z.string().max(200).optional(),
       checkpoint_id: z.string().max(200).optional(),
-      mode: z.enum(['code_and_conversation', 'conversation', 'code']).optional(),
+      boundary: Boundary.optional(),
+      mode: RewindMode.optional(),
+      /** `unrewind`: one turn forward (default), or all the way back to the branch it left. */
+      steps: z.enum(['one', 'all']).optional(),
       /** Also restore the files the turn's commands changed, from its step snapshots (undo, revert). */
       include_commands: z.boolean().optional(),
       /** Command-changed files edited since the step, explicitly included anyway (their bytes are replaced). */
@@ -24,8 +49,11 @@ export const historyPlan = defineAction('history.plan', {
   result: z.object({
     status: z.enum(['ready', 'blocked', 'unavailable']),
     plan_hash: z.string(),
-    operation: z.enum(['undo', 'redo', 'revert', 'reapply']),
+    operation: z.enum(['undo', 'redo', 'revert', 'reapply', 'rewind', 'unrewind', 'align']),
     turn_id: z.string(),
+    /** Multi-turn restores: the mode and the boundary restored to. */
+    mode: RewindMode.optional(),
+    boundary: Boundary.optional(),
     actions: z.array(
       z.object({
         path: z.string(),
@@ -34,6 +62,8 @@ export const historyPlan = defineAction('history.plan', {
         target: PathState,
         /** `command`: restored from a step snapshot rather than a journal receipt. */
         source: z.enum(['journal', 'command']).optional(),
+        /** Also changed after the checkpoint by someone other than the undone turns (a rewind replaces that too). */
+        changed_outside: z.boolean().optional(),
       }),
     ),
     conflicts: z.array(
@@ -48,12 +78,22 @@ export const historyPlan = defineAction('history.plan', {
       }),
     ),
     unavailable: z.array(z.object({ path: z.string(), reason: z.string() })),
+    /** Multi-turn restores: why the code modes are unavailable (whatever mode was asked). */
+    code_unavailable: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
     impact: z.object({
       files: z.number().int().nonnegative(),
       turns: z.number().int().nonnegative(),
       /** Files the turn's commands changed; restored only with include_commands. */
       command_files: z.number().int().nonnegative(),
+      /** Multi-turn restores: what happens to the conversation. */
+      branch: BranchOutcomeSchema.optional(),
     }),
+    /** A conversation mode to before a prompt: the prompt, for the composer. */
+    prompt_text: z.string().nullable().optional(),
+    /** What a file restore cannot take back: the commands the undone turns ran. */
+    side_effects: z
+      .array(z.object({ turn_id: z.string(), kind: z.literal('command'), command: z.string() }))
+      .optional(),
   }),
 })
 
@@ -65,5 +105,9 @@ export const historyApply = defineAction('history.apply', {
     intent_id: z.string(),
     status: z.enum(['applying', 'committed', 'rolled_back', 'recovery_required']),
     transaction_id: z.string().nullable(),
+    /** Multi-turn restores: the branch active afterwards. */
+    branch_id: z.string().nullable().optional(),
+    /** A rewind to before a prompt in a conversation mode: the prompt, for the composer. */
+    prompt_text: z.string().nullable().optional(),
   }),
 })

@@ -37,11 +37,19 @@ export const historyConflictDiff = defineAction('history.conflict_diff', {
   mutating: false,
   payload: z
     .object({
-      turn_id: z.string().min(1).max(200),
+      turn_id: z.string().min(1).max(200).optional(),
+      /** A multi-turn restore's conflict: the plan names what the path should hold now. */
+      plan_hash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
       path: z.string().min(1).max(4_096),
       expected: z.enum(['after', 'before']).optional(),
     })
-    .strict(),
+    .strict()
+    .refine((payload) => payload.turn_id !== undefined || payload.plan_hash !== undefined, {
+      message: 'turn_id or plan_hash is required',
+    }),
   result: z.object({
     path: z.string(),
     diff_state: z.enum(['available', 'identical', 'binary', 'large', 'timeout']),

@@ -37,7 +37,10 @@ export function CommandPalette(props: {
 
   // Quick open asks the engine's project search (the whole project, .gitignore honoured).
   const found = useProjectSearch(props.client, mode === 'files' ? props.projectId : null, search, 'files')
-  const index = found.state.kind === 'ready' ? found.state : null
+  // While the answer to the newest keystroke travels, the previous results stay listed: the list
+  // never blinks empty between keystrokes, and Enter opens what the person sees selected.
+  const index =
+    found.state.kind === 'ready' ? found.state : found.state.kind === 'searching' ? found.state.previous : null
   useEffect(
     () => () => {
       if (returnFocus.current instanceof HTMLElement) returnFocus.current.focus()

@@ -1,6 +1,7 @@
 import type { TurnPart } from '../../../../shared/protocol'
 import { useI18n } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
+import { Icon } from '../../ui/Icon'
 import { NoticeView } from './NoticeView'
 import { ReasoningView } from './ReasoningView'
 import { ToolPartView } from './ToolPartView'
@@ -22,6 +23,12 @@ export interface TurnContext {
   readonly onReviewCommands?: (turnId: string) => void
   /** Opens a project file in a tab. */
   readonly onOpenFile?: (path: string) => void
+  /** Multi-turn restores and branches from a finished turn (spec 04). */
+  readonly onRestoreAfter?: (turnId: string) => void
+  /** The active head while the files hold its code: nothing to restore to after it. */
+  readonly alignedHeadId?: string | null
+  readonly onBranch?: (turnId: string) => void
+  readonly onFork?: (turnId: string) => void
 }
 
 function PartView(props: { part: TurnPart; context: TurnContext; onRetry: (() => void) | undefined }) {
@@ -97,6 +104,47 @@ export function AssistantTurn(props: {
             ) : undefined
           }
         />
+      )}
+      {!running && !context.sessionBusy && (context.onRestoreAfter || context.onBranch || context.onFork) && (
+        <div className="message-actions turn-actions-footer" role="group" aria-label={t('turn.actions')}>
+          {context.onRestoreAfter && context.alignedHeadId !== node.node_id && (
+            <button
+              type="button"
+              className="message-action"
+              onClick={() => context.onRestoreAfter?.(node.node_id)}
+              data-testid="restore-after"
+            >
+              <Icon name="history" />
+              <span>{t('turn.restoreAfter')}</span>
+            </button>
+          )}
+          {context.onBranch && (
+            <button
+              type="button"
+              className="message-action message-action-two-line"
+              aria-label={`${t('turn.branchFromHere')} — ${t('turn.filesStay')}`}
+              onClick={() => context.onBranch?.(node.node_id)}
+              data-testid="branch-from-here"
+            >
+              <Icon name="git-branch" />
+              <span className="message-action-text">
+                <span>{t('turn.branchFromHere')}</span>
+                <span className="message-action-subtitle">{t('turn.filesStay')}</span>
+              </span>
+            </button>
+          )}
+          {context.onFork && (
+            <button
+              type="button"
+              className="message-action"
+              onClick={() => context.onFork?.(node.node_id)}
+              data-testid="fork-task"
+            >
+              <Icon name="repo-forked" />
+              <span>{t('turn.fork')}</span>
+            </button>
+          )}
+        </div>
       )}
     </div>
   )

@@ -1,14 +1,22 @@
 import './chat.css'
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
+import type { RequestOutcome } from '../../transport'
 import { failureMessage } from '../../ui/outcome-message'
 import { SettingsPanel, useProviders } from '../settings'
+import { AlignmentBanner } from './AlignmentBanner'
 import type { TurnContext } from './AssistantTurn'
 import { Composer, type SendBlock } from './Composer'
+import { ForkDialog } from './ForkDialog'
+import { RewindPicker } from './RewindPicker'
+import { RewindSheet } from './RewindSheet'
 import { SessionBar } from './SessionBar'
 import type { SlashCommandName } from './slash-commands'
+import { activeLineage, lineagePrompts, promptBefore } from './transcript-model'
 import { Transcript } from './Transcript'
+import type { TranscriptData } from './types'
+import { applyRestore, planRestore, type RewindTarget } from './use-rewind'
 import { useSessions } from './use-session'
 import { useTranscript } from './use-transcript'
 
@@ -32,6 +40,10 @@ export function ChatPane(props: {
   onOpenFile?: (path: string) => void
   /** Bumped by the window's menu to open Settings here. */
   settingsRequest?: number
+  /** The project is a git repository (Fork with files is offered). */
+  isGit?: boolean
+  /** Shows another project (a fork's worktree). */
+  onSwitchProject?: (projectId: string) => void
 }) {
   const client = useClient()
   const { t } = useI18n()
@@ -52,7 +64,15 @@ export function ChatPane(props: {
     setSettingsOpen(true)
   }
   const [error, setError] = useState<{ sessionId: string | null; message: string } | null>(null)
+  const [sheet, setSheet] = useState<RewindTarget | null>(null)
+  const [picker, setPicker] = useState(false)
+  const [forkFrom, setForkFrom] = useState<string | null>(null)
+  const [draft, setDraft] = useState({ text: '', n: 0 })
+  const [focusRequest, setFocusRequest] = useState(0)
+  const [commandStatus, setCommandStatus] = useState<string | null>(null)
   const owner = { project_id: props.projectId }
+  const lineage = useMemo(() => (transcript.data ? activeLineage(transcript.data) : []), [transcript.data])
+  const prompts = useMemo(() => lineagePrompts(lineage), [lineage])
   // The transcript's copy of the session is read after every turn event, so it is the fresher one.
   const session = transcript.data?.session ?? current
   const running = (session?.running_turn_id ?? null) !== null
@@ -76,6 +96,12 @@ export function ChatPane(props: {
       return true
     }
     if (outcome.kind === 'error' && outcome.error.details?.reason === 'no-model') void providers.reload()
+    if (outcome.kind === 'error' && outcome.error.details?.reason === 'misaligned') {
+      // Spec 04: a turn never starts on files that are not the branch's code; the banner says why.
+      setError({ sessionId: target, message: t('composer.misaligned') })
+      transcript.reload()
+      return false
+    }
     if (outcome.kind !== 'cancelled') setError({ sessionId: target, message: failureMessage(outcome, t) })
     return false
   }
@@ -91,11 +117,145 @@ export function ChatPane(props: {
     transcript.reload()
   }
   async function command(name: SlashCommandName) {
-    if (name !== '/new') return
-    const created = await sessions.create()
-    if (created.kind !== 'ok' && created.kind !== 'cancelled') {
-      setError({ sessionId, message: failureMessage(created, t) })
+    setError(null)
+    switch (name) {
+      case '/new': {
+        const created = await sessions.create()
+        if (created.kind !== 'ok' && created.kind !== 'cancelled') {
+          setError({ sessionId, message: failureMessage(created, t) })
+        }
+        return
+      }
+      case '/undo':
+        return undo()
+      case '/redo':
+        return redo()
+      case '/rewind':
+        setPicker(true)
+        return
     }
+  }
+
+  const sessionOwner = sessionId === null ? null : { project_id: props.projectId, session_id: sessionId }
+  const fail = (outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }>) => {
+    if (outcome.kind !== 'cancelled') setError({ sessionId, message: failureMessage(outcome, t) })
+  }
+  function openSheet(
+    turnId: string,
+    boundary: RewindTarget['boundary'],
+    data: TranscriptData | null = transcript.data,
+  ) {
+    const prompt = data ? (promptBefore(data.nodes, turnId) ?? '') : ''
+    setPicker(false)
+    setSheet({ turnId, boundary, prompt })
+  }
+
+  /**
+   * Spec 06 /undo: stop a running turn first, then rewind code and conversation to before the
+   * latest prompt of the active branch and put that prompt back into the box. A plan that is not
+   * ready opens the impact sheet instead (nothing is written without it being shown).
+   */
+  async function undo() {
+    if (sessionId === null || sessionOwner === null) return
+    setCommandStatus(t('composer.undoing'))
+    try {
+      if (running) await stop()
+      const read = await client.request('session.transcript', { session_id: sessionId }, { owner })
+      if (read.kind !== 'ok') return fail(read)
+      const latest = lineagePrompts(activeLineage(read.result)).at(-1)
+      if (!latest) {
+        setError({ sessionId, message: t('composer.nothingToUndo') })
+        return
+      }
+      const planned = await planRestore(client, sessionOwner, {
+        operation: 'rewind',
+        turn_id: latest.turn.node_id,
+        boundary: 'before_turn',
+        mode: 'code_and_conversation',
+      })
+      if (planned.kind !== 'ok') return fail(planned)
+      if (planned.result.status !== 'ready') {
+        openSheet(latest.turn.node_id, 'before_turn', read.result)
+        return
+      }
+      const applied = await applyRestore(client, sessionOwner, planned.result, crypto.randomUUID())
+      if (applied.kind !== 'ok') return fail(applied)
+      const text = applied.result.prompt_text ?? ''
+      setDraft((d) => ({ text, n: d.n + 1 }))
+    } finally {
+      setCommandStatus(null)
+      transcript.reload()
+    }
+  }
+
+  /**
+   * Spec 06 /redo: one turn forward along the branch the last /undo (or rewind) left — at its last
+   * turn back on that branch with its files; right after a turn card's Undo, that turn's Redo.
+   */
+  async function redo() {
+    if (sessionId === null || sessionOwner === null) return
+    setCommandStatus(t('composer.redoing'))
+    try {
+      let planned = await planRestore(client, sessionOwner, { operation: 'unrewind' })
+      if (planned.kind === 'error' && planned.error.details?.reason === 'nothing-to-redo') {
+        const redoTurn = transcript.data?.restore.redo_turn_id ?? null
+        if (redoTurn === null) {
+          setError({ sessionId, message: t('composer.nothingToRedo') })
+          return
+        }
+        planned = await planRestore(client, sessionOwner, { operation: 'redo', turn_id: redoTurn })
+      }
+      if (planned.kind !== 'ok') return fail(planned)
+      if (planned.result.status !== 'ready') {
+        setError({
+          sessionId,
+          message: t('restore.failed', {
+            message: [...planned.result.conflicts, ...planned.result.unavailable].map((c) => c.path).join(', '),
+          }),
+        })
+        return
+      }
+      const applied = await applyRestore(client, sessionOwner, planned.result, crypto.randomUUID())
+      if (applied.kind !== 'ok') return fail(applied)
+      // The prompt /undo put back is in the conversation again.
+      setDraft((d) => ({ text: '', n: d.n + 1 }))
+    } finally {
+      setCommandStatus(null)
+      transcript.reload()
+    }
+  }
+
+  async function branchFrom(nodeId: string) {
+    if (sessionId === null) return
+    const outcome = await client.request('session.branch', { session_id: sessionId, node_id: nodeId }, { owner })
+    if (outcome.kind !== 'ok') fail(outcome)
+    transcript.reload()
+  }
+  async function switchBranch(branchId: string) {
+    if (sessionId === null) return
+    const outcome = await client.request(
+      'session.switch_branch',
+      { session_id: sessionId, branch_id: branchId },
+      { owner },
+    )
+    if (outcome.kind !== 'ok') fail(outcome)
+    transcript.reload()
+  }
+  async function archiveBranch(branchId: string, archived: boolean) {
+    if (sessionId === null) return
+    const outcome = await client.request(
+      'session.archive_branch',
+      { session_id: sessionId, branch_id: branchId, archived },
+      { owner },
+    )
+    if (outcome.kind !== 'ok') fail(outcome)
+    transcript.reload()
+  }
+  async function purgeBranch(branchId: string) {
+    if (sessionId === null) return
+    const outcome = await client.request('session.purge', { session_id: sessionId, branch_id: branchId }, { owner })
+    if (outcome.kind !== 'ok') fail(outcome)
+    transcript.reload()
   }
   function closeSettings() {
     setSettingsOpen(false)
@@ -122,6 +282,13 @@ export function ChatPane(props: {
             client.request('session.approve', { session_id: sessionId, tool_call_id: toolCallId, decision }, { owner }),
           onRestored: transcript.reload,
           onOpenSettings: () => setSettingsOpen(true),
+          onRestoreAfter: (turnId) => openSheet(turnId, 'after_turn'),
+          alignedHeadId:
+            transcript.data.session.alignment.state === 'aligned'
+              ? transcript.data.session.alignment.head_node_id
+              : null,
+          onBranch: (turnId) => void branchFrom(turnId),
+          onFork: (turnId) => setForkFrom(turnId),
           ...(props.onReview ? { onReview: props.onReview } : {}),
           ...(props.onReviewCommands ? { onReviewCommands: props.onReviewCommands } : {}),
           ...(props.onOpenFile ? { onOpenFile: props.onOpenFile } : {}),
@@ -139,9 +306,27 @@ export function ChatPane(props: {
         onCreate={() => sessions.create()}
         onUpdate={sessions.update}
         onOpenSettings={() => setSettingsOpen(true)}
+        branches={
+          transcript.data && sessionId !== null
+            ? {
+                list: transcript.data.branches,
+                activeBranchId: transcript.data.session.active_branch_id,
+                disabled: running,
+                onSwitch: (branchId) => void switchBranch(branchId),
+                onArchive: (branchId, archived) => void archiveBranch(branchId, archived),
+                onPurge: (branchId) => void purgeBranch(branchId),
+              }
+            : null
+        }
       />
       {context !== null && transcript.data ? (
-        <Transcript data={transcript.data} context={context} onRetry={(text) => void send(text)} />
+        <Transcript
+          data={transcript.data}
+          context={context}
+          onRetry={(text) => void send(text)}
+          onRestoreCheckpoint={(turnId) => openSheet(turnId, 'before_turn')}
+          onSwitchBranch={(branchId) => void switchBranch(branchId)}
+        />
       ) : (
         <div className="transcript" data-testid="transcript">
           {transcript.failure !== null ? (
@@ -158,7 +343,39 @@ export function ChatPane(props: {
           )}
         </div>
       )}
+      {transcript.data && sessionId !== null && (
+        <AlignmentBanner
+          projectId={props.projectId}
+          sessionId={sessionId}
+          alignment={transcript.data.session.alignment}
+          rootNodeId={transcript.data.session.root_node_id}
+          nodes={transcript.data.nodes}
+          onChanged={() => {
+            setError(null)
+            transcript.reload()
+          }}
+        />
+      )}
       <Composer
+        draft={draft}
+        focusRequest={focusRequest}
+        status={commandStatus}
+        onRewindPicker={sessionId === null ? undefined : () => setPicker(true)}
+        picker={
+          picker ? (
+            <RewindPicker
+              prompts={prompts.map(({ prompt, turn }) => ({
+                turnId: turn.node_id,
+                text: prompt.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''),
+              }))}
+              onPick={(chosen) => openSheet(chosen.turnId, 'before_turn')}
+              onClose={() => {
+                setPicker(false)
+                setFocusRequest((n) => n + 1)
+              }}
+            />
+          ) : undefined
+        }
         running={running}
         blocked={blocked}
         error={error !== null && error.sessionId === sessionId ? error.message : null}
@@ -170,6 +387,38 @@ export function ChatPane(props: {
           if (sessionId !== null) void sessions.update(sessionId, { archived: false })
         }}
       />
+      {sheet !== null && sessionId !== null && (
+        <RewindSheet
+          key={`${sheet.turnId}:${sheet.boundary}`}
+          projectId={props.projectId}
+          sessionId={sessionId}
+          target={sheet}
+          onClose={() => setSheet(null)}
+          onOpenFile={props.onOpenFile}
+          onApplied={(result) => {
+            setSheet(null)
+            if (result.prompt_text) setDraft((d) => ({ text: result.prompt_text ?? '', n: d.n + 1 }))
+            transcript.reload()
+          }}
+        />
+      )}
+      {forkFrom !== null && sessionId !== null && (
+        <ForkDialog
+          projectId={props.projectId}
+          sessionId={sessionId}
+          nodeId={forkFrom}
+          isGit={props.isGit === true}
+          onClose={() => setForkFrom(null)}
+          onForked={(forked) => {
+            setForkFrom(null)
+            if (forked.worktree && props.onSwitchProject) props.onSwitchProject(forked.worktree.project_id)
+            else {
+              sessions.select(forked.session.session_id)
+              void sessions.reload()
+            }
+          }}
+        />
+      )}
     </aside>
   )
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { useI18n } from '../../i18n'
 import { SlashMenu } from './SlashMenu'
 import { matchingCommands, nextEnabled, type SlashCommand } from './slash-commands'
@@ -6,9 +6,13 @@ import { matchingCommands, nextEnabled, type SlashCommand } from './slash-comman
 /** Why sending is off even with text typed; commands such as /new still work. */
 export type SendBlock = 'no-model' | 'archived' | null
 
+/** Two Escapes this close together on an empty message box open the rewind picker. */
+const DOUBLE_ESCAPE_MS = 800
+
 /**
  * Multiline prompt: Enter sends, Shift+Enter is a new line (and Enter while an input method is
- * composing is left to it); while a turn runs, Stop replaces Send; "/" lists commands.
+ * composing is left to it); while a turn runs, Stop replaces Send; "/" lists commands; Esc Esc on
+ * an empty box opens the rewind picker (`/rewind`).
  */
 export function Composer(props: {
   running: boolean
@@ -19,10 +23,29 @@ export function Composer(props: {
   onCommand: (command: SlashCommand['name']) => void
   onOpenSettings: () => void
   onUnarchive: () => void
+  /** Text put back into the box (a prompt after /undo); replaces the draft each time `n` changes. */
+  draft?: { text: string; n: number }
+  onRewindPicker?: () => void
+  /** The rewind picker, shown above the box while open. */
+  picker?: ReactNode
+  /** A command in progress (/undo, /redo), said next to the buttons. */
+  status?: string | null
+  /** Bumped to move the focus into the box (after the picker closes). */
+  focusRequest?: number
 }) {
   const { t } = useI18n()
   const menuId = useId()
   const [text, setText] = useState('')
+  const [seenDraft, setSeenDraft] = useState(props.draft?.n ?? 0)
+  const box = useRef<HTMLTextAreaElement>(null)
+  const lastEscape = useRef(0)
+  if ((props.draft?.n ?? 0) !== seenDraft) {
+    setSeenDraft(props.draft?.n ?? 0)
+    setText(props.draft?.text ?? '')
+  }
+  useEffect(() => {
+    if (props.focusRequest) box.current?.focus()
+  }, [props.focusRequest, seenDraft])
   const [sending, setSending] = useState(false)
   const [stopping, setStopping] = useState(false)
   const [highlighted, setHighlighted] = useState(0)
@@ -73,6 +96,15 @@ export function Composer(props: {
         return
       }
     }
+    if (event.key === 'Escape' && text === '' && props.onRewindPicker) {
+      const now = event.timeStamp
+      if (now - lastEscape.current < DOUBLE_ESCAPE_MS) {
+        event.preventDefault()
+        lastEscape.current = 0
+        props.onRewindPicker()
+      } else lastEscape.current = now
+      return
+    }
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault()
       void send()
@@ -99,7 +131,9 @@ export function Composer(props: {
       )}
       <div className="composer-box">
         {commands.length > 0 && <SlashMenu id={menuId} commands={commands} highlighted={highlighted} onRun={run} />}
+        {props.picker}
         <textarea
+          ref={box}
           aria-label={t('composer.label')}
           placeholder={t('composer.placeholder')}
           value={text}
@@ -111,7 +145,9 @@ export function Composer(props: {
           data-testid="composer-input"
         />
         <div className="composer-actions">
-          <span className="composer-hint">{t('composer.hint')}</span>
+          <span className="composer-hint" role={props.status ? 'status' : undefined}>
+            {props.status ?? t('composer.hint')}
+          </span>
           {props.running ? (
             <button
               type="button"

@@ -14,22 +14,25 @@ type ConflictDiffResult = ResultOf<'history.conflict_diff'>
 export function ConflictDiff(props: {
   projectId: string
   sessionId: string
-  turnId: string
   path: string
-  expected: 'after' | 'before'
+  /** A single-turn restore: the turn and which side of it the file should hold. */
+  turnId?: string
+  expected?: 'after' | 'before'
+  /** A multi-turn restore: the plan says what the file should hold. */
+  planHash?: string
 }) {
   const client = useClient()
   const { t } = useI18n()
   const [state, setState] = useState<
     { kind: 'loading' } | { kind: 'ready'; diff: ConflictDiffResult } | { kind: 'failed'; message: string }
   >({ kind: 'loading' })
-  const { projectId, sessionId, turnId, path, expected } = props
+  const { projectId, sessionId, turnId, path, expected, planHash } = props
   useEffect(() => {
     const controller = new AbortController()
     void client
       .request(
         'history.conflict_diff',
-        { turn_id: turnId, path, expected },
+        planHash !== undefined ? { plan_hash: planHash, path } : { turn_id: turnId, path, expected },
         { owner: { project_id: projectId, session_id: sessionId }, signal: controller.signal },
       )
       .then((outcome) => {
@@ -41,7 +44,7 @@ export function ConflictDiff(props: {
         )
       })
     return () => controller.abort()
-  }, [client, projectId, sessionId, turnId, path, expected, t])
+  }, [client, projectId, sessionId, turnId, path, expected, planHash, t])
 
   if (state.kind === 'loading') return <p className="conflict-note">{t('restore.diffLoading')}</p>
   if (state.kind === 'failed') return <p className="conflict-note">{state.message}</p>

@@ -22,7 +22,7 @@ const CONFIRM_TEXT: Record<RestoreOperation, MessageKey> = {
   reapply: 'restore.confirmReapply',
 }
 
-const UNAVAILABLE_REASON = new Map<string, MessageKey>([
+export const REASON_TEXT = new Map<string, MessageKey>([
   ['expired', 'restore.reason.expired'],
   ['not-exact', 'restore.reason.notExact'],
   ['directory', 'restore.reason.directory'],
@@ -34,6 +34,7 @@ const UNAVAILABLE_REASON = new Map<string, MessageKey>([
   ['too-large', 'restore.reason.tooLarge'],
   ['snapshot-expired', 'restore.reason.snapshotExpired'],
   ['no-snapshots', 'restore.reason.noSnapshots'],
+  ['outside-changes', 'rewind.reason.outsideChanges'],
 ])
 
 /**
@@ -47,7 +48,11 @@ function CommandsToggle(props: {
 }) {
   const { t } = useI18n()
   const { plan, options } = props
-  if (plan.impact.command_files === 0 || (plan.operation !== 'undo' && plan.operation !== 'revert')) return null
+  if (
+    plan.impact.command_files === 0 ||
+    ((plan.operation as RestoreOperation) !== 'undo' && (plan.operation as RestoreOperation) !== 'revert')
+  )
+    return null
   return (
     <label className="restore-commands">
       <input
@@ -55,7 +60,10 @@ function CommandsToggle(props: {
         data-testid="restore-include-commands"
         checked={options.includeCommands}
         onChange={(event) =>
-          props.onPreview(plan.operation, { includeCommands: event.target.checked, includeConflicting: [] })
+          props.onPreview(plan.operation as RestoreOperation, {
+            includeCommands: event.target.checked,
+            includeConflicting: [],
+          })
         }
       />
       {t('restore.includeCommands', { count: plan.impact.command_files })}
@@ -70,7 +78,7 @@ function actionVerb(action: PlanAction): MessageKey {
 }
 
 function reasonText(reason: string, t: Translate): string {
-  const key = UNAVAILABLE_REASON.get(reason)
+  const key = REASON_TEXT.get(reason)
   return key ? t(key) : reason
 }
 
@@ -111,7 +119,7 @@ export function RestorePanel(props: {
     case 'planned':
     case 'applying': {
       const { plan } = state
-      const operation = t(OPERATION_LABEL[plan.operation])
+      const operation = t(OPERATION_LABEL[plan.operation as RestoreOperation])
       const options: RestoreOptions =
         state.kind === 'planned' ? state.options : { includeCommands: false, includeConflicting: [] }
       const toggle =
@@ -134,7 +142,7 @@ export function RestorePanel(props: {
                           data-testid="restore-include-conflicting"
                           checked={false}
                           onChange={() =>
-                            props.onPreview(plan.operation, {
+                            props.onPreview(plan.operation as RestoreOperation, {
                               includeCommands: true,
                               includeConflicting: [...options.includeConflicting, conflict.path],
                             })
@@ -152,7 +160,12 @@ export function RestorePanel(props: {
                           sessionId={props.conflicts.sessionId}
                           turnId={plan.turn_id}
                           path={conflict.path}
-                          expected={plan.operation === 'undo' || plan.operation === 'revert' ? 'after' : 'before'}
+                          expected={
+                            (plan.operation as RestoreOperation) === 'undo' ||
+                            (plan.operation as RestoreOperation) === 'revert'
+                              ? 'after'
+                              : 'before'
+                          }
                         />
                       )}
                       <div className="restore-conflict-actions">
@@ -210,7 +223,9 @@ export function RestorePanel(props: {
           {nothing ? (
             <p className="restore-lead">{t('restore.onlyCommands')}</p>
           ) : (
-            <p className="restore-lead">{t(CONFIRM_TEXT[plan.operation], { count: plan.impact.files })}</p>
+            <p className="restore-lead">
+              {t(CONFIRM_TEXT[plan.operation as RestoreOperation], { count: plan.impact.files })}
+            </p>
           )}
           <ul className="restore-paths">
             {plan.actions.map((action) => (

@@ -3,8 +3,9 @@ import { PermissionMode } from '../../../../shared/protocol'
 import { useI18n, type MessageKey } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
 import { failureMessage } from '../../ui/outcome-message'
+import { BranchMenu } from './BranchMenu'
 import { PlusIcon, SettingsIcon } from './icons'
-import type { Session } from './types'
+import type { Branch, Session } from './types'
 import type { SessionChanges } from './use-session'
 
 const MODE_LABEL: Record<PermissionMode, MessageKey> = {
@@ -21,6 +22,15 @@ export function SessionBar(props: {
   onCreate: () => Promise<RequestOutcome<Session>>
   onUpdate: (sessionId: string, changes: SessionChanges) => Promise<RequestOutcome<Session>>
   onOpenSettings: () => void
+  /** The current session's branches (from its transcript) and what to do with them. */
+  branches?: {
+    list: readonly Branch[]
+    activeBranchId: string
+    disabled: boolean
+    onSwitch: (branchId: string) => void
+    onArchive: (branchId: string, archived: boolean) => void
+    onPurge: (branchId: string) => void
+  } | null
 }) {
   const { t } = useI18n()
   const [title, setTitle] = useState<string | null>(null)
@@ -114,6 +124,18 @@ export function SessionBar(props: {
           <SettingsIcon />
         </button>
       </div>
+      {current && props.branches && (
+        <div className="session-row session-row-branch">
+          <BranchMenu
+            branches={props.branches.list}
+            activeBranchId={props.branches.activeBranchId}
+            disabled={props.branches.disabled}
+            onSwitch={props.branches.onSwitch}
+            onArchive={props.branches.onArchive}
+            onPurge={props.branches.onPurge}
+          />
+        </div>
+      )}
       {current && (
         <div className="session-row session-row-secondary">
           <label className="session-mode">

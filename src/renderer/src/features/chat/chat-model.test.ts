@@ -39,6 +39,7 @@ function transcript(nodes: TranscriptNode[], head: string): TranscriptData {
       running_turn_id: null,
       created_at_ms: 0,
       updated_at_ms: 0,
+      alignment: { state: 'aligned', files_node_id: head, head_node_id: head, checkpoint_id: null },
     },
     branches: [
       {
@@ -48,6 +49,9 @@ function transcript(nodes: TranscriptNode[], head: string): TranscriptData {
         head_version: 1,
         writer_epoch: 0,
         archived: false,
+        fork_node_id: null,
+        created_at_ms: 0,
+        last_prompt: null,
       },
     ],
     nodes,
@@ -169,13 +173,16 @@ describe('unified diff lines', () => {
 })
 
 describe('slash commands', () => {
-  test('list while a single /word is typed; arrows skip commands not available yet', () => {
-    expect(matchingCommands('/').map((c) => c.name)).toEqual(['/new', '/undo', '/redo'])
+  test('list while a single /word is typed; arrows move through the available ones', () => {
+    expect(matchingCommands('/').map((c) => c.name)).toEqual(['/new', '/undo', '/redo', '/rewind'])
     expect(matchingCommands('/ne').map((c) => c.name)).toEqual(['/new'])
+    expect(matchingCommands('/re').map((c) => c.name)).toEqual(['/redo', '/rewind'])
     expect(matchingCommands('/new please')).toEqual([])
     expect(matchingCommands('a /new')).toEqual([])
     const all = matchingCommands('/')
-    expect(nextEnabled(all, 0, 1)).toBe(0)
-    expect(nextEnabled(matchingCommands('/u'), 0, 1)).toBe(-1)
+    expect(nextEnabled(all, 0, 1)).toBe(1)
+    expect(nextEnabled(all, 3, 1)).toBe(0)
+    expect(nextEnabled(matchingCommands('/u'), 0, 1)).toBe(0)
+    expect(nextEnabled([{ name: '/undo', available: false, hint: 'composer.cmdUndo' }], 0, 1)).toBe(-1)
   })
 })

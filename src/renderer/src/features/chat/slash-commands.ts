@@ -1,6 +1,6 @@
 import type { MessageKey } from '../../i18n'
 
-export type SlashCommandName = '/new' | '/undo' | '/redo'
+export type SlashCommandName = '/new' | '/undo' | '/redo' | '/rewind'
 
 export interface SlashCommand {
   readonly name: SlashCommandName
@@ -10,8 +10,9 @@ export interface SlashCommand {
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: '/new', available: true, hint: 'composer.cmdNew' },
-  { name: '/undo', available: false, hint: 'composer.cmdLater' },
-  { name: '/redo', available: false, hint: 'composer.cmdLater' },
+  { name: '/undo', available: true, hint: 'composer.cmdUndo' },
+  { name: '/redo', available: true, hint: 'composer.cmdRedo' },
+  { name: '/rewind', available: true, hint: 'composer.cmdRewind' },
 ]
 
 /** The commands the menu lists while the composer holds a single "/word" and nothing else. */

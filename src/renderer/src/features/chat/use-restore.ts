@@ -92,11 +92,17 @@ export function useRestore(props: { projectId: string; sessionId: string; turnId
     )
     if (outcome.kind === 'cancelled') return
     if (outcome.kind !== 'ok') {
-      setState({ kind: 'failed', operation: plan.operation, failure: outcome, plan, idempotencyKey })
+      setState({
+        kind: 'failed',
+        operation: plan.operation as RestoreOperation,
+        failure: outcome,
+        plan,
+        idempotencyKey,
+      })
     } else if (outcome.result.status === 'committed') {
       setState({ kind: 'idle' })
     } else {
-      setState({ kind: 'ended', operation: plan.operation, status: outcome.result.status })
+      setState({ kind: 'ended', operation: plan.operation as RestoreOperation, status: outcome.result.status })
     }
     props.onApplied()
   }

@@ -13,11 +13,20 @@ import { keptDocument, keptKey } from './kept-documents'
 import { loadBytes, type BytesOutcome } from './load-bytes'
 import { BinaryAutosave } from './save/binary-autosave'
 import { filesWritePublisher } from './save/byte-publisher'
+import { draftedPublisher, type DraftedPublisher } from './save/drafted-publisher'
 import { SaveStatusBar } from './save/SaveStatusBar'
 import { Unsupported } from './Unsupported'
 import { EditBanner } from './EditBanner'
 import { HistoryPanel } from './HistoryPanel'
-import { draftStore, editorFor, readCache, type Autosave, type AutosaveState } from '../drafts'
+import {
+  draftStore,
+  editorFor,
+  markDirty,
+  readCache,
+  registerByteEditor,
+  type Autosave,
+  type AutosaveState,
+} from '../drafts'
 import './documents.css'
 
 const IDLE: AutosaveState = { dirty: false, publishing: false, baseline: null, problem: null }
@@ -68,6 +77,16 @@ export function FileTab(props: {
   const [byteSaver, setByteSaver] = useState<BinaryAutosave | null>(null)
   const [diskRevision, setDiskRevision] = useState<string | null>(null)
   const forceReload = useRef(false)
+  const bytePublisherRef = useRef<DraftedPublisher | null>(null)
+  const releaseByteEditor = useRef<(() => void) | null>(null)
+  // Bytes a byte editor left unpublished on an earlier visit (read with the file, adopted on mount).
+  const byteDraft = useRef<{ bytes: Uint8Array; conflict: boolean } | null>(null)
+  useEffect(() => {
+    if (!byteSaver) return
+    const report = () => markDirty(props.projectId, props.path, byteSaver.store.get().status.kind !== 'clean')
+    report()
+    return byteSaver.store.subscribe(report)
+  }, [byteSaver, props.projectId, props.path])
   useEffect(() => {
     autosaveRef.current = autosave
   }, [autosave])
@@ -212,11 +231,22 @@ export function FileTab(props: {
       )
       if (controller.signal.aborted) return
       if (bytes.kind === 'ok') {
+        let shown = bytes.bytes
+        if (entry.edits === 'bytes' && !byteSaverRef.current) {
+          // A draft left by an earlier visit (a reload, a crash, a failed publish) is what is shown.
+          const draft = await (await draftStore()).get(props.projectId, props.path)
+          if (controller.signal.aborted) return
+          byteDraft.current =
+            draft?.content.kind === 'bytes'
+              ? { bytes: draft.content.bytes, conflict: draft.baseline_revision !== file.revision }
+              : null
+          if (byteDraft.current) shown = byteDraft.current.bytes
+        }
         setState({
           kind: 'shown',
           file,
           entry,
-          content: { kind: 'bytes', bytes: bytes.bytes, mime: bytes.mime },
+          content: { kind: 'bytes', bytes: shown, mime: bytes.mime },
           editable: false,
         })
       } else {
@@ -266,18 +296,51 @@ export function FileTab(props: {
           if (instance && editsBytes && !byteSaverRef.current && kept?.autosave) {
             // Back from a tab switch: the kept editor's autosave, with whatever it has pending.
             byteSaverRef.current = kept.autosave
+            bytePublisherRef.current = kept.publisher ?? null
+            // Whatever draft the read found is this editor's own pending bytes: nothing to adopt.
+            byteDraft.current = null
             setByteSaver(kept.autosave)
             return
           }
           if (instance && editsBytes && !byteSaverRef.current) {
+            const publisher = draftedPublisher(filesWritePublisher(client, props.projectId, props.path), {
+              store: draftStore,
+              projectId: props.projectId,
+              path: props.path,
+              mime: state.content.kind === 'bytes' ? state.content.mime : 'application/octet-stream',
+              baselineSize: state.file.size,
+            })
             const created = new BinaryAutosave({
               exportBytes: async (options) => new Uint8Array(await (await instance.export(options)).arrayBuffer()),
-              publisher: filesWritePublisher(client, props.projectId, props.path),
+              publisher,
               baseline,
             })
             instance.on('changed', () => created.changed())
-            if (kept) kept.autosave = created
+            const draft = byteDraft.current
+            byteDraft.current = null
+            if (draft) {
+              if (draft.conflict) setDiskRevision(baseline)
+              created.adopt(draft.bytes, draft.conflict ? t('save.conflict') : undefined)
+            }
+            const unregister = registerByteEditor(props.projectId, props.path, {
+              flush: () => created.flush(),
+              discard: async () => {
+                created.discard(created.baseline)
+                await publisher.forget()
+              },
+            })
+            if (kept) {
+              // Kept across tab switches: the autosave and this registration go when the tab closes.
+              kept.autosave = created
+              kept.publisher = publisher
+              kept.cleanup = () => {
+                unregister()
+                if (!created.unpublished) markDirty(props.projectId, props.path, false)
+              }
+            }
             byteSaverRef.current = created
+            bytePublisherRef.current = publisher
+            releaseByteEditor.current = unregister
             setByteSaver(created)
             return
           }
@@ -303,6 +366,10 @@ export function FileTab(props: {
           }
           await editor.flush()
           editor.dispose()
+          releaseByteEditor.current?.()
+          releaseByteEditor.current = null
+          // A publish that still failed leaves its draft (and the dot) for the next visit.
+          if (!editor.unpublished) markDirty(props.projectId, props.path, false)
         }}
       />
     )
@@ -414,6 +481,7 @@ export function FileTab(props: {
           onDiscard={() => {
             if (diskRevision === null) return
             byteSaver.discard(diskRevision)
+            void bytePublisherRef.current?.forget()
             forceReload.current = true
             setDiskVersion((v) => v + 1)
           }}
@@ -426,10 +494,12 @@ export function FileTab(props: {
             projectId={props.projectId}
             path={props.path}
             currentText={() => mounted.current?.currentText?.() ?? null}
-            beforeRestore={async () =>
-              (autosaveRef.current ? await autosaveRef.current.flush() : true) &&
-              (byteSaverRef.current ? await byteSaverRef.current.flush() : true)
-            }
+            beforeRestore={async () => {
+              // Restoring waits for the final publish of whichever editor holds this file.
+              const text = autosaveRef.current ? await autosaveRef.current.flush() : true
+              const bytes = byteSaverRef.current ? await byteSaverRef.current.flush() : true
+              return text && bytes
+            }}
             onRestored={() => {
               autosaveRef.current?.newEditSession()
               setDiskVersion((v) => v + 1)

@@ -1,5 +1,6 @@
 import type { MountedDocument } from './adapters/types'
 import type { BinaryAutosave } from './save/binary-autosave'
+import type { DraftedPublisher } from './save/drafted-publisher'
 
 /**
  * An editing adapter's instance that outlives its tab's view (spec 08 "rich editors live
@@ -13,6 +14,9 @@ export interface KeptDocument {
   readonly element: HTMLElement
   readonly mounted: MountedDocument
   autosave: BinaryAutosave | null
+  publisher?: DraftedPublisher
+  /** What the tab registered for the editor (its byte draft, the dirty dot), undone on release. */
+  cleanup?: () => void
 }
 
 const kept = new Map<string, KeptDocument>()
@@ -33,6 +37,7 @@ async function releaseKept(document: KeptDocument): Promise<boolean> {
   const published = document.autosave ? await document.autosave.flush() : true
   if (!published) return false
   document.autosave?.dispose()
+  document.cleanup?.()
   document.mounted.destroy()
   document.element.remove()
   return true

@@ -29,7 +29,8 @@ export function dirtyPathsOf(projectId: string): Store<ReadonlySet<string>> {
   return store
 }
 
-function markDirty(projectId: string, path: string, dirty: boolean): void {
+/** Marks a path dirty (or clean) for the tabs' dots: byte editors report through this too. */
+export function markDirty(projectId: string, path: string, dirty: boolean): void {
   dirtyPathsOf(projectId).set((current) => {
     if (current.has(path) === dirty) return current
     const next = new Set(current)
@@ -75,15 +76,36 @@ export async function editorFor(
   return autosave
 }
 
+/** What rename, delete and History need of any open editor of a path: publish now, or forget. */
+export interface EditorHandle {
+  /** Publishes what is unpublished and waits; true when nothing is left. */
+  flush(): Promise<boolean>
+  /** Forgets the unpublished changes (the person chose to). */
+  discard(): Promise<void>
+}
+
+// Editors that export whole files as bytes (PDF annotations, images, Office documents) keep their
+// own autosave beside their view; they register here so the explorer waits for them the same way.
+const byteEditors = new Map<string, EditorHandle>()
+
+/** A byte editor opened on a path; the returned function unregisters it (when its view closes). */
+export function registerByteEditor(projectId: string, path: string, handle: EditorHandle): () => void {
+  const id = key(projectId, path)
+  byteEditors.set(id, handle)
+  return () => {
+    if (byteEditors.get(id) === handle) byteEditors.delete(id)
+  }
+}
+
 /** The open editor of a path, if any (rename, delete and History ask it to publish first). */
-export function openEditor(projectId: string, path: string): Autosave | undefined {
-  return editors.get(key(projectId, path))
+export function openEditor(projectId: string, path: string): EditorHandle | undefined {
+  return editors.get(key(projectId, path)) ?? byteEditors.get(key(projectId, path))
 }
 
 /** Closing a tab: the final publish runs now; the draft stays durable if it fails. */
 export async function closeEditor(projectId: string, path: string): Promise<boolean> {
   const autosave = editors.get(key(projectId, path))
-  if (!autosave) return true
+  if (!autosave) return (await byteEditors.get(key(projectId, path))?.flush()) ?? true
   const clean = await autosave.flush()
   if (clean) {
     autosave.dispose()

@@ -22,4 +22,15 @@ export {
   type PublishOutcome,
 } from './autosave'
 export { ReadCache, READ_CACHE_BYTES, READ_CACHE_ENTRIES, type CachedRead } from './read-cache'
-export { closeEditor, dirtyPathsOf, draftStore, editorFor, openEditor, readCache, watchReadCache } from './editing'
+export {
+  closeEditor,
+  dirtyPathsOf,
+  draftStore,
+  editorFor,
+  markDirty,
+  openEditor,
+  readCache,
+  registerByteEditor,
+  watchReadCache,
+  type EditorHandle,
+} from './editing'

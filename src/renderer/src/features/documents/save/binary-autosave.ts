@@ -134,6 +134,21 @@ export class BinaryAutosave {
     return this.running
   }
 
+  /**
+   * Bytes left unpublished by an earlier visit (a draft after a reload or a crash): the view shows
+   * them and they are published like an edit — or, when the file moved on since they were made
+   * (`conflict`), held until the person decides.
+   */
+  adopt(bytes: Uint8Array, conflict?: string) {
+    this.attempt = { bytes, key: this.newKey() }
+    if (conflict !== undefined) {
+      this.setStatus({ kind: 'conflict', message: conflict })
+      return
+    }
+    this.setStatus({ kind: 'pending' })
+    this.schedule()
+  }
+
   /** The publish in flight (if any) has finished. */
   async settled(): Promise<void> {
     while (this.running) await this.running

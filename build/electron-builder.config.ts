@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Configuration, FileAssociation } from 'electron-builder'
+
+/**
+ * Packaging (spec 01/11): `npm run dist` hands this file to electron-builder. Everything a package
+ * contains is decided here; `test/packaging.test.ts` checks it without downloading anything.
+ */
+
+const repoRoot = join(__dirname, '..')
+
+/**
+ * The npm packages the main process loads at run time (the build keeps them external; see
+ * `out/main/*.js`). `test/packaging.test.ts` fails when the build needs one that is not listed.
+ * Every other runtime dependency is bundled into the renderer by Vite, so the package leaves its
+ * `node_modules` copy out (Monaco alone is ~100 MB).
+ */
+export const MAIN_PROCESS_PACKAGES = [
+  '@ai-sdk/anthropic',
+  '@ai-sdk/openai-compatible',
+  '@zip.js/zip.js',
+  'ai',
+  'cfb',
+  'chokidar',
+  'diff',
+  'fast-myers-diff',
+  'fuzzysort',
+  'ignore',
+  'lru-cache',
+  'mime-types',
+  'picomatch',
+  'tar',
+  'ws',
+  'zod',
+] as const
+
+interface Manifest {
+  dependencies?: Record<string, string>
+  optionalDependencies?: Record<string, string>
+}
+
+function manifestOf(name: string): Manifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(repoRoot, 'node_modules', name, 'package.json'), 'utf8')) as Manifest
+  } catch {
+    return undefined // an optional dependency for another platform
+  }
+}
+
+/** A package and everything it depends on, as installed at the top of node_modules. */
+function closure(roots: readonly string[]): Set<string> {
+  const seen = new Set<string>()
+  const queue = [...roots]
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    if (seen.has(name)) continue
+    seen.add(name)
+    const manifest = manifestOf(name)
+    queue.push(...Object.keys({ ...manifest?.dependencies, ...manifest?.optionalDependencies }))
+  }
+  return seen
+}
+
+/** Runtime dependencies (and their own dependencies) that only the renderer bundle uses. */
+export function rendererOnlyPackages(): string[] {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest
+  const main = closure(MAIN_PROCESS_PACKAGES)
+  const all = closure(Object.keys(manifest.dependencies ?? {}))
+  return [...all].filter((name) => !main.has(name)).sort()
+}
+
+/**
+ * The document types Retrace shows today (the adapter registry: text and Markdown, CSV/TSV/JSON as
+ * text, PDF, images). Opening one of them with Retrace opens its project folder and the file in a
+ * tab (`src/main/electron/launch.ts`). An adapter issue that adds a format adds its row here.
+ * On macOS Retrace is only an alternate handler: installing it never takes a type over.
+ */
+export const FILE_ASSOCIATIONS: readonly FileAssociation[] = [
+  { ext: 'pdf', name: 'PDF document', mimeType: 'application/pdf', role: 'Viewer', rank: 'Alternate' },
+  { ext: ['md', 'markdown'], name: 'Markdown document', mimeType: 'text/markdown', role: 'Editor', rank: 'Alternate' },
+  { ext: 'txt', name: 'Plain text', mimeType: 'text/plain', role: 'Editor', rank: 'Alternate' },
+  { ext: 'csv', name: 'CSV table', mimeType: 'text/csv', role: 'Editor', rank: 'Alternate' },
+  { ext: 'tsv', name: 'TSV table', mimeType: 'text/tab-separated-values', role: 'Editor', rank: 'Alternate' },
+  { ext: 'json', name: 'JSON document', mimeType: 'application/json', role: 'Editor', rank: 'Alternate' },
+  { ext: 'png', name: 'PNG image', mimeType: 'image/png', role: 'Viewer', rank: 'Alternate' },
+  { ext: ['jpg', 'jpeg'], name: 'JPEG image', mimeType: 'image/jpeg', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'gif', name: 'GIF image', mimeType: 'image/gif', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'webp', name: 'WebP image', mimeType: 'image/webp', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'bmp', name: 'BMP image', mimeType: 'image/bmp', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'svg', name: 'SVG image', mimeType: 'image/svg+xml', role: 'Viewer', rank: 'Alternate' },
+]
+
+/**
+ * Nothing is unpacked from the asar. The main process's `worker_threads` script (the review diff
+ * worker, `out/main/diff-worker.js`) loads from inside the archive: Electron initialises asar
+ * support in worker threads since 17/18 (electron#33216). The pdf.js worker is a renderer Web
+ * Worker fetched over `app://` like every other renderer file, and the protocol handler reads the
+ * archive through Electron's asar-aware `fs`. No package ships a native module. Files left inside
+ * stay covered by ASAR integrity; an unpacked file would not be.
+ */
+export const ASAR_UNPACK: readonly string[] = []
+
+/**
+ * Electron fuses (spec 11), flipped in the packaged binary before signing. Every fuse that
+ * @electron/fuses knows is set explicitly, so the test can ask for a complete wire.
+ */
+export const ELECTRON_FUSES = {
+  runAsNode: false,
+  enableCookieEncryption: true,
+  enableNodeOptionsEnvironmentVariable: false,
+  enableNodeCliInspectArguments: false,
+  enableEmbeddedAsarIntegrityValidation: true,
+  onlyLoadAppFromAsar: true,
+  loadBrowserProcessSpecificV8Snapshot: false,
+  grantFileProtocolExtraPrivileges: false,
+} as const
+
+export const config: Configuration = {
+  appId: 'dev.retrace.app',
+  productName: 'Retrace',
+  executableName: 'retrace',
+  copyright: 'Copyright © Retrace contributors',
+  directories: { output: 'dist', buildResources: 'build' },
+  files: [
+    'out/**',
+    '!out/.build-stamp',
+    'package.json',
+    ...rendererOnlyPackages().map((name) => `!node_modules/${name}{,/**}`),
+  ],
+  asar: true,
+  asarUnpack: [...ASAR_UNPACK],
+  // No native modules: SQLite is node:sqlite, the watcher is pure JavaScript.
+  npmRebuild: false,
+  // Flipping fuses breaks macOS's ad-hoc signature; an unsigned arm64 build must be re-signed ad hoc
+  // or macOS refuses to start it (a signed build is signed again afterwards anyway).
+  electronFuses: { ...ELECTRON_FUSES, resetAdHocDarwinSignature: true },
+  fileAssociations: [...FILE_ASSOCIATIONS],
+  // Nothing is published or auto-updated from a build (spec 10: no auto-update in this scope).
+  publish: null,
+  linux: {
+    target: ['AppImage', 'deb'],
+    category: 'Development',
+    icon: 'build/icons',
+    synopsis: 'Work with an AI coding agent and stay in control of every file it touches',
+    executableName: 'retrace',
+    maintainer: 'Retrace contributors',
+  },
+  deb: {
+    // git is optional (git-aware features are feature-detected), so it is a recommendation.
+    recommends: ['git'],
+  },
+  mac: {
+    target: [{ target: 'dmg', arch: ['x64', 'arm64'] }],
+    category: 'public.app-category.developer-tools',
+    icon: 'build/icon.icns',
+    hardenedRuntime: true,
+  },
+  win: {
+    target: [{ target: 'nsis', arch: ['x64'] }],
+    icon: 'build/icon.ico',
+  },
+  nsis: {
+    oneClick: false,
+    // electron-builder registers file associations on Windows only for per-machine installs.
+    perMachine: true,
+    allowToChangeInstallationDirectory: true,
+  },
+}
+
+export default config

@@ -1,0 +1,156 @@
+import { statfs } from 'node:fs/promises'
+import { parentWritable, readWriteTarget, type DiskState, type Workspace } from '../journal'
+import { statement, type BlobStore, type Database, type Digest } from '../store'
+
+/** The state a path must be in now, and the state the restore puts it in. */
+export type PathState = { kind: 'absent' } | { kind: 'regular'; digest: Digest; mode: string; blob_ref: Digest | null }
+
+export interface RestoreAction {
+  readonly path: string
+  /** Empty for a file only commands changed (it has no journal lineage). */
+  readonly file_lineage_id: string
+  readonly expected: PathState
+  readonly target: PathState
+  /** `command`: the target comes from a step snapshot (issue 16), not from a journal receipt. */
+  readonly source?: 'journal' | 'command'
+  /**
+   * Multi-turn restores: the file was also changed after the checkpoint by something other than
+   * the turns being undone (the person, another session or branch); the restore replaces that too.
+   */
+  readonly changed_outside?: boolean
+}
+
+export interface Conflict {
+  readonly path: string
+  readonly reason: 'changed-since' | 'later-mutation' | 'unsafe-path' | 'turn-running' | 'no-space' | 'no-permission'
+  readonly message: string
+  readonly expected?: string
+  readonly actual?: string
+  /** `command`: a file changed by commands; the person may include it anyway (issue 16). */
+  readonly source?: 'command'
+}
+
+/** What the preflight read, so an apply planned under the lock needs no second pass. */
+export interface PlanEvidence {
+  readonly disks: ReadonlyMap<string, DiskState>
+  readonly targets: ReadonlyMap<string, Buffer>
+}
+
+export interface PreflightResult extends PlanEvidence {
+  readonly conflicts: Conflict[]
+  readonly unavailable: Array<{ path: string; reason: string }>
+}
+
+/** A turn is running in the session: nothing may be restored under it. */
+export function runningTurnConflict(db: Database, sessionId: string): Conflict | null {
+  const running = statement(db, "SELECT 1 FROM nodes WHERE session_id = ? AND status = 'running' LIMIT 1").get(
+    sessionId,
+  )
+  return running
+    ? { path: '', reason: 'turn-running', message: 'A turn is still running in this session; stop it or wait.' }
+    : null
+}
+
+/**
+ * Spec 04 step 1's per-path checks, read-only: the target's bytes are kept and readable, the path
+ * is safe to write, its content now is what the journal expects, the folder is writable, and the
+ * disk has room. Every failure is listed; nothing stops at the first.
+ */
+export async function preflightActions(input: {
+  readonly blobs: BlobStore
+  readonly workspace: Workspace
+  readonly maxFileBytes: number
+  readonly actions: readonly RestoreAction[]
+  /** Target bytes that come from step snapshots rather than the content store. */
+  readonly snapshotBytes: ReadonlyMap<string, Buffer>
+  readonly changedMessage: (path: string) => string
+  /** A further check once the path holds what is expected (single-turn: later mutations). */
+  readonly extraCheck?: (action: RestoreAction) => Conflict | null
+  readonly onProgress?: ((done: number, total: number) => void) | undefined
+}): Promise<PreflightResult> {
+  const { blobs, workspace, actions } = input
+  const conflicts: Conflict[] = []
+  const unavailable: Array<{ path: string; reason: string }> = []
+  const disks = new Map<string, DiskState>()
+  const targets = new Map<string, Buffer>()
+  let bytesNeeded = 0
+  for (const [index, action] of actions.entries()) {
+    if (input.onProgress && index % 100 === 0) input.onProgress(index, actions.length)
+    const fromSnapshot = input.snapshotBytes.get(action.path)
+    if (action.target.kind === 'regular' && fromSnapshot) {
+      bytesNeeded += fromSnapshot.length
+      targets.set(action.path, fromSnapshot)
+    } else if (action.target.kind === 'regular') {
+      if (!action.target.blob_ref) {
+        unavailable.push({ path: action.path, reason: 'no-recovery-blob' })
+        continue
+      }
+      const bytes = await blobs.read(action.target.blob_ref)
+      if (bytes.kind === 'error') {
+        unavailable.push({ path: action.path, reason: String(bytes.error.details?.reason ?? 'missing') })
+        continue
+      }
+      bytesNeeded += bytes.result.length
+      targets.set(action.path, bytes.result)
+    }
+    const disk = await readWriteTarget(
+      { root: workspace.root, dataDir: workspace.dataDir },
+      action.path,
+      input.maxFileBytes,
+    )
+    if (disk.kind === 'error') {
+      conflicts.push({ path: action.path, reason: 'unsafe-path', message: disk.error.message })
+      continue
+    }
+    disks.set(action.path, disk.result)
+    const actual: PathState | 'directory' =
+      disk.result.kind === 'regular'
+        ? { kind: 'regular', digest: disk.result.digest, mode: '', blob_ref: null }
+        : disk.result.kind === 'absent'
+          ? { kind: 'absent' }
+          : 'directory'
+    if (actual === 'directory' || !sameContent(actual, action.expected)) {
+      conflicts.push({
+        path: action.path,
+        reason: 'changed-since',
+        message: input.changedMessage(action.path),
+        expected: describe(action.expected),
+        actual: actual === 'directory' ? 'directory' : describe(actual),
+        ...(action.source === 'command' ? { source: 'command' as const } : {}),
+      })
+      continue
+    }
+    const extra = input.extraCheck?.(action)
+    if (extra) {
+      conflicts.push(extra)
+      continue
+    }
+    if (!parentWritable(workspace.root, disk.result.place)) {
+      conflicts.push({
+        path: action.path,
+        reason: 'no-permission',
+        message: `Retrace may not write "${action.path}".`,
+      })
+    }
+  }
+  if (input.onProgress && actions.length > 0) input.onProgress(actions.length, actions.length)
+  if (bytesNeeded > 0) {
+    const fs = await statfs(workspace.root)
+    if (fs.bavail * fs.bsize < bytesNeeded * 2) {
+      conflicts.push({ path: '', reason: 'no-space', message: 'There is not enough free disk space for this restore.' })
+    }
+  }
+  return { conflicts, unavailable, disks, targets }
+}
+
+export function sameContent(a: PathState, b: PathState): boolean {
+  return a.kind === b.kind && (a.kind === 'absent' || (b.kind === 'regular' && a.digest === b.digest))
+}
+
+export function sameState(a: PathState, b: PathState): boolean {
+  return sameContent(a, b) && (a.kind === 'absent' || (b.kind === 'regular' && a.mode === b.mode))
+}
+
+function describe(state: PathState): string {
+  return state.kind === 'regular' ? state.digest : 'absent'
+}

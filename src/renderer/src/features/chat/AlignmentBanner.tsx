@@ -1,0 +1,104 @@
+import { useState } from 'react'
+import { useClient } from '../../app/client-context'
+import { useI18n } from '../../i18n'
+import { failureMessage } from '../../ui/outcome-message'
+import { promptBefore } from './transcript-model'
+import type { Alignment, TranscriptNode } from './types'
+
+/**
+ * Spec 04 alignment: when the files do not hold the active branch's code, say so and offer the
+ * two ways forward — Keep current files (the branch adopts them) or Restore branch code (a
+ * restore transaction; the conversation does not move). Both bind what the banner showed; a
+ * stale choice is refused by the engine and the banner refreshes. After a code-only rewind the
+ * banner only informs (the agent may continue from the rewound files).
+ */
+export function AlignmentBanner(props: {
+  projectId: string
+  sessionId: string
+  alignment: Alignment
+  rootNodeId: string
+  nodes: readonly TranscriptNode[]
+  onChanged: () => void
+}) {
+  const client = useClient()
+  const { t } = useI18n()
+  const [working, setWorking] = useState<'keep' | 'restore' | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const { alignment } = props
+  if (alignment.state === 'aligned') return null
+
+  const filesPrompt =
+    alignment.files_node_id === props.rootNodeId ? null : promptBefore(props.nodes, alignment.files_node_id)
+  const text =
+    alignment.state === 'mismatch'
+      ? filesPrompt === null
+        ? t('align.mismatchStart')
+        : t('align.mismatch', { prompt: clip(filesPrompt) })
+      : t('align.codeRewound', {
+          where: filesPrompt === null ? t('align.start') : t('align.afterPrompt', { prompt: clip(filesPrompt) }),
+        })
+
+  async function decide(decision: 'keep' | 'restore') {
+    setWorking(decision)
+    setError(null)
+    const outcome = await client.request(
+      'session.align',
+      {
+        session_id: props.sessionId,
+        decision,
+        expected_source: alignment.files_node_id,
+        expected_target: alignment.head_node_id,
+      },
+      { owner: { project_id: props.projectId }, idempotencyKey: crypto.randomUUID(), timeoutMs: 180_000 },
+    )
+    setWorking(null)
+    if (outcome.kind === 'cancelled') return
+    if (outcome.kind === 'error' && outcome.error.code === 'BLOCKED') {
+      const conflicts = (outcome.error.details?.conflicts ?? []) as Array<{ path: string }>
+      setError(t('align.blocked', { paths: conflicts.map((c) => c.path || '—').join(', ') }))
+    } else if (outcome.kind === 'error' && outcome.error.code === 'STALE_PLAN') {
+      setError(t('align.stale'))
+    } else if (outcome.kind !== 'ok') {
+      setError(t('align.failed', { message: failureMessage(outcome, t) }))
+    }
+    props.onChanged()
+  }
+
+  return (
+    <div
+      className={`alignment-banner alignment-${alignment.state}`}
+      role="region"
+      aria-label={t('align.restore')}
+      data-testid="alignment-banner"
+      data-state={alignment.state}
+    >
+      <p className="alignment-text" role="status">
+        {text}
+      </p>
+      <div className="alignment-actions">
+        <button type="button" disabled={working !== null} onClick={() => void decide('keep')} data-testid="align-keep">
+          {working === 'keep' ? t('align.working') : t('align.keep')}
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={working !== null}
+          onClick={() => void decide('restore')}
+          data-testid="align-restore"
+        >
+          {working === 'restore' ? t('align.working') : t('align.restore')}
+        </button>
+      </div>
+      {error !== null && (
+        <p className="chat-error" role="alert" data-testid="align-error">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+function clip(text: string): string {
+  const line = text.trim().split('\n')[0] ?? ''
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line
+}

@@ -1,0 +1,139 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { EVENT_SCHEMAS, type PayloadOf, type ResultOf } from '../../../../shared/protocol'
+import { useClient } from '../../app/client-context'
+import type { RequestClient, RequestOutcome } from '../../transport'
+import type { RestorePlan } from './types'
+import type { Failure } from './use-session'
+
+export type RewindMode = NonNullable<RestorePlan['mode']>
+export type ApplyResult = ResultOf<'history.apply'>
+
+/** Where a rewind goes: before a prompt (its turn's `before_turn`) or after a reply. */
+export interface RewindTarget {
+  readonly turnId: string
+  readonly boundary: 'before_turn' | 'after_turn'
+  /** The prompt the checkpoint is named by, for the sheet's heading. */
+  readonly prompt: string
+}
+
+export type RewindState =
+  | { readonly kind: 'planning'; readonly progress: { done: number; total: number } | null }
+  | { readonly kind: 'planned'; readonly plan: RestorePlan; readonly key: string }
+  | {
+      readonly kind: 'applying'
+      readonly plan: RestorePlan
+      readonly key: string
+      readonly progress: { done: number; total: number } | null
+    }
+  | { readonly kind: 'failed'; readonly failure: Failure; readonly plan?: RestorePlan; readonly key?: string }
+  | { readonly kind: 'ended'; readonly status: Exclude<ApplyResult['status'], 'committed'> }
+
+const APPLY_TIMEOUT_MS = 180_000
+
+/** `history.plan` then `history.apply` with one key; the caller decides what a plan that is not ready means. */
+export async function planRestore(
+  client: RequestClient,
+  owner: { project_id: string; session_id: string },
+  payload: PayloadOf<'history.plan'>,
+): Promise<RequestOutcome<RestorePlan>> {
+  return client.request('history.plan', payload, { owner, timeoutMs: APPLY_TIMEOUT_MS })
+}
+
+export function applyRestore(
+  client: RequestClient,
+  owner: { project_id: string; session_id: string },
+  plan: RestorePlan,
+  key: string,
+): Promise<RequestOutcome<ApplyResult>> {
+  return client.request(
+    'history.apply',
+    { plan_hash: plan.plan_hash },
+    { owner, idempotencyKey: key, timeoutMs: APPLY_TIMEOUT_MS },
+  )
+}
+
+/**
+ * The impact sheet's state (spec 04 "Multi-turn Rewind"): the server's plan for the chosen mode,
+ * re-planned when the mode or the commands box changes, then one apply with the plan's key (a
+ * retry after a timeout reuses it, so the restore never runs twice). Progress of a large plan
+ * (preflight) and of its apply arrive as `intent.progress` events.
+ */
+export function useRewind(props: {
+  projectId: string
+  sessionId: string
+  target: RewindTarget
+  onApplied: (result: ApplyResult, plan: RestorePlan) => void
+}) {
+  const client = useClient()
+  const [state, setState] = useState<RewindState>({ kind: 'planning', progress: null })
+  const [mode, setMode] = useState<RewindMode>('code_and_conversation')
+  const [includeCommands, setIncludeCommands] = useState(false)
+  const owner = { project_id: props.projectId, session_id: props.sessionId }
+  const current = useRef(0)
+  const { turnId, boundary } = props.target
+
+  /** Asks for the plan; the answer replaces the state unless a newer preview was asked meanwhile. */
+  const fetchPlan = useCallback(
+    async (nextMode: RewindMode, commands: boolean) => {
+      const ticket = ++current.current
+      const outcome = await planRestore(
+        client,
+        { project_id: props.projectId, session_id: props.sessionId },
+        {
+          operation: 'rewind',
+          turn_id: turnId,
+          boundary,
+          mode: nextMode,
+          ...(commands && nextMode !== 'conversation' ? { include_commands: true } : {}),
+        },
+      )
+      if (ticket !== current.current || outcome.kind === 'cancelled') return
+      setState(
+        outcome.kind === 'ok'
+          ? { kind: 'planned', plan: outcome.result, key: crypto.randomUUID() }
+          : { kind: 'failed', failure: outcome },
+      )
+    },
+    [client, props.projectId, props.sessionId, turnId, boundary],
+  )
+
+  useEffect(() => {
+    void fetchPlan('code_and_conversation', false)
+  }, [fetchPlan])
+
+  function preview(nextMode: RewindMode, commands: boolean) {
+    setMode(nextMode)
+    setIncludeCommands(commands)
+    setState({ kind: 'planning', progress: null })
+    return fetchPlan(nextMode, commands)
+  }
+
+  const busy = state.kind === 'planning' || state.kind === 'applying'
+  useEffect(() => {
+    if (!busy) return
+    return client.onEvent((frame) => {
+      if (frame.event !== 'intent.progress') return
+      const event = EVENT_SCHEMAS['intent.progress'].safeParse(frame.data)
+      if (!event.success || event.data.session_id !== props.sessionId) return
+      const progress = { done: event.data.done, total: event.data.total }
+      setState((s) =>
+        s.kind === 'applying' && event.data.phase === 'apply'
+          ? { ...s, progress }
+          : s.kind === 'planning' && event.data.phase === 'preflight'
+            ? { ...s, progress }
+            : s,
+      )
+    })
+  }, [client, busy, props.sessionId])
+
+  async function apply(plan: RestorePlan, key: string) {
+    setState({ kind: 'applying', plan, key, progress: null })
+    const outcome = await applyRestore(client, owner, plan, key)
+    if (outcome.kind === 'cancelled') return
+    if (outcome.kind !== 'ok') setState({ kind: 'failed', failure: outcome, plan, key })
+    else if (outcome.result.status !== 'committed') setState({ kind: 'ended', status: outcome.result.status })
+    else props.onApplied(outcome.result, plan)
+  }
+
+  return { state, mode, includeCommands, preview, apply }
+}

@@ -1,0 +1,55 @@
+// Makes three turns over two files, then rewinds to before the first in a second core whose
+// RETRACE_FAULT kills this process. argv: <dataDir> <root>
+import { randomUUID } from 'node:crypto'
+import { createCore } from '../../src/main/core'
+import { faultHookFromEnv, planApplyPatch } from '../../src/main/core/journal'
+
+const [dataDir = '', root = ''] = process.argv.slice(2)
+const host = { shell: 'browser' as const, appVersion: 'crash-test', log: () => {} }
+const call = async (
+  core: ReturnType<typeof createCore>,
+  action: string,
+  owner: object,
+  payload: unknown,
+  key?: string,
+) => {
+  const response = await core.handle({
+    request_id: randomUUID(),
+    action,
+    owner,
+    ...(key ? { idempotency_key: key } : {}),
+    payload,
+  })
+  if (response.status !== 'ok') throw new Error(`${action}: ${JSON.stringify(response.error)}`)
+  return response.result as Record<string, unknown>
+}
+
+const first = createCore({ dataDir, host, fault: () => {} })
+const project = (await call(first, 'project.open', {}, { path: root })) as { project_id: string }
+const session = (await call(first, 'session.create', { project_id: project.project_id }, {})) as { session_id: string }
+const patches = [
+  '*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Update File: b.txt\n-b\n+B\n*** End Patch',
+  '*** Begin Patch\n*** Update File: a.txt\n-A\n+AA\n*** End Patch',
+  '*** Begin Patch\n*** Update File: b.txt\n-B\n+BB\n*** End Patch',
+]
+let firstTurn = ''
+for (const patch of patches) {
+  const turn = await first.turns.begin(project.project_id, session.session_id, `apply ${patch.length}`)
+  if (turn.kind !== 'ok') throw new Error('no turn')
+  firstTurn ||= turn.result.turn_id
+  await first.turns.mutate(project.project_id, turn.result, (context) => planApplyPatch(context, patch))
+  await first.turns.finalize(project.project_id, turn.result, { parts: [], status: 'complete' })
+}
+first.dispose()
+
+const second = createCore({ dataDir, host, fault: faultHookFromEnv(process.env.RETRACE_FAULT) })
+const owner = { project_id: project.project_id, session_id: session.session_id }
+const plan = (await call(second, 'history.plan', owner, { operation: 'rewind', turn_id: firstTurn })) as {
+  plan_hash: string
+  status: string
+}
+if (plan.status !== 'ready') throw new Error(`plan ${plan.status}`)
+process.stdout.write('applying\n')
+await call(second, 'history.apply', owner, { plan_hash: plan.plan_hash }, randomUUID())
+process.stdout.write('applied\n')
+second.dispose()
