@@ -360,8 +360,10 @@ export function FileTab(props: {
           byteSaverRef.current = null
           if (!editor) return
           if (how.kept) {
-            // A kept editor stays alive (and keeps its autosave); what is pending is published now.
+            // A kept editor stays alive (and keeps its autosave); what is pending is published now,
+            // and the hidden tab's dot follows (this view no longer watches the autosave).
             await editor.flush()
+            if (!editor.unpublished) markDirty(props.projectId, props.path, false)
             return
           }
           await editor.flush()

@@ -95,6 +95,14 @@ export const bitmapAdapter: DocumentAdapter = {
         selectionStyle: { cornerSize: 12, rotatingPointOffset: 40 },
       })
       const current = editor
+      // The editor listens for Ctrl+Z/Y, Ctrl+V and Delete on the whole document: a kept editor in
+      // a hidden tab would undo while the person types elsewhere. Its handler moves to the canvas.
+      const keydown = (current as unknown as { _handlers?: { keydown?: (event: KeyboardEvent) => void } })._handlers
+        ?.keydown
+      if (keydown) {
+        document.removeEventListener('keydown', keydown)
+        host.addEventListener('keydown', keydown)
+      }
       url = URL.createObjectURL(blobOf(original, mime))
       void current
         .loadImageFromURL(url, options.path)
@@ -365,7 +373,13 @@ function EditorView(props: {
           {t('image.failed', { message: snapshot.error })}
         </p>
       )}
-      <div className="image-canvas" ref={canvasHost} role="img" aria-label={t('image.canvas', { path: props.path })} />
+      <div
+        className="image-canvas"
+        ref={canvasHost}
+        tabIndex={0}
+        role="application"
+        aria-label={t('image.canvas', { path: props.path })}
+      />
     </div>
   )
 }
