@@ -223,6 +223,8 @@ describe('bitmap editor', () => {
     await expect
       .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'))
       .toBe('notes.txt')
+    // Ctrl+Z elsewhere never reaches the hidden editor (its shortcuts act on its canvas only).
+    await page.keyboard.press('Control+z')
     await page.locator('[data-testid="tab-file"][data-path="edit.png"]').click()
     await editorReady(page)
     await expect.poll(() => tool(page, 'Redo').isEnabled()).toBe(true)
