@@ -90,6 +90,10 @@ beforeAll(async () => {
   browser = await launchChromium()
   const made = await browserMadeFiles()
   writeFileSync(join(root, 'edit.png'), png(200, 100, patternPixel))
+  writeFileSync(
+    join(root, 'shapes.png'),
+    png(160, 120, () => [255, 255, 255, 255]),
+  )
   writeFileSync(join(root, 'photo.jpg'), made.jpeg)
   writeFileSync(join(root, 'photo.webp'), made.webp)
   writeFileSync(join(root, 'notes.txt'), 'notes\n')
@@ -250,6 +254,26 @@ describe('bitmap editor', () => {
     ).toEqual([])
     expect(watch.consoleErrors).toEqual([])
     expect(await watch.cspViolations()).toEqual([])
+    await page.close()
+  })
+
+  test('Shape and Draw put strokes into the file', async () => {
+    const { page, watch } = await openFile('shapes.png')
+    await editorReady(page)
+    await tool(page, 'Shape').click()
+    // The rectangle's outline (#e11d48) is in the file once published.
+    await expect.poll(() => textPixels(diskPng('shapes.png')), { timeout: 20_000 }).toBeGreaterThan(50)
+    const afterShape = textPixels(diskPng('shapes.png'))
+    await tool(page, 'Draw').click()
+    expect(await tool(page, 'Draw').getAttribute('aria-pressed')).toBe('true')
+    const box = await page.locator('.image-canvas canvas.upper-canvas').boundingBox()
+    if (!box) throw new Error('no canvas')
+    await page.mouse.move(box.x + 5, box.y + 5)
+    await page.mouse.down()
+    for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 5 + i * 2, box.y + 5 + i * (box.height / 12))
+    await page.mouse.up()
+    await expect.poll(() => textPixels(diskPng('shapes.png')), { timeout: 20_000 }).toBeGreaterThan(afterShape)
+    expect(watch.consoleErrors).toEqual([])
     await page.close()
   })
 
