@@ -3,6 +3,7 @@ import { useI18n } from '../../../../i18n'
 import { blobOf, bytesOf, mountReactView } from '../image/common'
 import type { DocumentAdapter, MountedDocument } from '../types'
 import '../image/image.css'
+import '../psd/psd.css'
 
 /**
  * Audio and video with the browser's own player (spec 09): the file's bytes, fetched once through
