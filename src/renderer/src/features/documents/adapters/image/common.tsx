@@ -10,11 +10,7 @@ import {
 } from '../types'
 
 export const bytesOf = (content: DocumentContent): Uint8Array =>
-  content.kind === 'bytes'
-    ? content.bytes
-    : content.kind === 'text'
-      ? new TextEncoder().encode(content.text)
-      : new Uint8Array()
+  content.kind === 'bytes' ? content.bytes : new TextEncoder().encode(content.text)
 
 export const blobOf = (bytes: Uint8Array, mime: string) => new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime })
 

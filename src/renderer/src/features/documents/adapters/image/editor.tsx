@@ -58,6 +58,8 @@ export const bitmapAdapter: DocumentAdapter = {
     let baseline = original
     let exported: Uint8Array | null = null
     let loading = false
+    /** The revision last handed in (mounted or updated): what a `changed` event refers to. */
+    let revision = options.revision
     const react = createRoot(root)
     const editable = verdict.kind === 'editable' && !options.readOnly && options.size === 'full'
     const state = new EditorState()
@@ -121,7 +123,7 @@ export const bitmapAdapter: DocumentAdapter = {
               width: canvas.width,
               height: canvas.height,
             })
-            events.emit('changed', { revision: options.revision })
+            events.emit('changed', { revision })
           }
           current.on('undoStackChanged', sync)
           current.on('redoStackChanged', sync)
@@ -226,6 +228,7 @@ export const bitmapAdapter: DocumentAdapter = {
        * shown fresh, with a fresh history. Bytes this editor published itself never come back here.
        */
       update(content, nextRevision) {
+        revision = nextRevision
         const bytes = bytesOf(content)
         const same = (other: Uint8Array | null) =>
           other !== null && other.length === bytes.length && other.every((b, i) => b === bytes[i])
@@ -250,7 +253,6 @@ export const bitmapAdapter: DocumentAdapter = {
           loading = false
           baseline = bytes
           exported = null
-          void nextRevision
           state.set({ ready: true, width: size.newWidth, height: size.newHeight, canUndo: false, canRedo: false })
         })
       },
