@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { copyFile, open, rename } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -7,6 +6,8 @@ import { createCore } from '../src/main/core'
 import { planApplyPatch } from '../src/main/core/journal'
 import { fsyncDirectory } from '../src/main/core/platform'
 import { medianMs, report } from './measure'
+import { resultOrThrow } from '../test/support/protocol'
+import type { Owner } from '../src/shared/protocol'
 
 const host = { shell: 'browser' as const, appVersion: 'bench', log: () => {} }
 const TURNS = 50
@@ -26,17 +27,7 @@ export async function benchRewind(): Promise<void> {
     const body = (i: number, v: string) => `export const value${i} = '${v}'\n`.repeat(30)
     for (let i = 0; i < FILES; i++) writeFileSync(join(root, 'src', `f${i}.ts`), body(i, 'before'))
     const core = createCore({ dataDir: join(work, 'data'), host, snapshots: false })
-    const call = async (action: string, owner: object, payload: unknown, key?: string) => {
-      const response = await core.handle({
-        request_id: randomUUID(),
-        action,
-        owner,
-        ...(key ? { idempotency_key: key } : {}),
-        payload,
-      })
-      if (response.status !== 'ok') throw new Error(`${action}: ${JSON.stringify(response.error)}`)
-      return response.result as Record<string, unknown>
-    }
+    const call = (action: string, owner: Owner, payload: unknown) => resultOrThrow(core, action, owner, payload)
     const project = (await call('project.open', {}, { path: root })) as { project_id: string }
     const session = (await call('session.create', { project_id: project.project_id }, {})) as { session_id: string }
     let firstTurn = ''
@@ -72,12 +63,16 @@ export async function benchRewind(): Promise<void> {
     const owner = { project_id: project.project_id, session_id: session.session_id }
     const payload = { operation: 'rewind', turn_id: firstTurn, boundary: 'before_turn', mode: 'code_and_conversation' }
     let plan = { plan_hash: '', status: '' }
-    const planMs = await medianMs(async () => {
-      plan = (await call('history.plan', owner, payload)) as { plan_hash: string; status: string }
-    }, 7, 1)
+    const planMs = await medianMs(
+      async () => {
+        plan = (await call('history.plan', owner, payload)) as { plan_hash: string; status: string }
+      },
+      7,
+      1,
+    )
     if (plan.status !== 'ready') throw new Error(`plan ${plan.status}`)
     const started = process.hrtime.bigint()
-    await call('history.apply', owner, { plan_hash: plan.plan_hash }, randomUUID())
+    await call('history.apply', owner, { plan_hash: plan.plan_hash })
     const applyMs = Number(process.hrtime.bigint() - started) / 1e6
     core.dispose()
 

@@ -152,6 +152,35 @@ async function annotate(context: BrowserContext, name: string) {
   return page
 }
 
+/**
+ * Makes every `files.write` of this context fail with `message` (the engine never sees it) until
+ * `failing` is set to false: a disk or connection failure as the reader experiences it.
+ */
+async function failWrites(context: BrowserContext, message: string): Promise<{ failing: boolean }> {
+  const control = { failing: true }
+  await context.routeWebSocket(/\/api\/ws/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((frame) => {
+      const text = typeof frame === 'string' ? frame : frame.toString()
+      const request = JSON.parse(text) as { request_id?: string; action?: string; owner?: unknown }
+      if (control.failing && request.action === 'files.write') {
+        ws.send(
+          JSON.stringify({
+            request_id: request.request_id,
+            action: request.action,
+            owner: request.owner ?? {},
+            status: 'error',
+            error: { code: 'INTERNAL', message },
+          }),
+        )
+        return
+      }
+      server.send(frame)
+    })
+  })
+  return control
+}
+
 describe('annotations saved into the PDF', () => {
   test('highlight and free text by mouse and keyboard, undo/redo, autosaved, found by qpdf, back after a reload', async () => {
     const context = await newContext()
@@ -185,27 +214,7 @@ describe('annotations saved into the PDF', () => {
 
   test('a failed publish keeps the editor and its annotations; Retry publishes them', async () => {
     const context = await newContext()
-    let failing = true
-    await context.routeWebSocket(/\/api\/ws/, (ws) => {
-      const server = ws.connectToServer()
-      ws.onMessage((message) => {
-        const text = typeof message === 'string' ? message : message.toString()
-        const frame = JSON.parse(text) as { request_id?: string; action?: string; owner?: unknown }
-        if (failing && frame.action === 'files.write') {
-          ws.send(
-            JSON.stringify({
-              request_id: frame.request_id,
-              action: frame.action,
-              owner: frame.owner ?? {},
-              status: 'error',
-              error: { code: 'INTERNAL', message: 'the disk is unavailable (test)' },
-            }),
-          )
-          return
-        }
-        server.send(message)
-      })
-    })
+    const writes = await failWrites(context, 'the disk is unavailable (test)')
     const { page } = await openPdf(context, 'failing.pdf')
     await toolOn(page, 'Highlight')
     await dragOver(page, 'second', 'starts')
@@ -213,7 +222,7 @@ describe('annotations saved into the PDF', () => {
     await expect.poll(() => banner.textContent(), { timeout: 20_000 }).toContain('the disk is unavailable (test)')
     expect(await page.locator('.highlightEditor').count()).toBe(1)
     expect(readFileSync(join(root, 'failing.pdf')).equals(original)).toBe(true)
-    failing = false
+    writes.failing = false
     await banner.getByRole('button', { name: 'Retry' }).click()
     await expect.poll(() => count('failing.pdf', 'Highlight'), { timeout: 20_000 }).toBe(1)
     await expect.poll(() => banner.count()).toBe(0)
@@ -223,30 +232,7 @@ describe('annotations saved into the PDF', () => {
 
   test('a publish that keeps failing leaves a durable draft: after a reload the annotation is back and publishes', async () => {
     const context = await newContext()
-    let failing = true
-    await context.routeWebSocket(/\/api\/ws/, (ws) => {
-      const server = ws.connectToServer()
-      ws.onMessage((message) => {
-        const frame = JSON.parse(typeof message === 'string' ? message : message.toString()) as {
-          request_id?: string
-          action?: string
-          owner?: unknown
-        }
-        if (failing && frame.action === 'files.write') {
-          ws.send(
-            JSON.stringify({
-              request_id: frame.request_id,
-              action: frame.action,
-              owner: frame.owner ?? {},
-              status: 'error',
-              error: { code: 'INTERNAL', message: 'offline (test)' },
-            }),
-          )
-          return
-        }
-        server.send(message)
-      })
-    })
+    const writes = await failWrites(context, 'offline (test)')
     const { page } = await openPdf(context, 'drafted.pdf')
     await toolOn(page, 'Free text')
     await noteAt(page, 120, 640, 'Kept in the draft')
@@ -254,7 +240,7 @@ describe('annotations saved into the PDF', () => {
     expect(readFileSync(join(root, 'drafted.pdf')).equals(original)).toBe(true)
     // The tab's dirty dot says the edit is not on disk.
     await expect.poll(() => page.getByTestId('tab-dirty').count()).toBe(1)
-    failing = false
+    writes.failing = false
     await page.reload()
     // The reader opens the draft's bytes (the note is in them), then autosave publishes them.
     const layer = page.locator('.pdf-scroll .page[data-page-number="1"] .annotationLayer')
@@ -327,30 +313,7 @@ describe('annotations saved into the PDF', () => {
 
   test('a change on disk under unpublished annotations shows the conflict; overwriting publishes mine', async () => {
     const context = await newContext()
-    let failing = true
-    await context.routeWebSocket(/\/api\/ws/, (ws) => {
-      const server = ws.connectToServer()
-      ws.onMessage((message) => {
-        const frame = JSON.parse(typeof message === 'string' ? message : message.toString()) as {
-          request_id?: string
-          action?: string
-          owner?: unknown
-        }
-        if (failing && frame.action === 'files.write') {
-          ws.send(
-            JSON.stringify({
-              request_id: frame.request_id,
-              action: frame.action,
-              owner: frame.owner ?? {},
-              status: 'error',
-              error: { code: 'INTERNAL', message: 'offline (test)' },
-            }),
-          )
-          return
-        }
-        server.send(message)
-      })
-    })
+    const writes = await failWrites(context, 'offline (test)')
     const { page } = await openPdf(context, 'conflict.pdf')
     await toolOn(page, 'Highlight')
     await dragOver(page, 'second', 'starts')
@@ -363,7 +326,7 @@ describe('annotations saved into the PDF', () => {
     expect(await banner.textContent()).toContain('The file was changed by another operation')
     expect(await page.locator('.highlightEditor').count()).toBe(1)
     expect(readFileSync(join(root, 'conflict.pdf')).equals(theirs)).toBe(true)
-    failing = false
+    writes.failing = false
     await banner.getByRole('button', { name: 'Overwrite with mine' }).click()
     await expect.poll(() => count('conflict.pdf', 'Highlight'), { timeout: 20_000 }).toBe(1)
     await expect.poll(() => banner.count()).toBe(0)

@@ -260,9 +260,17 @@ describe.skipIf(detection.kind === 'missing')('LibreOffice tier', () => {
       'poi-travel-form.doc',
       'odfdo-example.odp',
     ]
-    const files = Object.fromEntries(
-      names.flatMap((name) => (corpusFile(name) ? [[name, corpusFile(name) as Buffer]] : [])),
-    )
+    // Generated documents always (a three-page DOCX, a deck, a workbook), the real corpus files
+    // where the corpus is present: the tier never depends on files outside the repository.
+    const pageBreak = '<w:p><w:r><w:br w:type="page"/></w:r></w:p>'
+    const files: Record<string, Uint8Array> = {
+      'generated.docx': await makeDocx(
+        ['One', 'Two', 'Three'].map((word) => `<w:p><w:r><w:t>Page ${word}</w:t></w:r></w:p>`).join(pageBreak),
+      ),
+      'generated.pptx': await makePptx(),
+      'generated.xlsx': await makeXlsx(),
+      ...Object.fromEntries(names.flatMap((name) => (corpusFile(name) ? [[name, corpusFile(name) as Buffer]] : []))),
+    }
     const { call, root, pdfOf, core } = await project(files)
     for (const name of Object.keys(files)) {
       const response = await call('office.preview', { path: name })

@@ -52,3 +52,18 @@ export function sendUntyped(
 ): Promise<ResponseEnvelope> {
   return send(target, action as ActionName, payload as never, options)
 }
+
+/**
+ * The result of a call that must succeed (benches and crash-test scripts): an error answer throws,
+ * naming the action.
+ */
+export async function resultOrThrow(
+  target: { handle(raw: unknown): Promise<ResponseEnvelope> },
+  action: string,
+  owner: Owner,
+  payload: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await sendUntyped(target, action, payload, { owner })
+  if (response.status !== 'ok') throw new Error(`${action}: ${JSON.stringify(response.error)}`)
+  return response.result as Record<string, unknown>
+}

@@ -1,28 +1,14 @@
 // Makes three turns over two files, then rewinds to before the first in a second core whose
 // RETRACE_FAULT kills this process. argv: <dataDir> <root>
-import { randomUUID } from 'node:crypto'
 import { createCore } from '../../src/main/core'
 import { faultHookFromEnv, planApplyPatch } from '../../src/main/core/journal'
+import type { Owner } from '../../src/shared/protocol'
+import { resultOrThrow } from './protocol'
 
 const [dataDir = '', root = ''] = process.argv.slice(2)
 const host = { shell: 'browser' as const, appVersion: 'crash-test', log: () => {} }
-const call = async (
-  core: ReturnType<typeof createCore>,
-  action: string,
-  owner: object,
-  payload: unknown,
-  key?: string,
-) => {
-  const response = await core.handle({
-    request_id: randomUUID(),
-    action,
-    owner,
-    ...(key ? { idempotency_key: key } : {}),
-    payload,
-  })
-  if (response.status !== 'ok') throw new Error(`${action}: ${JSON.stringify(response.error)}`)
-  return response.result as Record<string, unknown>
-}
+const call = (core: ReturnType<typeof createCore>, action: string, owner: Owner, payload: unknown) =>
+  resultOrThrow(core, action, owner, payload)
 
 const first = createCore({ dataDir, host, fault: () => {} })
 const project = (await call(first, 'project.open', {}, { path: root })) as { project_id: string }
@@ -50,6 +36,6 @@ const plan = (await call(second, 'history.plan', owner, { operation: 'rewind', t
 }
 if (plan.status !== 'ready') throw new Error(`plan ${plan.status}`)
 process.stdout.write('applying\n')
-await call(second, 'history.apply', owner, { plan_hash: plan.plan_hash }, randomUUID())
+await call(second, 'history.apply', owner, { plan_hash: plan.plan_hash })
 process.stdout.write('applied\n')
 second.dispose()
