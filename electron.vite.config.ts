@@ -43,5 +43,10 @@ export default defineConfig({
       assetsInlineLimit: (file: string) => (file.endsWith('.woff2') ? false : undefined),
     },
     worker: { format: 'es' },
+    resolve: {
+      // tui-image-editor's built-in UI (unused) needs the colour picker, whose global shim calls
+      // `new Function` under the CSP: an empty stand-in (stubs/tui-color-picker).
+      alias: { 'tui-color-picker': resolve(__dirname, 'stubs/tui-color-picker/index.js') },
+    },
   },
 })

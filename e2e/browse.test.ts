@@ -75,9 +75,11 @@ describe('browser mode: open a folder, browse it, open a file', () => {
     await expect.poll(editorText).toContain('hello ${name}')
 
     // Binary and oversized files get an explicit state with size and type.
-    // An image is shown by the image adapter, its bytes fetched through the byte transfer.
+    // A PNG opens in the bitmap editor, its bytes fetched through the byte transfer.
     await tree.locator('[data-path="pixel.png"]').click()
-    await expect.poll(() => page.locator('[data-testid="image-view"][data-rendered="true"]').count()).toBe(1)
+    await expect
+      .poll(() => page.locator('[data-testid="image-editor"][data-ready="true"]').count(), { timeout: 20_000 })
+      .toBe(1)
     // Oversized files get an explicit state with size and type, and Reveal / Download.
     const card = page.getByTestId('cannot-preview')
     await tree.locator('[data-path="huge.log"]').click()

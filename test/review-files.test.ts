@@ -456,7 +456,7 @@ test('workspace content past the review storage quota is listed with metadata on
   expect(diff).toMatchObject({ diff_state: 'large', hunks: [] })
 })
 
-test('a changed image has a before/after preview from the pinned blobs; SVG and unknown binaries are metadata only', async () => {
+test('a changed image has a before/after preview from the pinned blobs; PSD/TIFF/SVG too, media as media, unknown binaries metadata only', async () => {
   const { tinyPng } = await import('../e2e/support/fixture')
   const { core, project, sessionId, call, root } = await setup()
   const png = tinyPng()
@@ -472,6 +472,17 @@ test('a changed image has a before/after preview from the pinned blobs; SVG and 
     const read = resultOf(await project.call('files.read', { path })) as { revision: string }
     await core.turns.mutate(project.projectId, begun.result, (context) =>
       planWrite(context, { path, source: { content }, expected: read.revision }),
+    )
+  }
+  // New files (sniffed by content, except SVG which is text): PSD, TIFF, SVG, WAV.
+  for (const [path, content] of [
+    ['art.psd', Buffer.concat([Buffer.from('8BPS'), Buffer.alloc(40)])],
+    ['scan.tif', Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0x00]), Buffer.alloc(40)])],
+    ['logo.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')],
+    ['tone.wav', Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVE'), Buffer.alloc(32)])],
+  ] as const) {
+    await core.turns.mutate(project.projectId, begun.result, (context) =>
+      planWrite(context, { path, source: { content }, expected: null }),
     )
   }
   await core.turns.finalize(project.projectId, begun.result, { parts: [], status: 'complete' })
@@ -498,6 +509,11 @@ test('a changed image has a before/after preview from the pinned blobs; SVG and 
   const after = await preview('pic.png', 'after')
   expect((await bytesOf(after.url)).equals(changed)).toBe(true)
   expect(await preview('blob.bin', 'after')).toMatchObject({ kind: 'unsupported' })
+  // PSD, TIFF and SVG are shown by the renderer's read-only adapters; audio and video by its player.
+  expect(await preview('art.psd', 'after')).toMatchObject({ kind: 'image', mime: 'image/vnd.adobe.photoshop' })
+  expect(await preview('scan.tif', 'after')).toMatchObject({ kind: 'image', mime: 'image/tiff' })
+  expect(await preview('logo.svg', 'after')).toMatchObject({ kind: 'image', mime: 'image/svg+xml' })
+  expect(await preview('tone.wav', 'after')).toMatchObject({ kind: 'media', mime: 'audio/wav' })
   const missing = await call('review.preview', { snapshot_id: 'snp_gone', path: 'pic.png', side: 'after' })
   expect(missing.status === 'error' && missing.error.code).toBe('STALE_SNAPSHOT')
 })

@@ -156,7 +156,8 @@ export function createReviewModule(deps: {
             return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
           },
         ),
-      'review.preview': async (payload, context) => reviewPreview(paging, blobs, context.project.project_id, payload, deps.issueBlob),
+      'review.preview': async (payload, context) =>
+        reviewPreview(paging, blobs, context.project.project_id, payload, deps.issueBlob),
     },
   }
 }

@@ -3,8 +3,22 @@ import { sniffMime } from '../files'
 import type { BlobStore } from '../store'
 import type { ReviewPaging } from './review-files'
 
-/** Images the renderer shows as `<img>` (never SVG: active content stays out of the app window). */
-const PREVIEWABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp'])
+/**
+ * Images the renderer's adapters show read-only: bitmaps and SVG as `<img>` from a blob (an SVG's
+ * scripts never run, nothing external loads), PSD and TIFF decoded in a worker.
+ */
+const PREVIEWABLE = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'image/x-icon',
+  'image/avif',
+  'image/svg+xml',
+  'image/vnd.adobe.photoshop',
+  'image/tiff',
+])
 /** The read limit: bigger recorded contents are listed with their size only. */
 const MAX_PREVIEW_BYTES = 64 * 1024 * 1024
 
@@ -36,6 +50,9 @@ export async function reviewPreview(
   const size = bytes.result.length
   if (mime === 'application/pdf' && size <= MAX_PREVIEW_BYTES) {
     return ok({ kind: 'pdf' as const, url: issueBlob(ref, size, mime), size })
+  }
+  if (/^(audio|video)\//.test(mime) && size <= MAX_PREVIEW_BYTES) {
+    return ok({ kind: 'media' as const, mime, url: issueBlob(ref, size, mime), size })
   }
   if (!PREVIEWABLE.has(mime) || bytes.result.length > MAX_PREVIEW_BYTES) {
     return ok({ kind: 'unsupported' as const, mime, size: bytes.result.length })

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import type { ProjectSummary, ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
-import { FileTab } from '../features/documents'
+import { FileTab, releaseClosedDocuments } from '../features/documents'
 import { dirtyPathsOf, watchReadCache } from '../features/drafts'
 import { Explorer, gitStoreFor, type ExplorerHandle } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
@@ -300,6 +300,11 @@ function Workspace(props: {
   const dirty = useStore(dirtyPathsOf(projectId))
   useEffect(() => watchReadCache(client, projectId), [client, projectId])
   const reviewActive = useStore(tabs.store, (s) => s.activeId === 'review')
+  // Editors kept across tab switches (the bitmap editor) are released when their tab closes.
+  const openPaths = useStore(tabs.store, (s) =>
+    s.tabs.flatMap((tab) => (tab.kind === 'file' ? [tab.path] : [])).join('\u0000'),
+  )
+  useEffect(() => releaseClosedDocuments(projectId, new Set(openPaths.split('\u0000'))), [projectId, openPaths])
   const renderTab = (tab: Tab) =>
     tab.kind === 'review' ? (
       <ReviewPane

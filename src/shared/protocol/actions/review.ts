@@ -133,6 +133,8 @@ export const reviewPreview = defineAction('review.preview', {
     z.object({ kind: z.literal('image'), mime: z.string(), url: z.string(), size: z.number().int() }),
     /** The renderer draws the first page with its PDF decoder (scripting disabled). */
     z.object({ kind: z.literal('pdf'), url: z.string(), size: z.number().int() }),
+    /** Audio or video, played by the browser's own player from the recorded bytes. */
+    z.object({ kind: z.literal('media'), mime: z.string(), url: z.string(), size: z.number().int() }),
     z.object({ kind: z.literal('absent') }),
     z.object({ kind: z.literal('unsupported'), mime: z.string(), size: z.number().int() }),
   ]),

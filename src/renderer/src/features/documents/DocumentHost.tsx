@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../i18n'
+import type { DocumentAdapterEntry, DocumentContent, MountOptions, MountedDocument } from './adapters/types'
+import { keepDocument, keptDocument } from './kept-documents'
 import type { OfficeServices } from './adapters/office/services'
-import type { DocumentAdapterEntry, DocumentContent, MountedDocument } from './adapters/types'
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
 
@@ -25,7 +26,14 @@ export function DocumentHost(props: {
    * Runs before the instance is destroyed (the view is going away): an editor's last export and
    * publish finish first, then it is released.
    */
-  release?: (mounted: MountedDocument) => Promise<void>
+  release?: (mounted: MountedDocument, how: { kept: boolean }) => Promise<void>
+  /** "Convert to PNG" and the like: a new file next to this one (project files only). */
+  createCopy?: MountOptions['createCopy']
+  /**
+   * An editor whose instance outlives this view (kept-documents.ts): the key it is kept under. A
+   * tab switch detaches its element instead of destroying it; coming back re-attaches it.
+   */
+  keep?: string
   /** The Office actions bound to this file, for the Office adapter (created by the tab). */
   office?: OfficeServices | undefined
 }) {
@@ -43,41 +51,64 @@ export function DocumentHost(props: {
   })
   const { entry, path, size, readOnly } = props
 
+  const keepKey = props.keep
   useEffect(() => {
-    const element = container.current
-    if (!element) return
+    const host = container.current
+    if (!host) return
     let cancelled = false
     let instance: MountedDocument | null = null
+    let element: HTMLElement | null = null
     const dark = darkQuery()
     const onScheme = () => instance?.setDark(dark.matches)
+    const unsubscribe: Array<() => void> = []
     void (async () => {
       try {
-        const adapter = await entry.load()
-        if (cancelled) return
-        const { content, revision, viewState } = latest.current
-        instance = await adapter.mount(element, {
-          content,
-          revision,
-          readOnly,
-          path,
-          size,
-          viewState,
-          dark: dark.matches,
-          openFile: (target) => latest.current.onOpenFile?.(target),
-          labels: labelsFor(translate.current, entry.id, path),
-          locale: latest.current.locale,
-          ...(latest.current.office ? { office: latest.current.office } : {}),
-        })
-        if (cancelled) {
-          instance.destroy()
-          return
+        const reattached = keepKey ? keptDocument(keepKey) : undefined
+        if (reattached && reattached.adapterId === entry.id) {
+          // The same editor as before the tab switch: its canvas, undo stack and autosave intact.
+          element = reattached.element
+          host.append(element)
+          instance = reattached.mounted
+          instance.setDark(dark.matches)
+          instance.setLocale?.(latest.current.locale)
+          // What the tab read now; the editor ignores its own published bytes (adapter contract).
+          instance.update(latest.current.content, latest.current.revision)
+        } else {
+          const adapter = await entry.load()
+          if (cancelled) return
+          const { content, revision, viewState } = latest.current
+          element = document.createElement('div')
+          element.className = 'document-instance'
+          host.append(element)
+          instance = await adapter.mount(element, {
+            content,
+            revision,
+            readOnly,
+            path,
+            size,
+            viewState,
+            dark: dark.matches,
+            openFile: (target) => latest.current.onOpenFile?.(target),
+            labels: labelsFor(translate.current, entry.id, path),
+            locale: latest.current.locale,
+            ...(latest.current.createCopy ? { createCopy: latest.current.createCopy } : {}),
+            ...(latest.current.office ? { office: latest.current.office } : {}),
+          })
+          if (cancelled) {
+            instance.destroy()
+            element.remove()
+            return
+          }
+          if (keepKey) keepDocument(keepKey, { adapterId: entry.id, element, mounted: instance, autosave: null })
         }
         mounted.current = instance
         setMountedPath(path)
-        instance.on('error', ({ message }) => {
-          setFailed(message)
-          latest.current.onError?.(message)
-        })
+        unsubscribe.push(
+          instance.on('error', ({ message }) => {
+            setFailed(message)
+            latest.current.onError?.(message)
+          }),
+        )
         dark.addEventListener('change', onScheme)
         latest.current.onMounted?.(instance)
       } catch (error) {
@@ -87,14 +118,29 @@ export function DocumentHost(props: {
     return () => {
       cancelled = true
       dark.removeEventListener('change', onScheme)
+      for (const off of unsubscribe) off()
       latest.current.onMounted?.(null)
       mounted.current = null
       const released = instance
       const release = latest.current.release
-      if (released && release) void release(released).finally(() => released.destroy())
-      else released?.destroy()
+      if (keepKey && released) {
+        // Kept for the next view of this tab; closing the tab releases it (kept-documents.ts).
+        element?.remove()
+        if (release) void release(released, { kept: true })
+        return
+      }
+      const detached = element
+      if (released && release)
+        void release(released, { kept: false }).finally(() => {
+          released.destroy()
+          detached?.remove()
+        })
+      else {
+        released?.destroy()
+        detached?.remove()
+      }
     }
-  }, [entry, path, size, readOnly])
+  }, [entry, path, size, readOnly, keepKey])
 
   const { content, revision } = props
   useEffect(() => {

@@ -8,6 +8,8 @@ import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { resolveAdapter } from './adapters/registry'
 import type { DocumentAdapterEntry, DocumentContent, MountedDocument, SniffedType } from './adapters/types'
 import { DocumentHost } from './DocumentHost'
+import { createCopyNextTo } from './copy-next-to'
+import { keptDocument, keptKey } from './kept-documents'
 import { loadBytes, type BytesOutcome } from './load-bytes'
 import { officeServices } from './office-services'
 import { BinaryAutosave } from './save/binary-autosave'
@@ -295,8 +297,20 @@ export function FileTab(props: {
         size="full"
         viewState={initialViewState}
         office={state.entry.id === 'office' ? office : undefined}
+        keep={state.entry.keep ? keptKey(props.projectId, props.path) : undefined}
+        createCopy={(bytes, extension) => createCopyNextTo(client, props.projectId, props.path, bytes, extension)}
         onMounted={(instance) => {
           mounted.current = instance
+          const kept = state.entry.keep ? keptDocument(keptKey(props.projectId, props.path)) : undefined
+          if (instance && editsBytes && !byteSaverRef.current && kept?.autosave) {
+            // Back from a tab switch: the kept editor's autosave, with whatever it has pending.
+            byteSaverRef.current = kept.autosave
+            bytePublisherRef.current = kept.publisher ?? null
+            // Whatever draft the read found is this editor's own pending bytes: nothing to adopt.
+            byteDraft.current = null
+            setByteSaver(kept.autosave)
+            return
+          }
           if (instance && editsBytes && !byteSaverRef.current) {
             const publisher = draftedPublisher(filesWritePublisher(client, props.projectId, props.path), {
               store: draftStore,
@@ -324,6 +338,15 @@ export function FileTab(props: {
                 await publisher.forget()
               },
             })
+            if (kept) {
+              // Kept across tab switches: the autosave and this registration go when the tab closes.
+              kept.autosave = created
+              kept.publisher = publisher
+              kept.cleanup = () => {
+                unregister()
+                if (!created.unpublished) markDirty(props.projectId, props.path, false)
+              }
+            }
             byteSaverRef.current = created
             bytePublisherRef.current = publisher
             releaseByteEditor.current = unregister
@@ -340,11 +363,18 @@ export function FileTab(props: {
             })
           })
         }}
-        release={async () => {
+        release={async (_instance, how) => {
           // Closing or leaving the tab: a byte editor's last edits are exported and published first.
           const editor = byteSaverRef.current
           byteSaverRef.current = null
           if (!editor) return
+          if (how.kept) {
+            // A kept editor stays alive (and keeps its autosave); what is pending is published now,
+            // and the hidden tab's dot follows (this view no longer watches the autosave).
+            await editor.flush()
+            if (!editor.unpublished) markDirty(props.projectId, props.path, false)
+            return
+          }
           await editor.flush()
           editor.dispose()
           releaseByteEditor.current?.()

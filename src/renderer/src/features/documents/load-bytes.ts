@@ -46,6 +46,7 @@ export async function loadBytes(
       case 'unsupported':
         return { kind: 'unavailable', reason: 'unsupported', mime: preview.mime, size: preview.size }
       case 'image':
+      case 'media':
         return fetchBytes(preview.url, preview.mime, signal)
       case 'pdf':
         return fetchBytes(preview.url, 'application/pdf', signal)

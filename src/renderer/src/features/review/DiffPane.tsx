@@ -8,7 +8,7 @@ import type { ReviewFile } from './use-review'
 
 type DiffPage = ResultOf<'review.diff'>
 
-const VISUAL = /\.(pdf|png|jpe?g|gif|webp|bmp)$/i
+const VISUAL = /\.(pdf|png|jpe?g|gif|webp|bmp|ico|avif|svg|psd|tiff?|wav|mp3|ogg|oga|flac|m4a|webm|mp4|m4v|mov|ogv)$/i
 /** "More context" steps: the server's default, then wider, then the whole file. */
 const CONTEXT_STEPS = [3, 12, 50, REVIEW_CONTEXT_MAX] as const
 

@@ -1,14 +1,10 @@
 import type { DocumentAdapterEntry, SniffedType } from './types'
 
-const IMAGE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/bmp',
-  'image/x-icon',
-  'image/avif',
-])
+/** Bitmaps the editor can write back in their own format (spec 09 "Images"). */
+const EDITABLE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp'])
+
+/** Shown, never edited: converting them would change the format or lose frames or depth. */
+const PREVIEW_TYPES = new Set(['image/gif', 'image/bmp', 'image/x-icon', 'image/avif', 'image/svg+xml'])
 
 /**
  * Office documents by name: the engine's sniffing names a ZIP container (DOCX/XLSX/PPTX/ODF) by its
@@ -44,11 +40,39 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     load: () => import('./office').then((m) => m.officeAdapter),
   },
   {
+    id: 'bitmap',
+    needs: 'bytes',
+    edits: 'bytes',
+    keep: true,
+    // Animated, 16-bit and over-limit files are previewed by the same adapter, which says why.
+    canHandle: (type) => EDITABLE_TYPES.has(type.mime),
+    load: () => import('./image/editor').then((m) => m.bitmapAdapter),
+  },
+  {
+    id: 'psd',
+    needs: 'bytes',
+    canHandle: (type) => type.mime === 'image/vnd.adobe.photoshop',
+    load: () => import('./psd').then((m) => m.psdAdapter),
+  },
+  {
+    id: 'tiff',
+    needs: 'bytes',
+    canHandle: (type) => type.mime === 'image/tiff',
+    load: () => import('./tiff').then((m) => m.tiffAdapter),
+  },
+  {
     id: 'image',
     needs: 'bytes',
-    // SVG is an image too, but it is shown only as an <img> (never inline DOM; spec 11).
-    canHandle: (type) => IMAGE_TYPES.has(type.mime) || type.mime === 'image/svg+xml',
+    // SVG is valid UTF-8, so the engine reports it as text: it is still shown only as an <img>
+    // (never inline DOM, its scripts never run; spec 11), with its source one click away.
+    canHandle: (type) => PREVIEW_TYPES.has(type.mime) || /\.svg$/i.test(type.path),
     load: () => import('./image').then((m) => m.imageAdapter),
+  },
+  {
+    id: 'media',
+    needs: 'bytes',
+    canHandle: (type) => /^(audio|video)\//.test(type.mime),
+    load: () => import('./media').then((m) => m.mediaAdapter),
   },
   {
     id: 'markdown',

@@ -20,6 +20,10 @@ export type DocumentContent =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'bytes'; readonly bytes: Uint8Array; readonly mime: string }
 
+/** What converting a preview-only file produced: a new file next to the original, or why not. */
+export type CopyOutcome =
+  { readonly kind: 'created'; readonly path: string } | { readonly kind: 'failed'; readonly message: string }
+
 export interface MountOptions {
   readonly content: DocumentContent
   readonly revision: string
@@ -42,6 +46,12 @@ export interface MountOptions {
    * LibreOffice preview, conversion into a new file, the engines and their install).
    */
   readonly office?: OfficeServices
+  /**
+   * "Convert to PNG" and the like, on a project file only: writes `bytes` as a NEW file next to
+   * this one (journaled; it never replaces an existing file). The adapter itself still never
+   * reads or writes a file.
+   */
+  readonly createCopy?: (bytes: Uint8Array, extension: string) => Promise<CopyOutcome>
 }
 
 export interface AdapterEvents {
@@ -81,6 +91,11 @@ export interface DocumentAdapterEntry {
   canHandle(type: SniffedType): boolean
   /** The adapter edits the document and exports bytes (published through autosave, spec 08). */
   readonly edits?: 'bytes'
+  /**
+   * On a project file the instance outlives the tab's view (kept-documents.ts): a tab switch keeps
+   * the editor, its native undo stack and its autosave; closing the tab releases it.
+   */
+  readonly keep?: boolean
   /** A lazy chunk: heavy adapters (Monaco, pdf.js, …) load only when such a file is opened. */
   load(): Promise<DocumentAdapter>
 }

@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { launchChromium, watchPage } from './support/browser'
+import { layeredPsd, patternPixel, png, twoPageTiff, wav } from './support/image-fixtures'
+import { startWebHost, type RunningWebHost } from './support/web-host'
+
+/**
+ * Review's before/after of images, PSD, TIFF, SVG and audio, through the same adapters as a tab,
+ * read-only; bitmaps also swipe and onion-skin.
+ */
+let work: string
+let host: RunningWebHost
+let browser: Browser
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-images-review-'))
+  const root = join(work, 'project')
+  mkdirSync(root)
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
+  git('init', '-q')
+  git('config', 'user.email', 'e2e@example.com')
+  git('config', 'user.name', 'E2E')
+  writeFileSync(join(root, 'pic.png'), png(80, 60, patternPixel))
+  writeFileSync(join(root, 'art.psd'), layeredPsd())
+  writeFileSync(join(root, 'scan.tif'), twoPageTiff())
+  writeFileSync(
+    join(root, 'logo.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="red"/></svg>',
+  )
+  writeFileSync(join(root, 'tone.wav'), wav())
+  git('add', '-A')
+  git('commit', '-qm', 'initial')
+  writeFileSync(
+    join(root, 'pic.png'),
+    png(80, 60, (x, y) => (x < 40 ? [0, 0, 0, 255] : patternPixel(x, y))),
+  )
+  writeFileSync(join(root, 'art.psd'), layeredPsd({ size: 60 }))
+  writeFileSync(join(root, 'scan.tif'), Buffer.concat([twoPageTiff(), Buffer.alloc(4)]))
+  writeFileSync(
+    join(root, 'logo.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="blue"/></svg>',
+  )
+  writeFileSync(join(root, 'tone.wav'), Buffer.concat([wav(), Buffer.alloc(2)]))
+  host = await startWebHost(root, join(work, 'data'))
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+const side = (page: Page, which: 'before' | 'after') => page.getByTestId(`review-preview-${which}`)
+
+test('Review shows before/after of a PNG (side by side, swipe, onion skin), PSD, TIFF, SVG and WAV', async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  await page.getByRole('button', { name: 'Open Review' }).click()
+  const open = (path: string) => page.locator(`[data-testid="review-file"][data-path="${path}"]`).click()
+  await expect.poll(() => page.getByTestId('review-file').count(), { timeout: 15_000 }).toBe(5)
+
+  await open('pic.png')
+  for (const which of ['before', 'after'] as const) {
+    await expect.poll(() => side(page, which).locator('img[data-rendered="true"]').count(), { timeout: 15_000 }).toBe(1)
+  }
+  // Read-only: no editor tools in a review.
+  expect(await page.getByRole('button', { name: 'Crop', exact: true }).count()).toBe(0)
+  await page.getByRole('radio', { name: 'Swipe' }).click()
+  const after = page.getByTestId('review-overlay').locator('img').nth(1)
+  expect(await after.evaluate((img) => (img as HTMLElement).style.clipPath)).toBe('inset(0px 50% 0px 0px)')
+  await page.getByRole('slider', { name: 'Before/after position' }).fill('80')
+  expect(await after.evaluate((img) => (img as HTMLElement).style.clipPath)).toBe('inset(0px 20% 0px 0px)')
+  await page.getByRole('radio', { name: 'Onion skin' }).click()
+  expect(await after.evaluate((img) => (img as HTMLElement).style.opacity)).toBe('0.8')
+  await page.getByRole('radio', { name: 'Side by side' }).click()
+
+  await open('art.psd')
+  for (const which of ['before', 'after'] as const) {
+    await expect
+      .poll(() => side(page, which).getByTestId('psd-canvas').getAttribute('data-rendered'), { timeout: 15_000 })
+      .toBe('1')
+  }
+  expect(
+    await side(page, 'before')
+      .getByTestId('psd-canvas')
+      .evaluate((c) => (c as HTMLCanvasElement).width),
+  ).toBe(120)
+  expect(
+    await side(page, 'after')
+      .getByTestId('psd-canvas')
+      .evaluate((c) => (c as HTMLCanvasElement).width),
+  ).toBe(60)
+
+  await open('scan.tif')
+  for (const which of ['before', 'after'] as const) {
+    await expect
+      .poll(() => side(page, which).getByTestId('tiff-canvas').getAttribute('data-rendered'), { timeout: 15_000 })
+      .toBe('1')
+  }
+
+  await open('logo.svg')
+  for (const which of ['before', 'after'] as const) {
+    await expect.poll(() => side(page, which).locator('img[data-rendered="true"]').count(), { timeout: 15_000 }).toBe(1)
+  }
+
+  await open('tone.wav')
+  for (const which of ['before', 'after'] as const) {
+    await expect.poll(() => side(page, which).locator('audio').count(), { timeout: 15_000 }).toBe(1)
+  }
+  await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-images-review.png') })
+  expect(watch.consoleErrors).toEqual([])
+  expect(await watch.cspViolations()).toEqual([])
+})
