@@ -419,6 +419,13 @@ describe('Office documents in the document view', () => {
       if (!originals.has('travel.doc')) return
       const { page, watch } = await open('travel.doc')
       await dismissOffer(page)
+      // The legacy file opens in LibreOffice's pages. Converting opens the new file in its tab,
+      // which closes this reader; closing it while pdf.js still initialises pages logs "Unable to
+      // get page N" (a PDF reader gap, README), so the pages are given time to load first.
+      await expect
+        .poll(() => page.locator('.pdf-scroll .page[data-rendered="true"]').count(), { timeout: 60_000 })
+        .toBeGreaterThan(0)
+      await page.waitForTimeout(1500)
       await page.getByRole('button', { name: 'Convert to DOCX' }).click()
       await expect.poll(() => existsSync(join(root, 'travel.docx')), { timeout: 120_000 }).toBe(true)
       expect(sameAsOriginal('travel.doc')).toBe(true)
