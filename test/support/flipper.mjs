@@ -13,21 +13,36 @@ const pause = new Int32Array(new SharedArrayBuffer(4))
 const sleep = (microseconds) => Atomics.wait(pause, 0, 0, microseconds / 1000)
 let taken = 0
 
+// In a gap where the name is free (after the real folder is parked, or after the link is
+// removed) the engine may create a folder of that name — a nested write creates its missing
+// parents. That folder is moved aside, kept in the project, and reported; then the flip goes on.
+function moveAside() {
+  const aside = join(folder, `.taken-${name}-${taken++}`)
+  renameSync(real, aside)
+  process.stdout.write(`moved ${aside}\n`)
+}
+
 function flipFolder() {
   renameSync(real, parked)
-  symlinkSync(outside, real)
+  for (;;) {
+    try {
+      symlinkSync(outside, real)
+      break
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error
+      moveAside()
+    }
+  }
   sleep(300)
   unlinkSync(real)
-  try {
-    renameSync(parked, real)
-  } catch (error) {
-    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST' && error.code !== 'EISDIR') throw error
-    // In the gap between unlink and rename the engine created a folder of that name (the path was
-    // free then): move it aside, keeping it in the project, and report where it went.
-    const aside = join(folder, `.taken-${name}-${taken++}`)
-    renameSync(real, aside)
-    process.stdout.write(`moved ${aside}\n`)
-    renameSync(parked, real)
+  for (;;) {
+    try {
+      renameSync(parked, real)
+      break
+    } catch (error) {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST' && error.code !== 'EISDIR') throw error
+      moveAside()
+    }
   }
   sleep(300)
 }

@@ -679,9 +679,16 @@ export class PdfReader {
     this.destroyed = true
     this.abort.abort()
     this.thumbnailRenderer?.dispose()
+    // pdf.js's viewer asks for every page once the first is drawn; destroying the document while
+    // those requests travel makes each one fail loudly ("Unable to get page N … Transport
+    // destroyed"). The loading task goes once they have settled (or after a few seconds at most).
+    const pagesLoaded = this.viewer?.pagesPromise ?? Promise.resolve()
     this.viewer?.setDocument(null as unknown as PDFDocumentProxy)
     this.linkService?.setDocument(null, null)
-    void this.task?.destroy()
+    const task = this.task
+    void Promise.race([pagesLoaded, new Promise((resolve) => setTimeout(resolve, 5000))]).finally(
+      () => void task?.destroy(),
+    )
     this.container.remove()
   }
 }
