@@ -49,13 +49,20 @@ function scoreEntry(index: ProjectIndex, i: number, terms: readonly string[]): n
     if (!onPath) return 0
     let termScore = onPath.score
     if (!term.includes('/')) {
-      const onName = fuzzysort.single(term, (index.preparedNames[i] ??= fuzzysort.prepare(index.names[i] as string)))
+      const onName = fuzzysort.single(
+        term,
+        (index.preparedNames[i] ??= fuzzysort.prepare(nameOf(index.paths[i] as string))),
+      )
       // Any name match outranks a match that needs the folders.
       if (onName) termScore = Math.max(termScore, 1 + onName.score)
     }
     total += termScore
   }
   return total / terms.length
+}
+
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1)
 }
 
 function isSubsequence(needle: string, haystack: string): boolean {
