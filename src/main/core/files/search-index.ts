@@ -14,8 +14,11 @@ export interface ProjectIndex {
   readonly dataDir: string
   readonly paths: string[]
   readonly kinds: Array<'file' | 'dir' | 'symlink'>
-  /** Lower-cased paths for the cheap subsequence filter in front of the scorer. */
-  readonly lowerPaths: string[]
+  /**
+   * Lower-cased paths for the cheap subsequence filter in front of the scorer; `undefined` when
+   * every path is ASCII (the filter then folds case itself).
+   */
+  readonly lowerPaths: string[] | undefined
   /** Folder path → `ino:mtime:ctime` when it was read. */
   readonly folders: Map<string, string>
   /** `.gitignore` path → its identity when it was read (an in-place edit changes no folder). */
@@ -247,12 +250,13 @@ export function seedIndex(
   const dataRel = dataDirPath(root, dataDir)
   const text = listing.toString('utf8')
   const records = text.split('\u0000')
-  // Lower-cased in one piece: the same strings as lower-casing each path (NUL and `/` end words).
-  const lowerRecords = text.toLowerCase().split('\u0000')
-  if (lowerRecords.length !== records.length) return undefined
+  // Lower-cased in one piece (the same strings as lower-casing each path: NUL and `/` end words),
+  // and only when some path is not ASCII.
+  const lowerRecords = /[\u0080-\uffff]/.test(text) ? text.toLowerCase().split('\u0000') : undefined
+  if (lowerRecords && lowerRecords.length !== records.length) return undefined
   const suspects = suspectRecords(text, dataRel)
   const paths: string[] = []
-  const lowerPaths: string[] = []
+  const lowerPaths: string[] | undefined = lowerRecords ? [] : undefined
   const kinds: Array<'file' | 'dir' | 'symlink'> = []
   const dirs = new Set<string>()
   const addFolders = (path: string, end: number) => {
@@ -273,7 +277,7 @@ export function seedIndex(
     const unlisted = suspects.has(r) ? unlistedSegment(path, dataRel) : -1
     if (unlisted === -1) {
       paths.push(path)
-      lowerPaths.push(lowerRecords[r] as string)
+      lowerPaths?.push(lowerRecords?.[r] as string)
       kinds.push('file')
       const cut = path.lastIndexOf('/')
       if (cut > 0 && !(cut === previousFolder.length && path.startsWith(previousFolder))) {
@@ -290,7 +294,7 @@ export function seedIndex(
   }
   for (const folder of dirs) {
     paths.push(folder)
-    lowerPaths.push(folder.toLowerCase())
+    lowerPaths?.push(folder.toLowerCase())
     kinds.push('dir')
   }
   return {

@@ -31,10 +31,15 @@ export function rankIndex(index: ProjectIndex, query: string, mode: SearchMode):
   // characters, so a term with anything else goes straight to the scorer.
   const filters = terms.map((term) => term.toLowerCase()).filter((term) => /^[\x20-\x7e]*$/.test(term))
   const scored: Array<{ i: number; score: number }> = []
-  for (let i = 0; i < index.paths.length; i++) {
-    if (!wanted(i)) continue
-    const lower = index.lowerPaths[i] as string
-    if (!filters.every((term) => isSubsequence(term, lower))) continue
+  const { paths, kinds, lowerPaths } = index
+  const filesOnly = mode === 'files'
+  entries: for (let i = 0; i < paths.length; i++) {
+    if (filesOnly && kinds[i] !== 'file') continue
+    for (const term of filters) {
+      if (lowerPaths ? !isSubsequence(term, lowerPaths[i] as string) : !isSubsequenceAscii(term, paths[i] as string)) {
+        continue entries
+      }
+    }
     const score = scoreEntry(index, i, terms)
     if (score > 0) scored.push({ i, score })
   }
@@ -63,6 +68,16 @@ function scoreEntry(index: ProjectIndex, i: number, terms: readonly string[]): n
 
 function nameOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1)
+}
+
+/** `isSubsequence` against an ASCII haystack, lower-casing it on the way. */
+function isSubsequenceAscii(needle: string, haystack: string): boolean {
+  let n = 0
+  for (let h = 0; h < haystack.length && n < needle.length; h++) {
+    const code = haystack.charCodeAt(h)
+    if ((code >= 65 && code <= 90 ? code + 32 : code) === needle.charCodeAt(n)) n++
+  }
+  return n === needle.length
 }
 
 function isSubsequence(needle: string, haystack: string): boolean {
