@@ -33,12 +33,14 @@ export function rankIndex(index: ProjectIndex, query: string, mode: SearchMode):
   const scored: Array<{ i: number; score: number }> = []
   const { paths, kinds, lowerPaths } = index
   const filesOnly = mode === 'files'
+  // An ASCII index is filtered by native regular expressions (case-insensitive is exact there).
+  const patterns = lowerPaths ? [] : filters.map(subsequencePattern)
   entries: for (let i = 0; i < paths.length; i++) {
     if (filesOnly && kinds[i] !== 'file') continue
-    for (const term of filters) {
-      if (lowerPaths ? !isSubsequence(term, lowerPaths[i] as string) : !isSubsequenceAscii(term, paths[i] as string)) {
-        continue entries
-      }
+    if (lowerPaths) {
+      for (const term of filters) if (!isSubsequence(term, lowerPaths[i] as string)) continue entries
+    } else {
+      for (const pattern of patterns) if (!pattern.test(paths[i] as string)) continue entries
     }
     const score = scoreEntry(index, i, terms)
     if (score > 0) scored.push({ i, score })
@@ -70,14 +72,16 @@ function nameOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1)
 }
 
-/** `isSubsequence` against an ASCII haystack, lower-casing it on the way. */
-function isSubsequenceAscii(needle: string, haystack: string): boolean {
-  let n = 0
-  for (let h = 0; h < haystack.length && n < needle.length; h++) {
-    const code = haystack.charCodeAt(h)
-    if ((code >= 65 && code <= 90 ? code + 32 : code) === needle.charCodeAt(n)) n++
-  }
-  return n === needle.length
+/**
+ * `needle` as a subsequence of a string, any case: `^[^a]*a[^b]*b…`, which never backtracks more
+ * than one character per step (no `.*`, so no blow-up on long paths).
+ */
+function subsequencePattern(needle: string): RegExp {
+  const steps = [...needle].map((char) => {
+    const code = `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+    return `[^${code}]*${code}`
+  })
+  return new RegExp(`^${steps.join('')}`, 'i')
 }
 
 function isSubsequence(needle: string, haystack: string): boolean {

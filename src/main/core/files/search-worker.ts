@@ -59,7 +59,9 @@ function ranked(id: number, index: ProjectIndex, query: string, mode: SearchMode
  * walk would list it (present, its real kind, not ignored, not below a link); entries that fail
  * are dropped and the next ones move up. Later pages are served from this answer only while the
  * walk finds exactly the same entries (the generation is a digest of them); otherwise their cursor
- * is `STALE_SNAPSHOT` and the renderer asks for page one again.
+ * is `STALE_SNAPSHOT` and the renderer asks for page one again. The total counts the entries past
+ * page one as git listed them (a deleted or ignored-though-tracked one among them is counted until
+ * the next query, which the walked index answers).
  */
 function verifiedFirstPage(answer: Ok, index: ProjectIndex, mode: SearchMode, outer: string | undefined): Ok {
   const paths: string[] = []

@@ -142,7 +142,7 @@ function unlisted(name: string): boolean {
 }
 
 /** The data directory relative to the root, as the walk compares paths with it. */
-function dataDirPath(root: string, dataDir: string): string {
+export function dataDirPath(root: string, dataDir: string): string {
   return relative(root, dataDir).split(sep).join('/')
 }
 
@@ -264,8 +264,9 @@ export type WalkedKind = WalkedEntry['kind']
 
 /**
  * For a path list that did not come from the walk (git's): the index of the first segment of `path`
- * the walk would never list or enter (`.git`, a journal temp name, the data directory, a name that
- * is not UTF-8, an empty one), or -1 when there is none.
+ * the walk would never list or enter (`.git`, a journal temp name, the data directory, an empty
+ * one, or one holding U+FFFD — what a name that is not UTF-8 decodes to; a real U+FFFD in a name is
+ * left to the walk), or -1 when there is none.
  */
 export function unlistedSegment(path: string, dataRel: string): number {
   const underData =
@@ -293,8 +294,6 @@ export function unlistedSegment(path: string, dataRel: string): number {
   }
   return -1
 }
-
-export { dataDirPath }
 
 /**
  * What the walk would list at each of a few root-relative paths — its kind, or `undefined` when the
