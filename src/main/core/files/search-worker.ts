@@ -107,14 +107,14 @@ async function handle(job: SearchJob): Promise<void> {
   // A git work tree, not indexed yet: git lists it faster than a walk (its own C walk, the index
   // for tracked files), so the first query is answered from git's listing and the walk — which
   // alone records the folder versions that later searches check — runs right after the answer.
-  const [listing, excludes] = await Promise.all([
-    job.kind === 'query' ? listWorkTreeFiles(job.root) : undefined,
-    excludeFiles(job.root),
-  ])
-  const excludePaths = excludes.kind === 'ok' ? excludes.result : []
+  const listing = job.kind === 'query' ? await listWorkTreeFiles(job.root) : undefined
+  // Asked once git has listed (their processes would compete with it), answered while we rank.
+  const excludes = excludeFiles(job.root).then((found) => (found.kind === 'ok' ? found.result : []))
   const seed = listing?.kind === 'ok' ? seedIndex(job.root, job.dataDir, listing.result, limits) : undefined
   if (seed && job.kind === 'query') {
-    post(verifiedFirstPage(ranked(job.id, seed, job.query, job.mode), seed, job.mode, readExcludes(excludePaths)))
+    const answer = ranked(job.id, seed, job.query, job.mode)
+    const excludePaths = await excludes
+    post(verifiedFirstPage(answer, seed, job.mode, readExcludes(excludePaths)))
     try {
       keep(key, replaceSeed(seed, buildIndex(job.root, job.dataDir, limits, excludePaths)))
     } catch {
@@ -122,7 +122,7 @@ async function handle(job: SearchJob): Promise<void> {
     }
     return
   }
-  const index = keep(key, buildIndex(job.root, job.dataDir, limits, excludePaths))
+  const index = keep(key, buildIndex(job.root, job.dataDir, limits, await excludes))
   post(job.kind === 'query' ? ranked(job.id, index, job.query, job.mode) : generationOnly(job.id, index))
 }
 
