@@ -230,34 +230,29 @@ export function replaceSeed(seed: ProjectIndex, walked: ProjectIndex): ProjectIn
 }
 
 /**
- * An index of a git work tree from `git ls-files --cached --others --exclude-standard -z` (run at
- * its top level), for the first query while the walk has not run yet: the same exclusions as the
- * walk (`.git`, the data directory, journal temp names, names that are not UTF-8), and every folder
- * the listed paths pass through, as the walk would list it. Kinds are git's guess — a listed path
- * is a file; the entries a search shows are then checked against the disk (`walkVerdicts`).
+ * An index of a git work tree from git's listings — `git ls-files --cached -z` and `git ls-files
+ * --others --exclude-standard -z` (run at its top level), fed as each arrives — for the first query
+ * while the walk has not run yet: the same exclusions as the walk (`.git`, the data directory,
+ * journal temp names, names that are not UTF-8), and every folder the listed paths pass through,
+ * as the walk would list it. Kinds are git's guess — a listed path is a file; the entries a search
+ * shows are then checked against the disk (`walkVerdicts`).
  *
  * It has no folder versions, so it is never kept and never checked for freshness: the walk replaces
  * it right after the answer ({@link replaceSeed}). Its generation is a token of its own, so that the
- * digest of its entries is made after the answer, not before. `undefined` when the listing is
- * larger than the index may be.
+ * digest of its entries is made after the answer, not before.
  */
-export function seedIndex(
-  root: string,
-  dataDir: string,
-  listing: Buffer,
-  limits: IndexLimits = DEFAULT_INDEX_LIMITS,
-): ProjectIndex | undefined {
+export interface SeedBuilder {
+  /** One NUL-separated listing; false once the entries are more than the index may hold. */
+  add(listing: Buffer): boolean
+  finish(): ProjectIndex
+}
+
+export function seedBuilder(root: string, dataDir: string, limits: IndexLimits = DEFAULT_INDEX_LIMITS): SeedBuilder {
   const dataRel = dataDirPath(root, dataDir)
-  const text = listing.toString('utf8')
-  const records = text.split('\u0000')
-  // Lower-cased in one piece (the same strings as lower-casing each path: NUL and `/` end words),
-  // and only when some path is not ASCII.
-  const lowerRecords = /[\u0080-\uffff]/.test(text) ? text.toLowerCase().split('\u0000') : undefined
-  if (lowerRecords && lowerRecords.length !== records.length) return undefined
-  const suspects = suspectRecords(text, dataRel)
   const paths: string[] = []
-  const lowerPaths: string[] | undefined = lowerRecords ? [] : undefined
   const kinds: Array<'file' | 'dir' | 'symlink'> = []
+  // Made only once some path is not ASCII (the rank's filter folds ASCII case itself).
+  let lowerPaths: string[] | undefined
   const dirs = new Set<string>()
   const addFolders = (path: string, end: number) => {
     for (let cut = end; cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
@@ -266,51 +261,69 @@ export function seedIndex(
       dirs.add(folder)
     }
   }
-  let previous = ''
-  // Git lists paths sorted: most share the previous one's folder, known already.
-  let previousFolder = ''
-  for (let r = 0; r < records.length; r++) {
-    const path = records[r] as string
-    // A tracked file with conflicts is listed once per stage, next to each other.
-    if (path === '' || path === previous) continue
-    previous = path
-    const unlisted = suspects.has(r) ? unlistedSegment(path, dataRel) : -1
-    if (unlisted === -1) {
-      paths.push(path)
-      lowerPaths?.push(lowerRecords?.[r] as string)
-      kinds.push('file')
-      const cut = path.lastIndexOf('/')
-      if (cut > 0 && !(cut === previousFolder.length && path.startsWith(previousFolder))) {
-        previousFolder = path.slice(0, cut)
-        addFolders(path, cut)
-      }
-    } else if (unlisted > 0) {
-      // An untracked nested repository comes as `nested/`; the walk lists the folder itself.
-      let end = -1
-      for (let i = 0; i < unlisted; i++) end = path.indexOf('/', end + 1)
-      addFolders(path, end)
-    }
-    if (paths.length + dirs.size > limits.maxEntries) return undefined
-  }
-  for (const folder of dirs) {
-    paths.push(folder)
-    lowerPaths?.push(folder.toLowerCase())
-    kinds.push('dir')
-  }
   return {
-    root,
-    dataDir,
-    paths,
-    kinds,
-    lowerPaths,
-    folders: new Map(),
-    ignoreFiles: new Map(),
-    excludeFiles: [],
-    excludeVersions: [],
-    generation: `git-${randomUUID()}`,
-    aliases: [],
-    truncated: false,
-    preparedPaths: new Array(paths.length),
-    preparedNames: new Array(paths.length),
+    add(listing) {
+      const text = listing.toString('utf8')
+      const records = text.split('\u0000')
+      // Lower-cased in one piece (the same strings as lower-casing each path: NUL and `/` end
+      // words), and only when some path is not ASCII.
+      let lowerRecords: string[] | undefined
+      if (lowerPaths !== undefined || /[\u0080-\uffff]/.test(text)) {
+        lowerPaths ??= paths.map((path) => path.toLowerCase())
+        lowerRecords = text.toLowerCase().split('\u0000')
+        if (lowerRecords.length !== records.length) lowerRecords = records.map((path) => path.toLowerCase())
+      }
+      const suspects = suspectRecords(text, dataRel)
+      let previous = ''
+      // Git lists paths sorted: most share the previous one's folder, known already.
+      let previousFolder = ''
+      for (let r = 0; r < records.length; r++) {
+        const path = records[r] as string
+        // A tracked file with conflicts is listed once per stage, next to each other.
+        if (path === '' || path === previous) continue
+        previous = path
+        const unlisted = suspects.has(r) ? unlistedSegment(path, dataRel) : -1
+        if (unlisted === -1) {
+          paths.push(path)
+          lowerPaths?.push(lowerRecords?.[r] as string)
+          kinds.push('file')
+          const cut = path.lastIndexOf('/')
+          if (cut > 0 && !(cut === previousFolder.length && path.startsWith(previousFolder))) {
+            previousFolder = path.slice(0, cut)
+            addFolders(path, cut)
+          }
+        } else if (unlisted > 0) {
+          // An untracked nested repository comes as `nested/`; the walk lists the folder itself.
+          let end = -1
+          for (let i = 0; i < unlisted; i++) end = path.indexOf('/', end + 1)
+          addFolders(path, end)
+        }
+        if (paths.length + dirs.size > limits.maxEntries) return false
+      }
+      return true
+    },
+    finish() {
+      for (const folder of dirs) {
+        paths.push(folder)
+        lowerPaths?.push(folder.toLowerCase())
+        kinds.push('dir')
+      }
+      return {
+        root,
+        dataDir,
+        paths,
+        kinds,
+        lowerPaths,
+        folders: new Map(),
+        ignoreFiles: new Map(),
+        excludeFiles: [],
+        excludeVersions: [],
+        generation: `git-${randomUUID()}`,
+        aliases: [],
+        truncated: false,
+        preparedPaths: new Array(paths.length),
+        preparedNames: new Array(paths.length),
+      }
+    },
   }
 }

@@ -3,13 +3,13 @@
 import { lstatSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import { SEARCH_PAGE_SIZE } from '../../../shared/protocol'
-import { excludeFiles, listWorkTreeFiles } from '../git'
+import { excludeFiles, listTrackedFiles, listUntrackedFiles } from '../git'
 import {
   buildIndex,
   readExcludes,
   refreshIndex,
   replaceSeed,
-  seedIndex,
+  seedBuilder,
   DEFAULT_INDEX_LIMITS,
   type IndexLimits,
   type ProjectIndex,
@@ -105,12 +105,11 @@ async function handle(job: SearchJob): Promise<void> {
     return
   }
   // A git work tree, not indexed yet: git lists it faster than a walk (its own C walk, the index
-  // for tracked files), so the first query is answered from git's listing and the walk — which
+  // for tracked files), so the first query is answered from git's listings and the walk — which
   // alone records the folder versions that later searches check — runs right after the answer.
-  const listing = job.kind === 'query' ? await listWorkTreeFiles(job.root) : undefined
+  const seed = job.kind === 'query' ? await seedFromGit(job.root, job.dataDir, limits) : undefined
   // Asked once git has listed (their processes would compete with it), answered while we rank.
   const excludes = excludeFiles(job.root).then((found) => (found.kind === 'ok' ? found.result : []))
-  const seed = listing?.kind === 'ok' ? seedIndex(job.root, job.dataDir, listing.result, limits) : undefined
   if (seed && job.kind === 'query') {
     const answer = ranked(job.id, seed, job.query, job.mode)
     const excludePaths = await excludes
@@ -124,6 +123,21 @@ async function handle(job: SearchJob): Promise<void> {
   }
   const index = keep(key, buildIndex(job.root, job.dataDir, limits, await excludes))
   post(job.kind === 'query' ? ranked(job.id, index, job.query, job.mode) : generationOnly(job.id, index))
+}
+
+/**
+ * Both listings started together; the tracked one (read from git's index) is parsed while git
+ * still walks the folders for the untracked one. `undefined` when git cannot list the tree or it
+ * is larger than the index may be.
+ */
+async function seedFromGit(root: string, dataDir: string, limits: IndexLimits): Promise<ProjectIndex | undefined> {
+  const untracked = listUntrackedFiles(root)
+  const tracked = await listTrackedFiles(root)
+  const builder = seedBuilder(root, dataDir, limits)
+  const fits = tracked.kind === 'ok' && builder.add(tracked.result)
+  const others = await untracked
+  if (!fits || others.kind !== 'ok' || !builder.add(others.result)) return undefined
+  return builder.finish()
 }
 
 function generationOnly(id: number, index: ProjectIndex): Ok {
