@@ -17,7 +17,7 @@ export const CORE_LAYERS = {
   journal: ['actions', 'store', 'platform', 'project-fs', 'events'],
   changes: ['journal', 'store'],
   projects: ['actions', 'store', 'platform', 'events'],
-  files: ['actions', 'store', 'journal', 'project-fs', 'platform', 'paging'],
+  files: ['actions', 'store', 'journal', 'project-fs', 'platform', 'paging', 'git'],
   history: ['actions', 'store', 'journal', 'changes', 'project-fs', 'platform', 'events', 'snapshot', 'git'],
   snapshot: ['actions', 'store', 'git', 'platform', 'project-fs', 'journal', 'changes', 'events'],
   review: [

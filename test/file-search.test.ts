@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { digestOf } from '../src/main/core/store'
@@ -147,6 +148,96 @@ describe('files.search', () => {
     expect(otherMode).toMatchObject({ status: 'error', error: { code: 'STALE_SNAPSHOT' } })
     const inB = resultOf((await b.call('files.search', { query: 'secret' })) as never) as SearchPage
     expect(inB.total).toBe(0)
+  })
+})
+
+/** A git work tree with `committed` committed, then `untracked` written next to them. */
+async function gitSetup(committed: Record<string, string>, untracked: Record<string, string> = {}) {
+  const root = tree(committed)
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
+  git('init', '-q')
+  git('add', '-A', '--force')
+  git('-c', 'user.email=test@example.invalid', '-c', 'user.name=test', 'commit', '-qm', 'tree')
+  for (const [path, content] of Object.entries(untracked)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), content)
+  }
+  const core = startCore()
+  const project = await openProject(core, root)
+  const search = async (payload: Record<string, unknown>) =>
+    resultOf((await project.call('files.search', payload)) as never) as SearchPage
+  return { core, project, root, git, search }
+}
+
+describe('files.search in a git work tree (the first answer from git, then the walk)', () => {
+  test('what .git/info/exclude or core.excludesFile names is never found, neither first nor after the walk', async () => {
+    const { root, git, search } = await gitSetup({ 'src/app.ts': '', '.gitignore': '*.log\n' })
+    writeFileSync(join(root, '.git/info/exclude'), 'local-notes.md\n')
+    writeFileSync(join(root, 'my-excludes'), '*.secret\nmy-excludes\n')
+    git('config', 'core.excludesFile', join(root, 'my-excludes'))
+    for (const name of ['local-notes.md', 'keys.secret', 'debug.log', 'notes-draft.md'])
+      writeFileSync(join(root, name), '')
+    // Never listed by the walk, so never by git's answer either.
+    writeFileSync(join(root, '.retrace-tmp-mtx_00000000-0000-0000-0000-000000000000-0123abcd'), '')
+    mkdirSync(join(root, 'src/.GIT'))
+    writeFileSync(join(root, 'src/.GIT/config'), '')
+    for (let round = 0; round < 2; round++) {
+      const page = await search({ query: '' })
+      expect(page.entries.map((e) => e.path).sort()).toEqual(['.gitignore', 'notes-draft.md', 'src', 'src/app.ts'])
+    }
+  })
+
+  test('the first answer shows only what the walk would list: no deleted, ignored-though-tracked or linked entries', async () => {
+    // Decision: a file git tracks although a .gitignore matches it is left out, as the walk leaves
+    // it out — the ignore files decide what search shows, tracked or not (VS Code's quick open too).
+    const { root, search } = await gitSetup({
+      '.gitignore': 'build/\n',
+      'build/report-generated.txt': '',
+      'report-gone.txt': '',
+      'report-kept.txt': '',
+    })
+    rmSync(join(root, 'report-gone.txt'))
+    symlinkSync('report-kept.txt', join(root, 'report-link'))
+    const first = await search({ query: 'report', mode: 'files' })
+    expect(first.entries.map((e) => e.path)).toEqual(['report-kept.txt'])
+    const all = await search({ query: 'report' })
+    expect(all.entries.map((e) => [e.path, e.kind]).sort()).toEqual([
+      ['report-kept.txt', 'file'],
+      ['report-link', 'symlink'],
+    ])
+  })
+
+  test('a cursor of the git-answered first page keeps working when the walk finds the same entries', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 250; i++) files[`notes/note-${String(i).padStart(3, '0')}.md`] = `${i}`
+    const { search } = await gitSetup(files)
+    const first = await search({ query: 'note', mode: 'files' })
+    expect(first.total).toBe(250)
+    const second = await search({ query: 'note', mode: 'files', cursor: first.next_cursor })
+    expect(second.snapshot_id).toBe(first.snapshot_id)
+    expect(new Set([...first.entries, ...second.entries].map((e) => e.path)).size).toBe(200)
+  })
+
+  test('when the walk finds more than git listed (an empty folder), the old cursor is STALE_SNAPSHOT and page one has it', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 150; i++) files[`notes/note-${String(i).padStart(3, '0')}.md`] = `${i}`
+    const { root, project, search } = await gitSetup(files)
+    mkdirSync(join(root, 'notes-empty'))
+    const first = await search({ query: 'note' })
+    // git lists files only: the folder holding nothing is not in its answer.
+    expect(first.entries.map((e) => e.path)).not.toContain('notes-empty')
+    const stale = await project.call('files.search', { query: 'note', cursor: first.next_cursor })
+    expect(stale).toMatchObject({ status: 'error', error: { code: 'STALE_SNAPSHOT' } })
+    const again = await search({ query: 'note' })
+    expect(again.total).toBe(first.total + 1)
+    expect((await search({ query: 'notes-empty' })).entries[0]?.path).toBe('notes-empty')
+  })
+
+  test('a project that is not a git work tree is walked from the first search (an empty folder is found)', async () => {
+    const { root, search } = await setup({ 'a/readme.md': '' })
+    mkdirSync(join(root, 'empty-folder'))
+    const page = await search({ query: 'empty' })
+    expect(page.entries.map((e) => e.path)).toEqual(['empty-folder'])
   })
 })
 

@@ -110,7 +110,7 @@ export function createFilesModule(deps: {
       'files.list': async (payload, { project }) => {
         deps.onListed?.(project)
         if (deps.prewarmSearch && payload.path === '' && payload.cursor === undefined) {
-          search.runner.generation(project.root, dataDir).catch(() => undefined)
+          search.runner.generations(project.root, dataDir).catch(() => undefined)
         }
         return listDirectory(listing, project.project_id, rootsOf(project.root), payload)
       },

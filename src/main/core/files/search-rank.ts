@@ -31,10 +31,17 @@ export function rankIndex(index: ProjectIndex, query: string, mode: SearchMode):
   // characters, so a term with anything else goes straight to the scorer.
   const filters = terms.map((term) => term.toLowerCase()).filter((term) => /^[\x20-\x7e]*$/.test(term))
   const scored: Array<{ i: number; score: number }> = []
-  for (let i = 0; i < index.paths.length; i++) {
-    if (!wanted(i)) continue
-    const lower = index.lowerPaths[i] as string
-    if (!filters.every((term) => isSubsequence(term, lower))) continue
+  const { paths, kinds, lowerPaths } = index
+  const filesOnly = mode === 'files'
+  // An ASCII index is filtered by native regular expressions (case-insensitive is exact there).
+  const patterns = lowerPaths ? [] : filters.map(subsequencePattern)
+  entries: for (let i = 0; i < paths.length; i++) {
+    if (filesOnly && kinds[i] !== 'file') continue
+    if (lowerPaths) {
+      for (const term of filters) if (!isSubsequence(term, lowerPaths[i] as string)) continue entries
+    } else {
+      for (const pattern of patterns) if (!pattern.test(paths[i] as string)) continue entries
+    }
     const score = scoreEntry(index, i, terms)
     if (score > 0) scored.push({ i, score })
   }
@@ -49,13 +56,32 @@ function scoreEntry(index: ProjectIndex, i: number, terms: readonly string[]): n
     if (!onPath) return 0
     let termScore = onPath.score
     if (!term.includes('/')) {
-      const onName = fuzzysort.single(term, (index.preparedNames[i] ??= fuzzysort.prepare(index.names[i] as string)))
+      const onName = fuzzysort.single(
+        term,
+        (index.preparedNames[i] ??= fuzzysort.prepare(nameOf(index.paths[i] as string))),
+      )
       // Any name match outranks a match that needs the folders.
       if (onName) termScore = Math.max(termScore, 1 + onName.score)
     }
     total += termScore
   }
   return total / terms.length
+}
+
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1)
+}
+
+/**
+ * `needle` as a subsequence of a string, any case: `^[^a]*a[^b]*b…`, which never backtracks more
+ * than one character per step (no `.*`, so no blow-up on long paths).
+ */
+function subsequencePattern(needle: string): RegExp {
+  const steps = [...needle].map((char) => {
+    const code = `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+    return `[^${code}]*${code}`
+  })
+  return new RegExp(`^${steps.join('')}`, 'i')
 }
 
 function isSubsequence(needle: string, haystack: string): boolean {

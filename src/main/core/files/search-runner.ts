@@ -15,6 +15,8 @@ export type SearchReply =
       id: number
       kind: 'ok'
       generation: string
+      /** Earlier generations of the very same entries (see `ProjectIndex.aliases`). */
+      aliases: string[]
       truncated: boolean
       paths: string[]
       kinds: Array<'file' | 'dir' | 'symlink'>
@@ -36,8 +38,11 @@ function workerScript(): { file: string; execArgv?: string[] } {
 export interface SearchRunner {
   /** Ranked entries for a query, from the project's index (walked or refreshed as needed). */
   query(root: string, dataDir: string, query: string, mode: SearchMode): Promise<SearchAnswer>
-  /** The generation of the project's entries right now (a cursor is valid only while it holds). */
-  generation(root: string, dataDir: string): Promise<string>
+  /**
+   * The generations of the project's entries right now, current first (a cursor is valid only while
+   * its own is among them).
+   */
+  generations(root: string, dataDir: string): Promise<string[]>
   dispose(): void
 }
 
@@ -70,6 +75,7 @@ export function createSearchRunner(options: { limits?: IndexLimits } = {}): Sear
             else
               resolve({
                 generation: outcome.generation,
+                aliases: outcome.aliases,
                 truncated: outcome.truncated,
                 paths: outcome.paths,
                 kinds: outcome.kinds,
@@ -92,7 +98,10 @@ export function createSearchRunner(options: { limits?: IndexLimits } = {}): Sear
   }
   return {
     query: (root, dataDir, query, mode) => run({ kind: 'query', root, dataDir, query, mode }),
-    generation: async (root, dataDir) => (await run({ kind: 'generation', root, dataDir })).generation,
+    generations: async (root, dataDir) => {
+      const answer = await run({ kind: 'generation', root, dataDir })
+      return [answer.generation, ...answer.aliases]
+    },
     dispose() {
       void worker?.terminate()
       worker = undefined

@@ -37,8 +37,8 @@ export async function searchProject(
     }
     const snapshot = search.snapshots.get(claims.snapshot_id)
     if (!snapshot || snapshot.basis !== claims.basis) return stale('snapshot-expired')
-    const generation = await search.runner.generation(roots.root, roots.dataDir)
-    if (`${projectId}|${generation}` !== claims.basis) return stale('tree-changed')
+    const generations = await search.runner.generations(roots.root, roots.dataDir)
+    if (!generations.some((generation) => `${projectId}|${generation}` === claims.basis)) return stale('tree-changed')
     return ok(
       page(
         search,

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs'
 import { relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { isForbiddenSegment } from '../../../shared/paths'
@@ -33,6 +33,11 @@ export interface TreeWalkOptions {
   readonly maxDepth?: number
   /** Called with every folder as it is read (the project search records each folder's version). */
   readonly onFolder?: (path: string, folder: OpenDir) => void
+  /**
+   * Ignore patterns relative to the root that apply below every `.gitignore` (a git work tree's
+   * global excludes file and `.git/info/exclude`, lowest precedence first).
+   */
+  readonly outerIgnore?: string
 }
 
 /** A .gitignore larger than this is not a real ignore file; it is skipped. */
@@ -100,7 +105,10 @@ function readIgnoreFile(folder: OpenDir): string | undefined {
 
 function rulesFor(folder: OpenDir, base: string, parent: Rules | undefined): Rules | undefined {
   const text = readIgnoreFile(folder)
-  if (text === undefined) return parent
+  return text === undefined ? parent : withRules(text, base, parent)
+}
+
+function withRules(text: string, base: string, parent: Rules | undefined): Rules | undefined {
   const lines = text.split(/\r?\n/)
   const own = lines.flatMap((line) => rebase(line, base) ?? [])
   if (own.length === 0) return parent
@@ -122,6 +130,20 @@ function ignored(rules: Rules | undefined, path: string, name: string, isDir: bo
   if (rules === undefined) return false
   if (rules.byName) return rules.byName.matcher.ignores(isDir ? `${name}/` : name)
   return rules.matcher.ignores(isDir ? `${path}/` : path)
+}
+
+/**
+ * Names never listed: `.git` (and its case/8.3 spellings), the journal's temp files. All start with
+ * a dot or are `GIT~1`; testing that first spares two string checks per ordinary entry.
+ */
+function unlisted(name: string): boolean {
+  const special = name.charCodeAt(0) === 46 || (name.length === 5 && name.charCodeAt(3) === 126)
+  return special && (isForbiddenSegment(name) || isJournalTempName(name))
+}
+
+/** The data directory relative to the root, as the walk compares paths with it. */
+export function dataDirPath(root: string, dataDir: string): string {
+  return relative(root, dataDir).split(sep).join('/')
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -162,7 +184,7 @@ interface Queued {
  * caller may stop early (`break`/`return`); open folders are closed either way.
  */
 export function* walkTree(options: TreeWalkOptions): Generator<WalkedEntry, void, undefined> {
-  const dataRel = relative(options.root, options.dataDir).split(sep).join('/')
+  const dataRel = dataDirPath(options.root, options.dataDir)
   const queue: Queued[] = []
   let queuedHandles = 0
   try {
@@ -174,7 +196,7 @@ export function* walkTree(options: TreeWalkOptions): Generator<WalkedEntry, void
       chain.chain.close()
       return
     }
-    let startRules: Rules | undefined
+    let startRules = options.outerIgnore === undefined ? undefined : withRules(options.outerIgnore, '', undefined)
     chain.chain.dirs.slice(0, -1).forEach((dir, i) => {
       startRules = rulesFor(dir, segments.slice(0, i).join('/'), startRules)
     })
@@ -214,10 +236,7 @@ export function* walkTree(options: TreeWalkOptions): Generator<WalkedEntry, void
         const descend = options.maxDepth === undefined || next.depth + 1 < options.maxDepth
         for (const { name, dirent } of children) {
           const path = next.path === '' ? name : `${next.path}/${name}`
-          // `.git` (and its case/8.3 spellings), the journal's temp files: all start with a dot or
-          // are `GIT~1`; testing that first spares two string checks per ordinary entry.
-          const special = name.charCodeAt(0) === 46 || (name.length === 5 && name.charCodeAt(3) === 126)
-          if ((special && (isForbiddenSegment(name) || isJournalTempName(name))) || path === dataRel) continue
+          if (unlisted(name) || path === dataRel) continue
           const isDir = dirent.isDirectory()
           if (ignored(rules, path, name, isDir)) continue
           yield { path, name, kind: dirent.isSymbolicLink() ? 'symlink' : isDir ? 'dir' : 'file', folder }
@@ -238,5 +257,94 @@ export function* walkTree(options: TreeWalkOptions): Generator<WalkedEntry, void
     }
   } finally {
     for (const queued of queue) if (queued.handle) closeDir(queued.handle)
+  }
+}
+
+export type WalkedKind = WalkedEntry['kind']
+
+/**
+ * For a path list that did not come from the walk (git's): the index of the first segment of `path`
+ * the walk would never list or enter (`.git`, a journal temp name, the data directory, an empty
+ * one, or one holding U+FFFD — what a name that is not UTF-8 decodes to; a real U+FFFD in a name is
+ * left to the walk), or -1 when there is none.
+ */
+export function unlistedSegment(path: string, dataRel: string): number {
+  const underData =
+    dataRel !== '' &&
+    path.startsWith(dataRel) &&
+    (path.length === dataRel.length || path.charCodeAt(dataRel.length) === 47)
+  // Most paths have no segment starting with a dot, no `~`, nothing that is not UTF-8.
+  if (
+    !underData &&
+    path !== '' &&
+    path.charCodeAt(0) !== 46 &&
+    !path.includes('/.') &&
+    !path.includes('~') &&
+    !path.includes('\uFFFD') &&
+    !path.includes('//') &&
+    !path.endsWith('/')
+  ) {
+    return -1
+  }
+  const segments = path.split('/')
+  const dataAt = underData ? dataRel.split('/').length - 1 : -1
+  for (let i = 0; i < segments.length; i++) {
+    const name = segments[i] as string
+    if (i === dataAt || name === '' || name.includes('\uFFFD') || unlisted(name)) return i
+  }
+  return -1
+}
+
+/**
+ * What the walk would list at each of a few root-relative paths — its kind, or `undefined` when the
+ * walk would not list it (absent, below a link or a non-folder, ignored at any level, never
+ * listed). Folders are opened from the root through their pinned parents exactly as the walk opens
+ * them; a search answered from git's listing checks the entries it shows with this.
+ */
+export function walkVerdicts(
+  options: Pick<TreeWalkOptions, 'root' | 'dataDir' | 'outerIgnore'>,
+  paths: readonly string[],
+): Array<WalkedKind | undefined> {
+  const dataRel = dataDirPath(options.root, options.dataDir)
+  const folders = new Map<string, { dir: OpenDir; rules: Rules | undefined } | null>()
+  const folderAt = (path: string): { dir: OpenDir; rules: Rules | undefined } | null => {
+    const known = folders.get(path)
+    if (known !== undefined) return known
+    let found: { dir: OpenDir; rules: Rules | undefined } | null = null
+    if (path === '') {
+      const chain = openChain(options.root, [])
+      if (chain.kind === 'ok') {
+        const outer = options.outerIgnore === undefined ? undefined : withRules(options.outerIgnore, '', undefined)
+        found = { dir: chain.chain.deepest, rules: rulesFor(chain.chain.deepest, '', outer) }
+      }
+    } else {
+      const cut = path.lastIndexOf('/')
+      const parent = folderAt(cut < 0 ? '' : path.slice(0, cut))
+      const name = path.slice(cut + 1)
+      if (parent && !unlisted(name) && path !== dataRel && !ignored(parent.rules, path, name, true)) {
+        const opened = openChild(parent.dir, name)
+        if (opened.kind === 'ok') found = { dir: opened.dir, rules: rulesFor(opened.dir, path, parent.rules) }
+      }
+    }
+    folders.set(path, found)
+    return found
+  }
+  try {
+    return paths.map((path) => {
+      const cut = path.lastIndexOf('/')
+      const name = path.slice(cut + 1)
+      const parent = folderAt(cut < 0 ? '' : path.slice(0, cut))
+      if (!parent || name === '' || unlisted(name) || path === dataRel) return undefined
+      let kind: WalkedKind
+      try {
+        const info = lstatSync(parent.dir.at(name))
+        kind = info.isSymbolicLink() ? 'symlink' : info.isDirectory() ? 'dir' : 'file'
+      } catch {
+        return undefined
+      }
+      return ignored(parent.rules, path, name, kind === 'dir') ? undefined : kind
+    })
+  } finally {
+    for (const folder of folders.values()) if (folder) closeDir(folder.dir)
   }
 }
