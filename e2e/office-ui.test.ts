@@ -289,6 +289,16 @@ describe('Office documents in the document view', () => {
     await expect.poll(() => page.getByTestId('slide-preview').textContent()).toContain('Quarterly review')
     // The preview is inert: nothing in it takes focus or input.
     expect(await page.getByTestId('slide-preview').evaluate((el) => (el as HTMLElement).inert)).toBe(true)
+    // In an 800 px window the slide is scaled down to the pane, seen whole, never cut at its edge.
+    const viewport = page.viewportSize()
+    await page.setViewportSize({ width: 800, height: 900 })
+    const overhang = async () => {
+      const preview = await page.getByTestId('slide-preview').boundingBox()
+      const pane = await slides.boundingBox()
+      return preview && pane ? preview.x + preview.width - (pane.x + pane.width) : Number.NaN
+    }
+    await expect.poll(overhang).toBeLessThanOrEqual(1)
+    if (viewport) await page.setViewportSize(viewport)
     const title = page.getByRole('textbox', { name: 'Text of Title' })
     expect(await title.inputValue()).toBe('Quarterly review')
     await title.fill('Annual review')

@@ -1,5 +1,5 @@
 import DOMPurify from 'dompurify'
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
 import { editSlideText, openPackage, readSlideTexts, type SlideText } from '../../../../../../shared/office'
 import { useI18n } from '../../../../i18n'
 import type { OfficeSession } from './session'
@@ -98,16 +98,18 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
             <figcaption>
               <span className="badge">{t('office.approximate')}</span> {t('office.slidePreviewNote')}
             </figcaption>
-            <div
-              className="slide-preview"
-              data-testid="slide-preview"
-              role="img"
-              aria-label={t('office.slidePreview', { number: slide.index })}
-              inert
-              style={{ width: PREVIEW_WIDTH, height: previews?.height ?? Math.round((PREVIEW_WIDTH * 9) / 16) }}
-              // Sanitised above; inert and without scripts by the app's CSP as well.
-              dangerouslySetInnerHTML={{ __html: previews?.html[slide.index - 1] ?? '' }}
-            />
+            <FitToWidth width={PREVIEW_WIDTH} height={previews?.height ?? Math.round((PREVIEW_WIDTH * 9) / 16)}>
+              <div
+                className="slide-preview"
+                data-testid="slide-preview"
+                role="img"
+                aria-label={t('office.slidePreview', { number: slide.index })}
+                inert
+                style={{ width: PREVIEW_WIDTH, height: previews?.height ?? Math.round((PREVIEW_WIDTH * 9) / 16) }}
+                // Sanitised above; inert and without scripts by the app's CSP as well.
+                dangerouslySetInnerHTML={{ __html: previews?.html[slide.index - 1] ?? '' }}
+              />
+            </FitToWidth>
           </figure>
           <section className="slide-texts" aria-label={t('office.slideTexts', { number: slide.index })}>
             {slide.shapes.length === 0 && <p className="viewer-note">{t('office.noSlideText')}</p>}
@@ -216,4 +218,30 @@ function sanitize(html: string): string {
     // Pictures stay embedded (data: URIs from the package); nothing may be fetched from elsewhere.
     ALLOWED_URI_REGEXP: /^data:image\//i,
   })
+}
+
+/**
+ * Shows a fixed-size preview whole in a narrower pane: scaled down (never up) to the width it is
+ * given, so a slide in an 800 px window is seen entirely rather than cut at its right edge.
+ */
+function FitToWidth(props: { width: number; height: number; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null)
+  const [scale, setScale] = useState(1)
+  useEffect(() => {
+    const element = box.current
+    if (!element) return
+    const observer = new ResizeObserver(() => {
+      const available = element.clientWidth
+      setScale(available > 0 ? Math.min(1, available / props.width) : 1)
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [props.width])
+  return (
+    <div ref={box} className="slide-preview-fit" style={{ height: Math.ceil(props.height * scale) }}>
+      <div style={{ transform: `scale(${scale})`, transformOrigin: 'top left', width: props.width }}>
+        {props.children}
+      </div>
+    </div>
+  )
 }
