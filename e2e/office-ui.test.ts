@@ -188,6 +188,14 @@ describe('Office documents in the document view', () => {
   test('the view says which engines this machine has and what each gives', async () => {
     const { page, watch } = await open('deck.pptx')
     const engines = page.getByTestId('office-engines')
+    // One line names them; what each gives is one click (or Enter) away.
+    const summary = page.getByTestId('office-engines-details').locator('summary')
+    expect(await summary.textContent()).toContain('Engines: Built-in')
+    expect(await summary.textContent()).toContain('ONLYOFFICE (not available)')
+    expect(await engines.isVisible()).toBe(false)
+    await summary.focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => engines.isVisible()).toBe(true)
     expect(await engines.locator('li').count()).toBe(3)
     expect(await engines.locator('li[data-engine="builtin"]').textContent()).toContain(
       'edits DOCX, slide text and cells',

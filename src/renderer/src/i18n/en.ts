@@ -507,6 +507,8 @@ export const en = {
   'office.checking': 'Checking the document and the Office engines on this machine…',
   'office.reading': 'Reading the document…',
   'office.toolbar': 'Office document',
+  'office.enginesSummary': 'Engines: {list}',
+  'office.engineMissing': 'not available',
   'office.engines': 'Office engines on this machine',
   'office.engine.builtin': 'Built-in',
   'office.engine.libreoffice': 'LibreOffice',

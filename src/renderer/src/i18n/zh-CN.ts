@@ -500,6 +500,8 @@ export const zhCN: Record<MessageKey, string> = {
   'office.checking': '正在检查文档和本机的 Office 引擎…',
   'office.reading': '正在读取文档…',
   'office.toolbar': 'Office 文档',
+  'office.enginesSummary': '引擎：{list}',
+  'office.engineMissing': '不可用',
   'office.engines': '本机的 Office 引擎',
   'office.engine.builtin': '内置',
   'office.engine.libreoffice': 'LibreOffice',

@@ -279,17 +279,33 @@ export function OfficeView(props: {
       {services && status && (
         // A labelled group, not a `toolbar`: its controls are reached with Tab like any others.
         <div className="office-toolbar" role="group" aria-label={t('office.toolbar')}>
-          <ul className="office-engines" aria-label={t('office.engines')} data-testid="office-engines">
-            {status.engines.map((e) => (
-              <li key={e.id} data-engine={e.id} data-available={e.available}>
-                <strong>{t(`office.engine.${e.id}` as MessageKey)}</strong>
-                {e.version ? ` ${e.version}` : ''}:{' '}
-                {e.id === 'onlyoffice' && !e.available && !status.bundle.pinned
-                  ? t('office.reason.unreleased')
-                  : engineSummary(e, t)}
-              </li>
-            ))}
-          </ul>
+          {/* One line by default (every Office file shows it; the document needs the room); what
+              each engine gives, or why it is missing, one click away. */}
+          <details className="office-engines-details" data-testid="office-engines-details">
+            <summary>
+              {t('office.enginesSummary', {
+                list: status.engines
+                  .map(
+                    (e) =>
+                      `${t(`office.engine.${e.id}` as MessageKey)}${e.version ? ` ${e.version}` : ''}${
+                        e.available ? '' : ` (${t('office.engineMissing')})`
+                      }`,
+                  )
+                  .join(' · '),
+              })}
+            </summary>
+            <ul className="office-engines" aria-label={t('office.engines')} data-testid="office-engines">
+              {status.engines.map((e) => (
+                <li key={e.id} data-engine={e.id} data-available={e.available}>
+                  <strong>{t(`office.engine.${e.id}` as MessageKey)}</strong>
+                  {e.version ? ` ${e.version}` : ''}:{' '}
+                  {e.id === 'onlyoffice' && !e.available && !status.bundle.pinned
+                    ? t('office.reason.unreleased')
+                    : engineSummary(e, t)}
+                </li>
+              ))}
+            </ul>
+          </details>
           {modes.length > 1 && (
             <div
               className="office-modes"
