@@ -352,11 +352,41 @@ export function ReaderView(props: { reader: PdfReader; path: string; compact: bo
       event.preventDefault()
       event.stopPropagation()
       reader.openFind()
-      const box = (event.currentTarget as HTMLElement).querySelector<HTMLInputElement>('.pdf-findbar input')
-      box?.focus()
-      box?.select()
+      // The find bar may only render with this state change: focus it now if it is there, and
+      // again once the frame has painted it.
+      const frame = event.currentTarget as HTMLElement
+      const focusBox = () => {
+        const box = frame.querySelector<HTMLInputElement>('.pdf-findbar input')
+        if (!box || box === document.activeElement) return
+        box.focus()
+        box.select()
+      }
+      focusBox()
+      requestAnimationFrame(focusBox)
     }
   }
+  // Closing a note with Escape (pdf.js blurs its editor) leaves the focus on the page's body, not in
+  // the reader; Ctrl/Cmd+F then still means "find in the document on screen" — for the one full
+  // (not compact) reader that is showing.
+  useEffect(() => {
+    if (props.compact) return
+    const onWindowKey = (event: globalThis.KeyboardEvent) => {
+      if (event.defaultPrevented || !(event.ctrlKey || event.metaKey) || event.altKey) return
+      if (event.key.toLowerCase() !== 'f') return
+      if (document.activeElement && document.activeElement !== document.body) return
+      const frame = stage.current?.closest<HTMLElement>('.pdf-frame')
+      if (!frame || frame.getClientRects().length === 0) return
+      event.preventDefault()
+      reader.openFind()
+      requestAnimationFrame(() => {
+        const box = frame.querySelector<HTMLInputElement>('.pdf-findbar input')
+        box?.focus()
+        box?.select()
+      })
+    }
+    window.addEventListener('keydown', onWindowKey)
+    return () => window.removeEventListener('keydown', onWindowKey)
+  }, [reader, props.compact])
 
   let overlay: ReactNode = null
   if (phase.kind === 'loading') {
