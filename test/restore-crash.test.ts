@@ -1,20 +1,13 @@
-import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { startCore } from './support/core'
 import { tempDir } from './support/temp'
+import { runFaultChild } from './support/fault-child'
 import { send } from './support/protocol'
 
-const CHILD = join(__dirname, 'support', 'restore-child.mts')
-
-function runChild(dataDir: string, root: string, fault: string) {
-  return spawnSync(process.execPath, ['--import', 'tsx', CHILD, dataDir, root], {
-    env: { ...process.env, RETRACE_FAULT: fault },
-    encoding: 'utf8',
-    timeout: 60_000,
-  })
-}
+const runChild = (dataDir: string, root: string, fault: string) =>
+  runFaultChild('restore-child.mts', dataDir, root, fault)
 
 async function afterRestart(dataDir: string) {
   const core = startCore({ dataDir })

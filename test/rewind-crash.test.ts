@@ -1,30 +1,20 @@
-import { spawnSync } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { startCore } from './support/core'
 import { tempDir } from './support/temp'
+import { runFaultChild } from './support/fault-child'
+import { resultOrThrow } from './support/protocol'
 
-const CHILD = join(__dirname, 'support', 'rewind-child.mts')
-
-function runChild(dataDir: string, root: string, fault: string) {
-  return spawnSync(process.execPath, ['--import', 'tsx', CHILD, dataDir, root], {
-    env: { ...process.env, RETRACE_FAULT: fault },
-    encoding: 'utf8',
-    timeout: 90_000,
-  })
-}
+const runChild = (dataDir: string, root: string, fault: string) =>
+  runFaultChild('rewind-child.mts', dataDir, root, fault)
 
 /** Restarts on the data directory: recovery has run before the first answer. */
 async function afterRestart(dataDir: string) {
   const core = startCore({ dataDir })
   await core.ready
-  const ask = async (action: string, owner: Record<string, string>, payload: unknown) => {
-    const response = await core.handle({ request_id: randomUUID(), action, owner, payload })
-    if (response.status !== 'ok') throw new Error(JSON.stringify(response.error))
-    return response.result as Record<string, unknown>
-  }
+  const ask = (action: string, owner: Record<string, string>, payload: unknown) =>
+    resultOrThrow(core, action, owner, payload)
   const projectId = ((await ask('project.list', {}, {})).projects as Array<{ project_id: string }>)[0]?.project_id ?? ''
   const sessions = (await ask('session.list', { project_id: projectId }, {})).sessions as Array<{ session_id: string }>
   const sessionId = sessions[0]?.session_id ?? ''
