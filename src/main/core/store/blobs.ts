@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, uti
 import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { fsyncDirectory, writeNewFileSynced } from '../platform'
+import { fsyncDirectory, processAlive, writeNewFileSynced } from '../platform'
 import type { Database } from './database'
 
 /** `sha256:<64 hex>` — the same form as a file revision. */
@@ -34,15 +34,6 @@ export interface BlobStore {
 
 const HEX = /^sha256:([0-9a-f]{64})$/
 const CACHE_TTL_MS = 60 * 60 * 1000
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 export function createBlobStore(dataDir: string, db: Database): BlobStore {
   const root = join(dataDir, 'blobs', 'sha256')

@@ -8,36 +8,77 @@ export type Database = DatabaseSync
  * WAL, synchronous=FULL, foreign keys on, and every pending migration applied in order.
  */
 export function openDatabase(file: string, options: { synchronous?: 'FULL' | 'OFF' } = {}): Database {
-  const db = new DatabaseSync(file)
-  db.exec('PRAGMA journal_mode = WAL')
-  db.exec(`PRAGMA synchronous = ${options.synchronous ?? 'FULL'}`)
+  const db = openSqlite(file, { synchronous: options.synchronous ?? 'FULL' })
   db.exec('PRAGMA foreign_keys = ON')
-  db.exec('PRAGMA busy_timeout = 5000')
   migrate(db)
   return db
 }
 
-function migrate(db: Database): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')
-  const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined
-  let version = row?.version ?? 0
-  if (version > MIGRATIONS.length) {
-    throw new Error(
-      `The data directory was written by a newer Retrace (schema ${version}, this build knows ${MIGRATIONS.length}).`,
-    )
+const BUSY_TIMEOUT_MS = 5_000
+const SQLITE_BUSY = 5
+
+/**
+ * Opens a SQLite file in WAL mode with a busy timeout, safe against other processes opening the
+ * same file at the same moment. `schema` runs once inside a write transaction.
+ *
+ * SQLite answers SQLITE_BUSY without waiting when waiting could deadlock: two connections that both
+ * read the header of a fresh file and both want to switch it to WAL. The busy timeout cannot help
+ * there, so those statements are retried whole until the timeout.
+ */
+export function openSqlite(file: string, options: { synchronous: 'FULL' | 'OFF'; schema?: string }): Database {
+  const db = new DatabaseSync(file)
+  try {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    untilNotBusy(() => db.exec('PRAGMA journal_mode = WAL'))
+    db.exec(`PRAGMA synchronous = ${options.synchronous}`)
+    const schema = options.schema
+    if (schema) untilNotBusy(() => inImmediateTransaction(db, () => db.exec(schema)))
+    return db
+  } catch (error) {
+    db.close()
+    throw error
   }
-  for (const migration of MIGRATIONS.slice(version)) {
-    db.exec('BEGIN IMMEDIATE')
+}
+
+function untilNotBusy(work: () => void): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) {
     try {
-      db.exec(migration.sql)
-      version += 1
-      db.exec('DELETE FROM schema_version')
-      db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(version)
-      db.exec('COMMIT')
+      work()
+      return
     } catch (error) {
-      db.exec('ROLLBACK')
-      throw error
+      const code = (error as { errcode?: unknown }).errcode
+      if (typeof code !== 'number' || (code & 0xff) !== SQLITE_BUSY || Date.now() >= deadline) throw error
+      // Opening is synchronous, so the pause is too; it only happens while another process opens.
+      Atomics.wait(pause, 0, 0, 5 + Math.random() * 20)
     }
+  }
+}
+
+function migrate(db: Database): void {
+  untilNotBusy(() =>
+    inImmediateTransaction(db, () => db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')),
+  )
+  // Each step re-reads the version inside its write transaction: another process opening the same
+  // file may have applied it meanwhile.
+  for (;;) {
+    const applied = inImmediateTransaction(db, () => {
+      const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined
+      const version = row?.version ?? 0
+      if (version > MIGRATIONS.length) {
+        throw new Error(
+          `The data directory was written by a newer Retrace (schema ${version}, this build knows ${MIGRATIONS.length}).`,
+        )
+      }
+      const migration = MIGRATIONS[version]
+      if (!migration) return false
+      db.exec(migration.sql)
+      db.exec('DELETE FROM schema_version')
+      db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(version + 1)
+      return true
+    })
+    if (!applied) return
   }
 }
 

@@ -2,12 +2,14 @@ export {
   inImmediateTransaction,
   inLazyTransaction,
   openDatabase,
+  openSqlite,
   schemaVersion,
   statement,
   type Database,
 } from './database'
 export { createBlobStore, digestOf, type BlobStore, type Digest } from './blobs'
 export { createWorkspaceLock, type LockLease, type WorkspaceLock } from './workspace-lock'
+export { createLeaseLock, type Lease, type LeaseLock, type LeaseRow, type LeaseRows } from './lease-lock'
 export {
   createIdempotencyStore,
   fingerprintOf,

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { tempDir } from '../../../../test/support/temp'
 import { createBlobStore, digestOf } from './blobs'
 import { openDatabase } from './database'
+import { MIGRATIONS } from './migrations'
 import { createWorkspaceLock } from './workspace-lock'
 
 function database() {
@@ -128,4 +129,36 @@ describe('workspace mutation lock', () => {
     expect(taken.kind).toBe('ok')
     if (taken.kind === 'ok') taken.result.release()
   })
+})
+
+describe('opening one new data directory from several processes at once', () => {
+  test('every process opens the engine database and the shadow lock file, and the schema is migrated once', async () => {
+    const dir = tempDir()
+    const goFile = join(dir, 'go')
+    const files = [join(dir, 'retrace.db'), join(dir, 'locks.sqlite'), goFile]
+    const children = Array.from({ length: 6 }, () =>
+      spawn(
+        process.execPath,
+        ['--import', 'tsx', join(__dirname, '../../../../test/support/open-race-child.mts'), ...files],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      ),
+    )
+    const outputs = children.map((child) => {
+      let text = ''
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      return new Promise<string>((resolve) => child.once('exit', () => resolve(text)))
+    })
+    const ready = children.map(
+      (child) =>
+        new Promise<void>((resolve) =>
+          child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve()),
+        ),
+    )
+    await Promise.all(ready)
+    writeFileSync(goFile, '')
+    const results = (await Promise.all(outputs)).map((text) => text.replace('ready\n', '').trim())
+    expect(results).toEqual(Array.from({ length: 6 }, () => `opened ${MIGRATIONS.length} leased`))
+  }, 60_000)
 })
