@@ -93,6 +93,8 @@ beforeAll(async () => {
   root = join(work, 'project')
   mkdirSync(root, { recursive: true })
   put('letter.docx', await letterDocx())
+  put('kept.docx', await letterDocx())
+  put('notes.txt', Buffer.from('Meeting notes\n'))
   put('chart.docx', await chartDocx())
   put('deck.pptx', await makePptx())
   put('book.xlsx', await makeXlsx())
@@ -246,6 +248,33 @@ describe('Office documents in the document view', () => {
       expect(text).toContain('North')
     }
     await page.screenshot({ path: join(ARTIFACTS, 'office-docx.png') })
+    await close(page, watch)
+  }, 120_000)
+
+  test('DOCX: another tab and back keeps the editor, so Ctrl+Z still undoes the edit', async () => {
+    const { page, watch } = await open('kept.docx')
+    await dismissOffer(page)
+    const view = page.getByTestId('office-docx')
+    await expect
+      .poll(() => view.getByText('Closing line.', { exact: false }).count(), { timeout: 30_000 })
+      .toBeGreaterThan(0)
+    const documentXml = async () => (await unzipParts(onDisk('kept.docx'))).get('word/document.xml')?.toString() ?? ''
+    await view.getByText('Closing line.', { exact: false }).first().click()
+    await page.keyboard.press('End')
+    await page.keyboard.type(' Kept across tabs.')
+    await expect.poll(documentXml, { timeout: 20_000 }).toContain('Kept across tabs.')
+
+    await page.getByRole('treeitem', { name: /notes\.txt/ }).dblclick()
+    await expect
+      .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'))
+      .toBe('notes.txt')
+    await page.locator('[data-testid="tab-file"][data-path="kept.docx"]').click()
+    await expect.poll(() => view.getByText('Kept across tabs.', { exact: false }).count()).toBeGreaterThan(0)
+    // The same editor: its undo history still holds the typing, and undoing it is published.
+    await view.getByText('Kept across tabs.', { exact: false }).first().click()
+    await page.keyboard.press('Control+z')
+    await expect.poll(documentXml, { timeout: 20_000 }).not.toContain('Kept across tabs.')
+    expect(await documentXml()).toContain('Closing line.')
     await close(page, watch)
   }, 120_000)
 
@@ -520,6 +549,23 @@ describe('Office documents in the document view', () => {
     await expect
       .poll(() => page.getByTestId('office-docx').getByText('Edited in the stub engine').count(), { timeout: 20_000 })
       .toBeGreaterThan(0)
+
+    // Another tab and back: a frame cannot leave the page without reloading, so this view is
+    // released like a closed tab (nothing was pending) and opens again on the file as it is now.
+    await page.getByRole('radio', { name: 'ONLYOFFICE' }).click()
+    await page.getByRole('treeitem', { name: /notes\.txt/ }).dblclick()
+    await expect
+      .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'))
+      .toBe('notes.txt')
+    expect(await frameElement.count()).toBe(0)
+    await page.locator('[data-testid="tab-file"][data-path="stub.docx"]').click()
+    const radio = page.getByRole('radio', { name: 'ONLYOFFICE' })
+    await expect.poll(() => radio.count(), { timeout: 20_000 }).toBe(1)
+    if ((await radio.getAttribute('aria-checked')) !== 'true') await radio.click()
+    await expect
+      .poll(() => frame().locator('#status').textContent(), { timeout: 20_000 })
+      .toMatch(/^Opened \d+ bytes of docx/)
+    expect(Buffer.from(onDisk('stub.docx')).equals(expected)).toBe(true)
     await close(page, watch)
   }, 120_000)
 })

@@ -27,9 +27,11 @@ beforeAll(async () => {
     'conflict.pdf',
     'drafted.pdf',
     'history.pdf',
+    'shared.pdf',
   ]) {
     writeFileSync(join(root, name), original)
   }
+  writeFileSync(join(root, 'notes.txt'), 'Reading notes\n')
   writeFileSync(join(root, 'locked.pdf'), paperPdf({ userPassword: 'retrace' }))
   host = await startWebHost(root, join(work, 'data'))
   browser = await launchChromium()
@@ -298,6 +300,69 @@ describe('annotations saved into the PDF', () => {
       .toEqual(['Protected note'])
     expect(() => annotationsOnDisk(join(root, 'locked.pdf'))).toThrow(/password/)
     expect(readFileSync(join(root, 'locked.pdf'), 'latin1')).not.toContain('Protected note')
+    await context.close()
+  })
+
+  test('the reader shares the window: the composer keeps its keys and paste; another tab and back keeps the place and the undo stack', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      locale: 'en-US',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    })
+    const { page, watch } = await openPdf(context, 'shared.pdf')
+    await toolOn(page, 'Highlight')
+    await dragOver(page, 'second', 'starts')
+    await expect.poll(() => page.locator('.highlightEditor').count()).toBe(1)
+    await expect.poll(() => count('shared.pdf', 'Highlight'), { timeout: 20_000 }).toBe(1)
+
+    // With the tool still on, the chat composer's Backspace, Ctrl+A, paste and Ctrl+Z are the
+    // composer's: pdf.js's editing shortcuts never delete, select or undo the highlight from there.
+    if ((await page.getByTestId('composer-input').count()) === 0) await page.getByTestId('session-new').click()
+    const composer = page.getByTestId('composer-input')
+    await composer.click()
+    await page.keyboard.type('hello')
+    await page.keyboard.press('Backspace')
+    expect(await composer.inputValue()).toBe('hell')
+    await page.evaluate(() => navigator.clipboard.writeText('Summarise page 3'))
+    await page.keyboard.press('Control+a')
+    await page.keyboard.press('Control+v')
+    await expect.poll(() => composer.inputValue()).toBe('Summarise page 3')
+    await page.keyboard.press('Control+z')
+    expect(await page.locator('.highlightEditor').count()).toBe(1)
+    expect(await page.getByRole('button', { name: 'Redo' }).isDisabled()).toBe(true)
+    // A picture dropped on the composer or on the page is no stamp in the PDF (no such tool here).
+    for (const target of ['[data-testid="composer-input"]', '.pdf-scroll .page[data-page-number="1"]']) {
+      await page.evaluate((selector) => {
+        const base64 =
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='
+        const png = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+        const transfer = new DataTransfer()
+        transfer.items.add(new File([png], 'dropped.png', { type: 'image/png' }))
+        document
+          .querySelector(selector)
+          ?.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
+      }, target)
+    }
+    await page.waitForTimeout(500)
+    expect(await page.locator('.stampEditor').count()).toBe(0)
+
+    // To page 3, another tab, and back: the same reader, on page 3, with its highlight undoable.
+    await page.getByRole('textbox', { name: 'Page', exact: true }).fill('3')
+    await page.getByRole('textbox', { name: 'Page', exact: true }).press('Enter')
+    await page.getByRole('treeitem', { name: /notes\.txt/ }).dblclick()
+    await expect
+      .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'))
+      .toBe('notes.txt')
+    await page.locator('[data-testid="tab-file"][data-path="shared.pdf"]').click()
+    await expect.poll(() => page.getByRole('textbox', { name: 'Page', exact: true }).inputValue()).toBe('3')
+    await expect
+      .poll(() => page.locator('.pdf-scroll .page[data-page-number="3"][data-rendered="true"]').count())
+      .toBe(1)
+    await page.getByRole('button', { name: 'Undo' }).click()
+    await expect.poll(() => page.locator('.highlightEditor').count()).toBe(0)
+    await expect.poll(() => count('shared.pdf', 'Highlight'), { timeout: 20_000 }).toBe(0)
+    await page.screenshot({ path: join(ARTIFACTS, 'pdf-annotations-shared.png') })
+    expect(watch.consoleErrors).toEqual([])
     await context.close()
   })
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../i18n'
 import type { DocumentAdapterEntry, DocumentContent, MountOptions, MountedDocument } from './adapters/types'
-import { keepDocument, keptDocument } from './kept-documents'
+import { forgetKept, keepDocument, keptDocument } from './kept-documents'
 import type { OfficeServices } from './adapters/office/services'
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
@@ -69,6 +69,7 @@ export function DocumentHost(props: {
           element = reattached.element
           host.append(element)
           instance = reattached.mounted
+          instance.show?.()
           instance.setDark(dark.matches)
           instance.setLocale?.(latest.current.locale)
           // What the tab read now; the editor ignores its own published bytes (adapter contract).
@@ -124,10 +125,13 @@ export function DocumentHost(props: {
       const released = instance
       const release = latest.current.release
       if (keepKey && released) {
-        // Kept for the next view of this tab; closing the tab releases it (kept-documents.ts).
-        element?.remove()
-        if (release) void release(released, { kept: true })
-        return
+        if (released.hide?.() !== false) {
+          // Kept for the next view of this tab; closing the tab releases it (kept-documents.ts).
+          element?.remove()
+          if (release) void release(released, { kept: true })
+          return
+        }
+        forgetKept(keepKey, released)
       }
       const detached = element
       if (released && release)

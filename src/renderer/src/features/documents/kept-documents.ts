@@ -33,6 +33,14 @@ export function keepDocument(key: string, document: KeptDocument): void {
   kept.set(key, document)
 }
 
+/**
+ * Drops the record of a kept instance that could not be hidden (`MountedDocument.hide` said no):
+ * its host releases it like any other view.
+ */
+export function forgetKept(key: string, mounted: MountedDocument): void {
+  if (kept.get(key)?.mounted === mounted) kept.delete(key)
+}
+
 async function releaseKept(document: KeptDocument): Promise<boolean> {
   const published = document.autosave ? await document.autosave.flush() : true
   if (!published) return false

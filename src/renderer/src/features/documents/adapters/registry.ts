@@ -23,6 +23,8 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     id: 'pdf',
     needs: 'bytes',
     edits: 'bytes',
+    // A tab switch keeps the reader: its place, zoom, tool and pdf.js's undo stack.
+    keep: true,
     canHandle: (type) => type.mime === 'application/pdf',
     load: () =>
       import('./pdf').then((m) => {
@@ -36,6 +38,9 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     // Its built-in editors (DOCX, slide text, cells) export whole files through the byte autosave;
     // a document it only previews never reports a change, so nothing is ever written for it.
     edits: 'bytes',
+    // Kept across tab switches like the other rich editors (the DOCX editor's undo stack, the
+    // slide and sheet in view) — except with an ONLYOFFICE frame, which reloads when moved.
+    keep: true,
     canHandle: (type) => type.kind === 'binary' && OFFICE_EXTENSION.test(type.path),
     load: () => import('./office').then((m) => m.officeAdapter),
   },

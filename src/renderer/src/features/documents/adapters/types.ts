@@ -77,6 +77,14 @@ export interface MountedDocument {
    * undo stack survives). `final`: the view is about to close, so pending input is committed.
    */
   export(options?: { final?: boolean }): Promise<Blob>
+  /**
+   * A kept instance (`keep` on its entry) is about to leave the page: its element is detached until
+   * the tab is shown again. False when that would lose the view's state (an iframe reloads when
+   * its element is moved): the host then releases it as if the tab had closed.
+   */
+  hide?(): boolean
+  /** Back on the page after `hide()`: put back what detaching lost (scroll offsets). */
+  show?(): void
   destroy(): void
 }
 

@@ -235,13 +235,9 @@ export function OfficeView(props: {
               </p>
             )}
             <Suspense fallback={<p className="viewer-note">{t('office.reading')}</p>}>
-              <DocxView
-                key={session.revision}
-                session={session}
-                readOnly={locked}
-                dark={props.dark}
-                locale={props.locale}
-              />
+              {/* Never keyed by revision: publishing changes it, and a re-keyed editor loses its
+                  undo history. Other bytes re-key the whole view (the adapter's generation). */}
+              <DocxView session={session} readOnly={locked} dark={props.dark} locale={props.locale} />
             </Suspense>
           </>
         )

@@ -1,5 +1,6 @@
 import { createRoot } from 'react-dom/client'
 import { I18nContext, translator, type Locale } from '../../../../i18n'
+import { rememberScroll } from '../scroll-offsets'
 import { createEmitter, type DocumentAdapter, type DocumentContent, type MountedDocument } from '../types'
 import { OfficeView, type EngineSlot } from './OfficeView'
 import { OnlyOfficeHost } from './onlyoffice-host'
@@ -74,6 +75,7 @@ export const officeAdapter: DocumentAdapter = {
         </I18nContext.Provider>,
       )
     render()
+    let restoreScroll: (() => void) | null = null
     return {
       on: events.on,
       /** Other bytes on disk while nothing is unsaved: the views re-read them in place. */
@@ -90,6 +92,16 @@ export const officeAdapter: DocumentAdapter = {
         render()
       },
       viewState: () => undefined,
+      hide() {
+        // An ONLYOFFICE frame would reload when moved and lose its session: close instead.
+        if (host) return false
+        restoreScroll = rememberScroll(root)
+        return true
+      },
+      show() {
+        restoreScroll?.()
+        restoreScroll = null
+      },
       setDark(next) {
         dark = next
         root.dataset.theme = next ? 'dark' : 'light'

@@ -1,5 +1,6 @@
 import { createRoot } from 'react-dom/client'
 import { I18nContext, translator, type Locale } from '../../../../i18n'
+import { rememberScroll } from '../scroll-offsets'
 import { createEmitter, type DocumentAdapter, type DocumentContent, type MountedDocument } from '../types'
 import { loadPdfjs } from './pdfjs'
 import { PdfReader } from './reader'
@@ -46,6 +47,7 @@ export const pdfAdapter: DocumentAdapter = {
         </I18nContext.Provider>,
       )
     render()
+    let hidden: { viewState: unknown; restoreScroll: () => void } | null = null
     return {
       on: events.on,
       /**
@@ -65,6 +67,18 @@ export const pdfAdapter: DocumentAdapter = {
         render()
       },
       viewState: () => reader.viewState(),
+      hide() {
+        hidden = { viewState: reader.viewState(), restoreScroll: rememberScroll(root) }
+        return true
+      },
+      show() {
+        if (!hidden) return
+        // The sidebar's offsets come back as they were; the pages by their place in the document,
+        // which stays right if the pane changed width meanwhile (a fit-width zoom re-applies).
+        hidden.restoreScroll()
+        reader.showAt(hidden.viewState)
+        hidden = null
+      },
       setDark(dark) {
         root.dataset.theme = dark ? 'dark' : 'light'
       },

@@ -125,7 +125,9 @@ export class PdfReader {
   private viewer: PDFViewer | null = null
   private linkService: PDFLinkService | null = null
   private findController: PDFFindController | null = null
-  private uiManager: { endCurrentEditing?: () => void } | null = null
+  private uiManager: EditorUiManager | null = null
+  /** The reader's whole frame (toolbar, sidebar, pages): where its editing keys and clipboard act. */
+  private frame: HTMLElement | null = null
   document: PDFDocumentProxy | null = null
   private attached: Promise<void>
   private resolveAttached!: () => void
@@ -183,6 +185,7 @@ export class PdfReader {
   /** Called once the stage element is in the document (the viewer needs real sizes). */
   attach(stage: HTMLElement) {
     if (this.container.parentElement !== stage) stage.append(this.container)
+    this.frame = stage.closest<HTMLElement>('.pdf-reader') ?? stage
     this.resolveAttached()
   }
 
@@ -352,8 +355,12 @@ export class PdfReader {
     }
     on('showannotationeditorui', switchMode)
     on('switchannotationeditormode', switchMode)
-    on('annotationeditoruimanager', (event: { uiManager: { endCurrentEditing?: () => void } }) => {
+    on('annotationeditoruimanager', (event: { uiManager: EditorUiManager }) => {
       this.uiManager = event.uiManager
+      confineEditor(event.uiManager, {
+        owns: (target) => this.owns(target),
+        tools: [lib.AnnotationEditorType.HIGHLIGHT, lib.AnnotationEditorType.FREETEXT],
+      })
     })
     on('annotationeditormodechanged', (event: { mode: number }) => {
       const tool: Tool =
@@ -376,11 +383,16 @@ export class PdfReader {
   }
 
   private restoreView() {
+    this.showAt(this.options.viewState)
+  }
+
+  /** Zoom and place as `viewState()` described them (a re-mount, or back from a hidden tab). */
+  showAt(viewState: unknown) {
     const viewer = this.viewer
     if (!viewer) return
     const state = this.store.get()
     viewer.currentScaleValue = state.scaleValue
-    const restored = isViewState(this.options.viewState) ? this.options.viewState : null
+    const restored = isViewState(viewState) ? viewState : null
     if (restored && restored.page > 1 && restored.page <= viewer.pagesCount) {
       viewer.scrollPageIntoView({
         pageNumber: restored.page,
@@ -661,6 +673,17 @@ export class PdfReader {
     }
   }
 
+  /**
+   * Whether a key or clipboard event is this reader's: it started inside the reader's frame, or
+   * on the page's body while the reader is on screen (after a note closes, the focus falls there).
+   */
+  private owns(target: EventTarget | null): boolean {
+    const frame = this.frame ?? this.container
+    if (!frame.isConnected) return false
+    if (target === document.body || target === document.documentElement || target === document) return true
+    return target instanceof Node && frame.contains(target)
+  }
+
   // --- copy ------------------------------------------------------------------------------------
 
   private onCopy(event: ClipboardEvent) {
@@ -739,4 +762,56 @@ function toOutline(items: readonly RawOutline[], prefix = ''): OutlineNode[] {
     const id = `${prefix}${index}`
     return { id, title: item.title, dest: item.dest, children: toOutline(item.items ?? [], `${id}.`) }
   })
+}
+
+/** The parts of pdf.js's annotation editor manager (6.3) the reader drives. */
+interface EditorUiManager {
+  endCurrentEditing?: () => void
+  getMode?: () => number
+  addEditListeners?: () => void
+  removeEditListeners?: () => void
+  setEditingState?: (editing: boolean) => void
+}
+
+const GLOBAL_EDITOR_HANDLERS = ['keydown', 'keyup', 'copy', 'cut', 'paste'] as const
+
+/**
+ * pdf.js's editor manager is built for a viewer that owns the whole page, and this one shares it
+ * with the chat and the explorer:
+ * - While a tool is on it listens on the whole window: its shortcuts (Backspace deletes the
+ *   selected annotations, Ctrl+A selects them all, Ctrl+Z undoes) and its copy/cut/paste handlers,
+ *   which cancel the default action everywhere — typing Backspace or pasting into the composer was
+ *   swallowed and deleted a highlight. Those handlers are wrapped to act only on this reader's
+ *   events, then re-registered (pdf.js binds them when it adds its listeners, which
+ *   `removeEditListeners`/`addEditListeners` redo).
+ * - It turns a picture dropped or pasted anywhere on the page into a stamp on the current page,
+ *   whatever the tool — even in a reader kept in a hidden tab. Its editor types are narrowed to the
+ *   reader's own tools before pdf.js registers them (it keeps the first list it is given).
+ */
+function confineEditor(
+  uiManager: EditorUiManager,
+  scope: { owns: (target: EventTarget | null) => boolean; tools: readonly number[] },
+): void {
+  const manager = uiManager as unknown as Record<string, unknown>
+  const prototype = Object.getPrototypeOf(uiManager) as Record<string, unknown>
+  for (const name of GLOBAL_EDITOR_HANDLERS) {
+    const original = prototype[name]
+    if (typeof original !== 'function') continue
+    manager[name] = (event: Event) =>
+      scope.owns(event.target) ? (original as (event: Event) => unknown).call(uiManager, event) : undefined
+  }
+  const register = prototype.registerEditorTypes
+  if (typeof register === 'function') {
+    manager.registerEditorTypes = (types: ReadonlyArray<{ _editorType?: number }>) =>
+      (register as (types: unknown[]) => unknown).call(
+        uiManager,
+        types.filter((type) => type._editorType !== undefined && scope.tools.includes(type._editorType)),
+      )
+  }
+  if (!uiManager.removeEditListeners || !uiManager.addEditListeners) return
+  const mode = uiManager.getMode?.()
+  uiManager.removeEditListeners()
+  uiManager.addEditListeners()
+  // `addEditListeners` also turns editing on; with no tool on (mode 0) pdf.js keeps it off.
+  if (mode === 0) uiManager.setEditingState?.(false)
 }
