@@ -96,6 +96,8 @@ async function typeIntoNewNote(page: Page, text: string) {
   await expect.poll(() => editable.evaluate((element) => element === document.activeElement)).toBe(true)
   await page.keyboard.type(text)
   await page.keyboard.press('Escape')
+  // pdf.js commits the note and moves the focus afterwards; a person's next key comes after that.
+  await expect.poll(() => editable.count()).toBe(0)
 }
 
 /**
@@ -356,7 +358,7 @@ describe('annotations saved into the PDF', () => {
     await page.locator('[data-testid="tab-file"][data-path="shared.pdf"]').click()
     await expect.poll(() => page.getByRole('textbox', { name: 'Page', exact: true }).inputValue()).toBe('3')
     await expect
-      .poll(() => page.locator('.pdf-scroll .page[data-page-number="3"][data-rendered="true"]').count())
+      .poll(() => page.locator('.pdf-scroll .page[data-page-number="3"] canvas[data-rendered="true"]').count())
       .toBe(1)
     await page.getByRole('button', { name: 'Undo' }).click()
     await expect.poll(() => page.locator('.highlightEditor').count()).toBe(0)

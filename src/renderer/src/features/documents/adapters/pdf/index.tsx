@@ -69,6 +69,7 @@ export const pdfAdapter: DocumentAdapter = {
       viewState: () => reader.viewState(),
       hide() {
         hidden = { viewState: reader.viewState(), restoreScroll: rememberScroll(root) }
+        reader.releasePages()
         return true
       },
       show() {

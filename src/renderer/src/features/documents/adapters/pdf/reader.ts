@@ -386,6 +386,20 @@ export class PdfReader {
     this.showAt(this.options.viewState)
   }
 
+  /**
+   * Hidden in a kept tab: the drawn pages go (a canvas is megabytes, and several papers may be
+   * open), as pdf.js itself drops pages that leave its buffer; the annotations and their undo
+   * stack live in the editor manager, not in the canvases. `showAt` draws the visible pages again.
+   */
+  releasePages() {
+    const viewer = this.viewer
+    if (!viewer) return
+    for (let index = 0; index < viewer.pagesCount; index++) {
+      const view = viewer.getPageView(index) as { renderingState?: number; destroy?: () => void } | undefined
+      if (view && view.renderingState !== 0) view.destroy?.()
+    }
+  }
+
   /** Zoom and place as `viewState()` described them (a re-mount, or back from a hidden tab). */
   showAt(viewState: unknown) {
     const viewer = this.viewer
@@ -400,6 +414,7 @@ export class PdfReader {
         ignoreDestinationZoom: true,
       } as Parameters<PDFViewer['scrollPageIntoView']>[0])
     }
+    viewer.update()
   }
 
   // --- navigation and zoom -------------------------------------------------------------------
