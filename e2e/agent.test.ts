@@ -3,33 +3,29 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startFakeOpenAI, type FakeLlmServer } from '../test/support/fake-llm'
+import type { FakeLlmServer } from '../test/support/fake-llm'
 import { launchChromium, watchPage } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { startAgentHost, type AgentHost } from './support/project'
+import type { RunningWebHost } from './support/web-host'
 
 let work: string
 let host: RunningWebHost
 let browser: Browser
 let llm: FakeLlmServer
+let agent: AgentHost
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'retrace-e2e-agent-'))
   mkdirSync(join(work, 'project'))
   writeFileSync(join(work, 'project', 'README.md'), '# Demo\n')
-  llm = await startFakeOpenAI([], { requireKey: 'e2e-key', models: ['fake-model'] })
-  host = await startWebHost(
-    join(work, 'project'),
-    join(work, 'data'),
-    ['--provider', 'openai-compatible', '--base-url', llm.url, '--model', 'fake-model', '--permission-mode', 'ask'],
-    { RETRACE_API_KEY: 'e2e-key', RETRACE_MAX_RETRIES: '0' },
-  )
+  agent = await startAgentHost(join(work, 'project'), join(work, 'data'), 'ask')
+  ;({ host, llm } = agent)
   browser = await launchChromium()
 })
 
 afterAll(async () => {
   await browser?.close()
-  await host?.stop()
-  await llm?.close()
+  await agent?.stop()
   rmSync(work, { recursive: true, force: true })
 })
 

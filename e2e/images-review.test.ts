@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,6 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { launchChromium, watchPage } from './support/browser'
 import { layeredPsd, patternPixel, png, twoPageTiff, wav } from './support/image-fixtures'
+import { commitAll } from './support/project'
 import { startWebHost, type RunningWebHost } from './support/web-host'
 
 /**
@@ -20,10 +20,6 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'retrace-e2e-images-review-'))
   const root = join(work, 'project')
   mkdirSync(root)
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
-  git('init', '-q')
-  git('config', 'user.email', 'e2e@example.com')
-  git('config', 'user.name', 'E2E')
   writeFileSync(join(root, 'pic.png'), png(80, 60, patternPixel))
   writeFileSync(join(root, 'art.psd'), layeredPsd())
   writeFileSync(join(root, 'scan.tif'), twoPageTiff())
@@ -32,8 +28,7 @@ beforeAll(async () => {
     '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="red"/></svg>',
   )
   writeFileSync(join(root, 'tone.wav'), wav())
-  git('add', '-A')
-  git('commit', '-qm', 'initial')
+  commitAll(root)
   writeFileSync(
     join(root, 'pic.png'),
     png(80, 60, (x, y) => (x < 40 ? [0, 0, 0, 255] : patternPixel(x, y))),

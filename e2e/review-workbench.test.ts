@@ -1,12 +1,12 @@
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startFakeOpenAI, type FakeLlmServer } from '../test/support/fake-llm'
+import type { FakeLlmServer } from '../test/support/fake-llm'
 import { launchChromium, watchPage } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { commitAll, git, startAgentHost, type AgentHost } from './support/project'
+import type { RunningWebHost } from './support/web-host'
 
 const ARTIFACTS = join(__dirname, '..', 'test-results')
 let work: string
@@ -14,44 +14,34 @@ let root: string
 let host: RunningWebHost
 let browser: Browser
 let llm: FakeLlmServer
+let agent: AgentHost
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'retrace-e2e-review-wb-'))
   root = join(work, 'project')
   mkdirSync(join(root, 'src'), { recursive: true })
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
-  git('init', '-q')
-  git('config', 'user.email', 'e2e@example.com')
-  git('config', 'user.name', 'E2E')
   for (let i = 0; i < 12; i++) writeFileSync(join(root, 'src', `module-${i}.ts`), `export const value${i} = ${i}\n`)
   writeFileSync(join(root, 'docs.md'), '# Docs\n')
   const long = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`)
   writeFileSync(join(root, 'long.txt'), `${long.join('\n')}\n`)
-  git('add', '-A')
-  git('commit', '-qm', 'initial')
+  commitAll(root)
   // Unstaged edits, one staged edit, one untracked file: each sub-scope lists something else.
   for (let i = 0; i < 6; i++)
     writeFileSync(join(root, 'src', `module-${i}.ts`), `export const value${i} = ${i + 100}\n`)
   writeFileSync(join(root, 'docs.md'), '# Docs\n\nStaged words.\n')
-  git('add', 'docs.md')
+  git(root, 'add', 'docs.md')
   writeFileSync(join(root, 'notes-untracked.txt'), 'new\n')
   long[49] = 'line 50, changed'
   writeFileSync(join(root, 'long.txt'), `${long.join('\n')}\n`)
-  llm = await startFakeOpenAI([], { models: ['fake-model'] })
-  host = await startWebHost(
-    root,
-    join(work, 'data'),
-    ['--provider', 'openai-compatible', '--base-url', llm.url, '--model', 'fake-model', '--permission-mode', 'auto'],
-    { RETRACE_API_KEY: 'e2e-key', RETRACE_MAX_RETRIES: '0' },
-  )
+  agent = await startAgentHost(root, join(work, 'data'), 'auto')
+  ;({ host, llm } = agent)
   browser = await launchChromium()
   mkdirSync(ARTIFACTS, { recursive: true })
 })
 
 afterAll(async () => {
   await browser?.close()
-  await host?.stop()
-  await llm?.close()
+  await agent?.stop()
   rmSync(work, { recursive: true, force: true })
 })
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,6 +5,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { launchChromium, watchPage } from './support/browser'
 import { tinyPdf, tinyPng } from './support/fixture'
+import { commitAll } from './support/project'
 import { startWebHost, type RunningWebHost } from './support/web-host'
 
 let work: string
@@ -16,14 +16,9 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'retrace-e2e-review-'))
   const root = join(work, 'project')
   mkdirSync(root)
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
-  git('init', '-q')
-  git('config', 'user.email', 'e2e@example.com')
-  git('config', 'user.name', 'E2E')
   writeFileSync(join(root, 'report.pdf'), tinyPdf('Before'))
   writeFileSync(join(root, 'pixel.png'), tinyPng())
-  git('add', '-A')
-  git('commit', '-qm', 'initial')
+  commitAll(root)
   writeFileSync(join(root, 'report.pdf'), tinyPdf('After change'))
   writeFileSync(join(root, 'pixel.png'), Buffer.concat([tinyPng(), Buffer.from([0])]))
   host = await startWebHost(root, join(work, 'data'))

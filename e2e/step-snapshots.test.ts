@@ -1,41 +1,33 @@
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startFakeOpenAI, type FakeLlmServer } from '../test/support/fake-llm'
+import type { FakeLlmServer } from '../test/support/fake-llm'
 import { launchChromium, watchPage } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { commitAll, startAgentHost, type AgentHost } from './support/project'
+import type { RunningWebHost } from './support/web-host'
 
 let work: string
 let host: RunningWebHost
 let browser: Browser
 let llm: FakeLlmServer
+let agent: AgentHost
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'retrace-e2e-steps-'))
   const project = join(work, 'project')
   mkdirSync(project)
   writeFileSync(join(project, 'README.md'), '# Demo\n')
-  const git = (...args: string[]) => execFileSync('git', ['-C', project, ...args], { stdio: 'pipe' })
-  git('init', '-q', '-b', 'main')
-  git('add', '-A')
-  git('-c', 'user.email=e2e@example.com', '-c', 'user.name=E2E', 'commit', '-q', '-m', 'initial')
-  llm = await startFakeOpenAI([], { requireKey: 'e2e-key', models: ['fake-model'] })
-  host = await startWebHost(
-    project,
-    join(work, 'data'),
-    ['--provider', 'openai-compatible', '--base-url', llm.url, '--model', 'fake-model', '--permission-mode', 'auto'],
-    { RETRACE_API_KEY: 'e2e-key', RETRACE_MAX_RETRIES: '0' },
-  )
+  commitAll(project)
+  agent = await startAgentHost(project, join(work, 'data'), 'auto')
+  ;({ host, llm } = agent)
   browser = await launchChromium()
 })
 
 afterAll(async () => {
   await browser?.close()
-  await host?.stop()
-  await llm?.close()
+  await agent?.stop()
   rmSync(work, { recursive: true, force: true })
 })
 

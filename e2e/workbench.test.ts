@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchChromium, watchPage } from './support/browser'
+import { commitAll } from './support/project'
 import { startWebHost, type RunningWebHost } from './support/web-host'
 
 const ARTIFACTS = join(__dirname, '..', 'test-results')
@@ -30,12 +30,7 @@ beforeAll(async () => {
     Buffer.from([0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
   )
   writeFileSync(join(root, '.gitignore'), 'build/\n')
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
-  git('init', '-q')
-  git('config', 'user.email', 'e2e@example.com')
-  git('config', 'user.name', 'E2E')
-  git('add', '-A')
-  git('commit', '-qm', 'initial')
+  commitAll(root)
   host = await startWebHost(root, join(work, 'data'), ['--open', 'README.md'])
   browser = await launchChromium()
   mkdirSync(ARTIFACTS, { recursive: true })
