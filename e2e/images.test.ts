@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decode as decodePng } from 'fast-png'
 import type { Browser, Page } from 'playwright-core'
+import piexif from 'piexifjs'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchChromium, watchPage, type PageWatch } from './support/browser'
 import {
@@ -75,6 +76,27 @@ async function browserMadeFiles(): Promise<{ jpeg: Buffer; webp: Buffer; webm: B
 
 let webmWritten = false
 
+const binary = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1')
+
+/** A phone photo's EXIF: camera, date, GPS, a thumbnail, and "rotate 90° clockwise to view". */
+function withCameraExif(jpeg: Buffer): Buffer {
+  const exif = piexif.dump({
+    '0th': { [0x010f]: 'RetraceCam', [0x0110]: 'Model 7', [0x0112]: 6 },
+    Exif: { [0x9003]: '2026:11:30 09:15:00', [0xa002]: 160, [0xa003]: 120 },
+    GPS: {
+      [0x0001]: 'N',
+      [0x0002]: [
+        [51, 1],
+        [30, 1],
+        [0, 1],
+      ],
+    },
+    '1st': { [0x0103]: 6 },
+    thumbnail: binary(jpeg),
+  })
+  return Buffer.from(piexif.insert(exif, binary(jpeg)), 'latin1')
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'retrace-e2e-images-'))
   root = join(work, 'project')
@@ -95,6 +117,7 @@ beforeAll(async () => {
     png(160, 120, () => [255, 255, 255, 255]),
   )
   writeFileSync(join(root, 'photo.jpg'), made.jpeg)
+  writeFileSync(join(root, 'camera.jpg'), withCameraExif(made.jpeg))
   writeFileSync(join(root, 'photo.webp'), made.webp)
   writeFileSync(join(root, 'notes.txt'), 'notes\n')
   writeFileSync(join(root, 'spin.gif'), animatedGif())
@@ -292,6 +315,27 @@ describe('bitmap editor', () => {
       if (name.endsWith('.webp')) expect(after.subarray(8, 12).toString('latin1')).toBe('WEBP')
       await page.close()
     }
+  })
+
+  test('an edited phone photo keeps its EXIF, upright and with its new size, without the old thumbnail', async () => {
+    const before = readFileSync(join(root, 'camera.jpg'))
+    const { page, watch } = await openFile('camera.jpg')
+    await editorReady(page)
+    // Shown the way the camera meant it: rotated upright from 160 × 120.
+    await expect.poll(() => page.getByTestId('image-size').textContent()).toBe('120 × 160 px')
+    await tool(page, 'Flip horizontal').click()
+    await expect.poll(() => readFileSync(join(root, 'camera.jpg')).equals(before), { timeout: 20_000 }).toBe(false)
+    const exif = piexif.load(binary(readFileSync(join(root, 'camera.jpg'))))
+    expect(exif['0th']?.[0x010f]).toBe('RetraceCam')
+    expect(exif['0th']?.[0x0110]).toBe('Model 7')
+    expect(exif.Exif?.[0x9003]).toBe('2026:11:30 09:15:00')
+    expect(exif.GPS?.[0x0001]).toBe('N')
+    // The pixels were written upright, so nothing may rotate them again; the size is the new one.
+    expect(exif['0th']?.[0x0112]).toBe(1)
+    expect([exif.Exif?.[0xa002], exif.Exif?.[0xa003]]).toEqual([120, 160])
+    expect(exif.thumbnail ?? null).toBeNull()
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
   })
 
   test('an image over the limits says why it is not editable and is still shown', async () => {

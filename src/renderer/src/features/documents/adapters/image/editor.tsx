@@ -5,6 +5,7 @@ import { I18nContext, translator, useI18n, type Locale } from '../../../../i18n'
 import { createEmitter, type DocumentAdapter, type MountedDocument } from '../types'
 import { blobOf, bytesOf, dataUrlBytes } from './common'
 import { editVerdict, imageInfo } from './image-info'
+import { carryExif } from './jpeg-metadata'
 import { ImagePreview } from './Preview'
 import './image.css'
 
@@ -273,6 +274,10 @@ export const bitmapAdapter: DocumentAdapter = {
         const format = mime === 'image/jpeg' ? 'jpeg' : mime === 'image/webp' ? 'webp' : 'png'
         const dataUrl = current.toDataURL({ format, ...(format === 'png' ? {} : { quality: EXPORT_QUALITY }) })
         exported = dataUrlBytes(dataUrl)
+        if (format === 'jpeg') {
+          const { width, height } = state.get()
+          exported = carryExif(baseline, exported, { width, height })
+        }
         return blobOf(exported, mime)
       },
       destroy() {
