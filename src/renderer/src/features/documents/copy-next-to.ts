@@ -1,7 +1,7 @@
 import { baseName, parentPath } from '../../../../shared/paths'
 import type { RequestClient } from '../../transport'
 import type { CopyOutcome } from './adapters/types'
-import { toBase64 } from './save/byte-publisher'
+import { toBase64 } from '../../ui/binary-text'
 
 /** How many numbered names ("name (1).png" …) are tried before giving up. */
 const MAX_SUFFIX = 99

@@ -1,3 +1,4 @@
+import { toBase64 } from '../../ui/binary-text'
 import type { DraftContent, DraftRecord, DraftStore, DraftWrite } from './draft-store'
 
 /** What a publish sends: the engine's `files.write`, with its idempotency key. */
@@ -73,12 +74,6 @@ export interface AutosaveOptions {
   /** Quiet time after the last change before publishing (spec 08: about a second). */
   readonly delayMs?: number
   readonly newId?: () => string
-}
-
-const toBase64 = (bytes: Uint8Array) => {
-  let binary = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
 }
 
 /**

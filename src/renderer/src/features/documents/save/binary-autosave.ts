@@ -39,6 +39,15 @@ export const AUTOSAVE_DELAY_MS = 1000
  * with the baseline revision and an idempotency key. One publish at a time, so a response can
  * never land out of order; changes made meanwhile are published next. A failed publish keeps the
  * unpublished bytes and retries with the same key; a conflict stops until the person decides.
+ *
+ * Decision: this is not the text autosave (`drafts/autosave.ts`) with bytes in it, although both
+ * end in `files.write` with a baseline and a key. Text is stored as a draft on every keystroke and
+ * the stored draft is what gets published, so the draft store's quota pauses typing. Here the
+ * editor's own state is the truth until its merge window closes: only then is it exported (a
+ * 50 MB PDF cannot be serialised per stroke), and it is published even when the draft store
+ * refuses it (8 MiB quota), because pausing a person's annotations on quota would lose work. One
+ * class would carry both policies behind flags; the shared parts are the publish call and its
+ * base64 (`ui/binary-text.ts`).
  */
 export class BinaryAutosave {
   readonly store: Store<AutosaveState>

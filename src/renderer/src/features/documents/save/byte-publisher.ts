@@ -1,4 +1,5 @@
 import type { RequestClient } from '../../../transport'
+import { toBase64 } from '../../../ui/binary-text'
 
 export type PublishOutcome =
   | { readonly kind: 'saved'; readonly revision: string }
@@ -44,14 +45,4 @@ export function filesWritePublisher(client: RequestClient, projectId: string, pa
       }
     },
   }
-}
-
-/** Base64 without `Uint8Array.prototype.toBase64` (older runtimes lack it), in chunks. */
-export function toBase64(bytes: Uint8Array): string {
-  const parts: string[] = []
-  const chunk = 0x8000
-  for (let i = 0; i < bytes.length; i += chunk) {
-    parts.push(String.fromCharCode(...bytes.subarray(i, i + chunk)))
-  }
-  return btoa(parts.join(''))
 }

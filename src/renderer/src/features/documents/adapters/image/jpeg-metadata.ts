@@ -1,11 +1,8 @@
 import piexif from 'piexifjs'
+import { binaryString } from '../../../../ui/binary-text'
 
 /** piexifjs works on "binary strings" (one char per byte). */
-const toBinary = (bytes: Uint8Array) => {
-  let text = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return text
-}
+const toBinary = binaryString
 const fromBinary = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0))
 
 const ORIENTATION = 0x0112
