@@ -5,6 +5,7 @@ export { BYTES_ROUTE, createByteTransfers, parseRange, type ByteResponse, type B
 export { classifyContent, sniffMime } from './sniff'
 export { createHumanOperations, type HumanOperations, type MutationResult, type OperationContext } from './operations'
 export { walkTree, type TreeWalkOptions, type WalkedEntry } from './walk'
+export { outerIgnoreOf } from './outer-ignore'
 export { createSearchRunner, type SearchRunner } from './search-runner'
 export { searchProject, type ProjectSearch } from './search'
 export { fileHistory, readVersion, versionBytes, type FileHistoryDeps, type SessionLookup } from './versions'

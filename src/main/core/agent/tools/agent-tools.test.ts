@@ -97,6 +97,22 @@ describe('read-only tools', () => {
     })
   })
 
+  test("list, glob and grep leave out what git's info/exclude and excludes file ignore, as quick open does", async () => {
+    const root = tempDir('retrace-tools-git-')
+    execFileSync('git', ['init', '-q', root])
+    mkdirSync(join(root, 'scratch'))
+    writeFileSync(join(root, 'scratch', 'notes.ts'), 'greet\n')
+    writeFileSync(join(root, 'kept.ts'), 'greet\n')
+    writeFileSync(join(root, 'old.ts.bak'), 'greet\n')
+    writeFileSync(join(root, '.git', 'info', 'exclude'), 'scratch/\n')
+    const personal = join(tempDir('retrace-tools-excludes-'), 'ignore')
+    writeFileSync(personal, '*.bak\n')
+    execFileSync('git', ['-C', root, 'config', 'core.excludesFile', personal])
+    expect(output(await listTool.execute({}, context(root)))).not.toMatch(/scratch|\.bak/)
+    expect(output(await globTool.execute({ pattern: '**/*' }, context(root))).split('\n')).toEqual(['kept.ts'])
+    expect(output(await grepTool.execute({ pattern: 'greet' }, context(root)))).toBe('kept.ts:1: greet')
+  })
+
   test('grep and list stop at their bounds and say so', async () => {
     const root = tempDir('retrace-tools-many-')
     for (let i = 0; i < 600; i++) writeFileSync(join(root, `f${String(i).padStart(3, '0')}.txt`), 'hit\n')

@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises'
-import { walkTree } from '../../files'
+import { outerIgnoreOf, walkTree } from '../../files'
 import type { ToolContext, ToolResult } from './define-tool'
 import { folderArg } from './folder-arg'
 import { toolError } from './tool-paths'
@@ -22,6 +22,8 @@ export interface WalkOptions {
   readonly maxEntries: number
   /** Descend into sub-folders (list shows one level at a time deeper than this). */
   readonly maxDepth?: number
+  /** git's other ignore sources (global excludes file, `info/exclude`), below every `.gitignore`. */
+  readonly outerIgnore?: string
 }
 
 /** A read-only tool stopped by the person: never reported as a (partial) success. */
@@ -39,6 +41,7 @@ export async function walk(options: WalkOptions): Promise<{ entries: WalkEntry[]
     dataDir: options.dataDir,
     start: options.start,
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    ...(options.outerIgnore !== undefined ? { outerIgnore: options.outerIgnore } : {}),
   })
   for (const entry of walker) {
     if (options.signal.aborted) return { entries, truncated: true }
@@ -72,6 +75,9 @@ export async function walkFromArg(
 > {
   const start = await folderArg(context.root, context.dataDir, path)
   if (start.kind === 'error') return { kind: 'answer', result: toolError(start) }
+  // What git ignores beyond .gitignore, as the explorer and quick open see it (outside a git work
+  // tree git answers nothing, and only .gitignore files apply).
+  const outerIgnore = await outerIgnoreOf(context.root)
   const { entries, truncated } = await walk({
     root: context.root,
     dataDir: context.dataDir,
@@ -79,6 +85,7 @@ export async function walkFromArg(
     signal: context.signal,
     maxEntries: limits.maxEntries,
     ...(limits.maxDepth !== undefined ? { maxDepth: limits.maxDepth } : {}),
+    ...(outerIgnore !== undefined ? { outerIgnore } : {}),
   })
   if (context.signal.aborted) return { kind: 'answer', result: STOPPED }
   return { kind: 'walked', start: start.result, entries, truncated }
