@@ -46,6 +46,12 @@ export interface CoreOptions {
    * the app setting `snapshot` = `false`. Default on.
    */
   readonly snapshots?: boolean
+  /**
+   * When retention and the blob sweep run (`collectGarbage`): a couple of seconds after start-up,
+   * then every six hours, so an app left open for days does not grow until it restarts. `false`:
+   * only when called.
+   */
+  readonly garbageCollection?: { firstAfterMs: number; everyMs: number } | false
   /** Spec 06 maintenance schedule of the shadow repositories (`false`: none, for short-lived engines). */
   readonly snapshotMaintenance?: { firstAfterMs: number; everyMs: number } | false
   /**
@@ -217,15 +223,29 @@ export function createCore(options: CoreOptions): Core {
     const { removed } = await journal.store.blobs.sweep({ graceMs })
     return { expired, removed: removed.length }
   }
-  void ready
-    .then(async () => {
-      // Not on the request path: requests are served while this runs.
-      await new Promise((resolve) => setTimeout(resolve, 2_000).unref())
-      if (!disposed) await collectGarbage()
-    })
-    .catch((error: unknown) => {
-      if (!disposed) host.log('warn', 'Garbage collection failed', { error: String(error) })
-    })
+  // Not on the request path: requests are served while it runs.
+  const gcSchedule = options.garbageCollection ?? { firstAfterMs: 2_000, everyMs: 6 * 60 * 60 * 1000 }
+  let gcTimer: ReturnType<typeof setTimeout> | undefined
+  const scheduleGarbage = (schedule: { firstAfterMs: number; everyMs: number }, delayMs: number) => {
+    gcTimer = setTimeout(() => {
+      void collectGarbage()
+        .catch((error: unknown) => {
+          if (!disposed) host.log('warn', 'Garbage collection failed', { error: String(error) })
+        })
+        .finally(() => {
+          if (!disposed) scheduleGarbage(schedule, schedule.everyMs)
+        })
+    }, delayMs)
+    gcTimer.unref()
+  }
+  if (gcSchedule !== false) {
+    void ready.then(
+      () => {
+        if (!disposed) scheduleGarbage(gcSchedule, gcSchedule.firstAfterMs)
+      },
+      () => undefined,
+    )
+  }
 
   return {
     dataDir,
@@ -246,6 +266,7 @@ export function createCore(options: CoreOptions): Core {
     dispose() {
       if (disposed) return
       disposed = true
+      clearTimeout(gcTimer)
       watch.dispose()
       review.dispose()
       files.dispose()

@@ -8,6 +8,51 @@ import { planApplyPatch } from '../journal'
 import { digestOf } from '../store'
 import { sendUntyped } from '../../../../test/support/protocol'
 
+test('retention runs again while the app stays open, not only at start-up', async () => {
+  const root = tempDir()
+  writeFileSync(join(root, 'a.txt'), 'original\n')
+  const core = createCore({
+    dataDir: tempDir(),
+    host: testHost(),
+    retention: { checkpointsPerSession: 1 },
+    garbageCollection: { firstAfterMs: 0, everyMs: 100 },
+  })
+  try {
+    const project = await openProject(core, root)
+    const created = await project.call('session.create', {})
+    const sessionId = (created as { result: { session_id: string } }).result.session_id
+    // Every start-up run (this schedule's and the default's, two seconds in) has passed before any turn exists.
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    const turnIds: string[] = []
+    for (const [from, to] of [
+      ['original', 'second'],
+      ['second', 'third'],
+    ]) {
+      const begun = await core.turns.begin(project.projectId, sessionId, 'edit')
+      if (begun.kind !== 'ok') throw new Error('no turn')
+      await core.turns.mutate(project.projectId, begun.result, (context) =>
+        planApplyPatch(context, `*** Begin Patch\n*** Update File: a.txt\n-${from}\n+${to}\n*** End Patch`),
+      )
+      await core.turns.finalize(project.projectId, begun.result, { parts: [], status: 'complete' })
+      turnIds.push(begun.result.turn_id)
+    }
+    const plan = () =>
+      sendUntyped(
+        core,
+        'history.plan',
+        { operation: 'revert', turn_id: turnIds[0] },
+        {
+          owner: { project_id: project.projectId, session_id: sessionId },
+        },
+      )
+    await expect
+      .poll(async () => ((await plan()) as { result?: { status?: string } }).result?.status, { timeout: 5_000 })
+      .toBe('unavailable')
+  } finally {
+    core.dispose()
+  }
+})
+
 test('blobs older than the newest N checkpoints expire (restore UNAVAILABLE: expired), the first baseline stays', async () => {
   const root = tempDir()
   const dataDir = tempDir()
