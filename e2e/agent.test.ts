@@ -132,3 +132,58 @@ test('prompt → approve a write → exact turn card → Undo puts the file back
   expect(watch.consoleErrors).toEqual([])
   expect(await watch.cspViolations()).toEqual([])
 })
+
+test('a task: the sub-agent’s write asks for approval under the task, and the turn card counts it', async () => {
+  llm.enqueue(
+    {
+      kind: 'stream',
+      steps: [
+        {
+          toolCalls: [
+            {
+              id: 'call_task',
+              name: 'task',
+              input: { description: 'Draft the changelog', prompt: 'Create CHANGELOG.md with one entry.' },
+            },
+          ],
+        },
+      ],
+    },
+    {
+      kind: 'stream',
+      steps: [
+        { toolCalls: [{ id: 'call_cl', name: 'write', input: { file_path: 'CHANGELOG.md', content: '# 1.0\n' } }] },
+      ],
+    },
+    { kind: 'stream', steps: [{ text: 'CHANGELOG.md created with a 1.0 entry.' }] },
+    { kind: 'stream', steps: [{ text: 'The changelog is drafted.' }] },
+  )
+  const page = await browser.newPage({ viewport: { width: 1024, height: 800 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  await page.getByTestId('session-new').click()
+  const input = page.getByTestId('composer-input')
+  await input.fill('Have a helper draft the changelog')
+  await input.press('Enter')
+
+  // The sub-agent's call is shown under the task, waiting for the person like any write.
+  const subtask = page.locator('[data-testid="tool-part"][data-task-call="call_task"]')
+  await expect.poll(() => subtask.count(), { timeout: 15_000 }).toBe(1)
+  expect(await subtask.getAttribute('data-tool')).toBe('write')
+  const approval = page.getByTestId('approval')
+  await expect.poll(() => approval.count(), { timeout: 15_000 }).toBe(1)
+  expect(await approval.innerText()).toContain('+# 1.0')
+  await page.getByTestId('approval-approve').click()
+
+  await expect.poll(() => page.getByTestId('turn-card').count(), { timeout: 15_000 }).toBeGreaterThan(0)
+  await expect
+    .poll(() => page.getByTestId('transcript').innerText(), { timeout: 15_000 })
+    .toContain('The changelog is drafted.')
+  expect(readFileSync(join(work, 'project', 'CHANGELOG.md'), 'utf8')).toBe('# 1.0\n')
+  const task = page.locator('[data-testid="tool-part"][data-tool="task"]')
+  expect(await task.getAttribute('data-state')).toBe('completed')
+  expect(await page.getByTestId('turn-card-files').last().innerText()).toContain('1')
+  await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-agent-task.png') })
+  expect(watch.consoleErrors).toEqual([])
+  await page.close()
+})

@@ -355,6 +355,72 @@ describe('turn card and undo', () => {
   })
 })
 
+describe('sub-agents (task)', () => {
+  test("a task's sub-agent asks for approval in the turn, its write is this turn's (undone with it), and only its report reaches the model", async () => {
+    const root = project({ 'a.txt': 'alpha\n' })
+    const llm = await fake('openai-compatible')
+    llm.enqueue(
+      // The agent hands the work over…
+      {
+        kind: 'stream',
+        steps: [
+          {
+            toolCalls: [
+              {
+                id: 'call_task',
+                name: 'task',
+                input: { description: 'Write the notes', prompt: 'Create notes.txt saying hi.' },
+              },
+            ],
+          },
+        ],
+      },
+      // …the sub-agent writes (in ask mode: approved by the person) and reports…
+      {
+        kind: 'stream',
+        steps: [{ toolCalls: [{ id: 'call_w', name: 'write', input: { file_path: 'notes.txt', content: 'hi\n' } }] }],
+      },
+      { kind: 'stream', steps: [{ text: 'Created notes.txt with "hi".' }] },
+      // …and the agent answers.
+      { kind: 'stream', steps: [{ text: 'The notes are written.' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'ask' })
+    const turnId = await agent.prompt('Have a helper write the notes')
+    const waiting = await agent.approvalFor(turnId, 'call_task/call_w')
+    expect(waiting).toMatchObject({ tool: 'write', task_call_id: 'call_task', approval: { kind: 'diff' } })
+    expect(existsSync(join(root, 'notes.txt'))).toBe(false)
+    await agent.session('session.approve', { tool_call_id: 'call_task/call_w', decision: 'approve' })
+    const finished = await agent.finished(turnId)
+    expect(finished.status).toBe('complete')
+    expect(finished.summary).toMatchObject({ files: 1, added: 1 })
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('hi\n')
+
+    const tools = toolParts(await agent.turn(turnId))
+    expect(tools.map((t) => [t.id, t.state, t.task_call_id ?? null])).toEqual([
+      ['call_task', 'completed', null],
+      ['call_task/call_w', 'completed', 'call_task'],
+    ])
+    expect(tools[0]?.output).toBe('Created notes.txt with "hi".')
+    // The sub-agent had its own conversation (no `task` tool); the agent's next call saw only the report.
+    const requests = llm.chatRequests().map((request) => JSON.stringify(request.body))
+    expect(requests[0]).toContain('"name":"task"')
+    expect(requests[1]).toContain('Create notes.txt saying hi.')
+    expect(requests[1]).not.toContain('Have a helper write the notes')
+    expect(requests[1]).not.toContain('"name":"task"')
+    expect(requests[3]).toContain('Created notes.txt with \\"hi\\".')
+    expect(requests[3]).not.toContain('call_w')
+
+    // Undo of the turn removes what its sub-agent wrote.
+    const plan = await agent.session('history.plan', { operation: 'undo', turn_id: turnId })
+    expect(plan.status === 'ok' && plan.result).toMatchObject({ status: 'ready', impact: { files: 1 } })
+    const applied = await agent.session('history.apply', {
+      plan_hash: (resultOf(plan) as { plan_hash: string }).plan_hash,
+    })
+    expect(applied.status === 'ok' && applied.result).toMatchObject({ status: 'committed' })
+    expect(existsSync(join(root, 'notes.txt'))).toBe(false)
+  })
+})
+
 describe('file tools through the journal', () => {
   test('unread files are never overwritten; apply_patch is all-or-nothing; the next turn sees the branch so far', async () => {
     const root = project({ 'a.txt': 'one\n', 'b.txt': 'two\n' })

@@ -43,6 +43,11 @@ export const ToolPartSchema = z.object({
   approval: ApprovalRequestSchema.optional(),
   started_at_ms: z.number().optional(),
   ended_at_ms: z.number().optional(),
+  /**
+   * A call of a sub-agent: the id of the `task` call it ran under. Shown (and approved) in the
+   * turn like any call, but not part of this turn's own conversation with the model.
+   */
+  task_call_id: z.string().optional(),
 })
 export type ToolPart = z.infer<typeof ToolPartSchema>
 

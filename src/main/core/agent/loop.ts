@@ -13,7 +13,7 @@ import type { Capture } from '../snapshot'
 import type { Digest } from '../store'
 import { describeChanges } from './approvals'
 import { turnMessages } from './messages'
-import type { ToolContext, ToolDefinition, ToolResult } from './tools/define-tool'
+import { boundOutput, type ToolContext, type ToolDefinition, type ToolResult } from './tools/define-tool'
 
 // The SDK's console warnings (e.g. an unknown model id) would go to stderr on every call; what
 // matters to the person is shown in the turn instead.
@@ -64,6 +64,8 @@ export interface StepSnapshots {
 export type TurnEnd = 'complete' | 'aborted' | 'error'
 
 const REPEAT_LIMIT = 3
+/** A sub-agent (`task`) stops after this many steps, or the parent's limit if lower. */
+const SUB_AGENT_STEP_LIMIT = 30
 
 /**
  * Spec 05 "Loop": one model call per step. The SDK gets the tools without `execute`, so every call
@@ -118,6 +120,65 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
       ...(excluded.length > 0 ? { excluded: excluded.slice(0, 100) } : {}),
     })
   }
+  /**
+   * Spec 05 `task`: a sub-agent loop for one call. It shares the model, the workspace, the
+   * permission mode and the approvals; its tool calls are shown in this turn (ids prefixed with
+   * the task call's, `task_call_id` set) and their changes are this turn's — so Review, Undo and
+   * Rewind of the turn include them. Its conversation is its own; its last text is the output.
+   */
+  const spawnFor =
+    (taskCallId: string) =>
+    async (task: { description: string; prompt: string }): Promise<ToolResult> => {
+      const childParts: TurnPart[] = []
+      const shownAt = new Map<number, number>()
+      const idOf = (callId: string) => `${taskCallId}/${callId}`
+      const end = await runLoop(
+        {
+          model: deps.model,
+          system: `${deps.system}\n\n${subAgentNote(task.description)}`,
+          history: [{ role: 'user', content: task.prompt }],
+          tools: deps.tools.filter((definition) => definition.name !== 'task'),
+          settings: { ...deps.settings, stepLimit: Math.min(deps.settings.stepLimit, SUB_AGENT_STEP_LIMIT) },
+          signal: deps.signal,
+          permissionMode: () => deps.permissionMode(),
+          isCommandAllowed: (command) => deps.isCommandAllowed(command),
+          allowCommand: (command) => deps.allowCommand(command),
+          waitForApproval: (callId) => deps.waitForApproval(idOf(callId)),
+          toolContext: (callId, approved) => deps.toolContext(idOf(callId), approved),
+          planning: () => deps.planning(),
+          update(index, part) {
+            if (part.type !== 'tool') return
+            const shown: ToolPart = { ...part, id: idOf(part.id), task_call_id: taskCallId }
+            const at = shownAt.get(index)
+            if (at === undefined) shownAt.set(index, push(shown))
+            else set(at, shown)
+          },
+        },
+        childParts,
+      )
+      const receipt_ids = childParts.flatMap((part) => (part.type === 'tool' ? part.receipt_ids : []))
+      const notice = childParts.findLast((part): part is NoticePart => part.type === 'notice')
+      if (end === 'aborted')
+        return { kind: 'error', code: 'ABORTED', message: 'The sub-agent was stopped.', receipt_ids }
+      if (end === 'error') {
+        return {
+          kind: 'error',
+          code: 'TASK_FAILED',
+          message: `The sub-agent stopped: ${notice?.message ?? 'unknown error'}`,
+          receipt_ids,
+        }
+      }
+      const lastStep = childParts.findLastIndex((part) => part.type === 'step-start')
+      const report = childParts
+        .slice(Math.max(0, lastStep))
+        .flatMap((part) => (part.type === 'text' && part.text.trim() !== '' ? [part.text.trim()] : []))
+        .join('\n\n')
+      const output = [report || 'The sub-agent finished without a report.', notice ? `(${notice.message})` : '']
+        .filter((line) => line !== '')
+        .join('\n')
+      return { kind: 'ok', output: boundOutput(output), receipt_ids }
+    }
+
   const ended = async (end: TurnEnd): Promise<TurnEnd> => {
     await finishStep()
     return end
@@ -181,7 +242,7 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
     }
 
     await start
-    await Promise.all(calls.map((index) => runTool(deps, byName, parts, index, set)))
+    await Promise.all(calls.map((index) => runTool(deps, byName, parts, index, set, spawnFor)))
     if (deps.signal.aborted) return abortedEnd()
     await finishStep()
   }
@@ -209,6 +270,15 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
     notice('aborted', 'Stopped.', true)
     return 'aborted'
   }
+}
+
+/** What a sub-agent is told besides the parent's system prompt. */
+function subAgentNote(description: string): string {
+  return [
+    `You are a sub-agent working on one task for another agent: "${description}".`,
+    'Do the task with your tools, then answer with a short report of what you did and found: that',
+    'report is all the other agent sees. You cannot ask the user questions.',
+  ].join(' ')
 }
 
 /** A step part with its snapshot, or with the reason there is none. */
@@ -383,6 +453,7 @@ async function runTool(
   parts: TurnPart[],
   index: number,
   set: (index: number, part: TurnPart) => void,
+  spawnFor: (taskCallId: string) => NonNullable<ToolContext['spawn']>,
 ): Promise<void> {
   let part = parts[index] as ToolPart
   const update = (next: Partial<ToolPart>) => {
@@ -460,7 +531,7 @@ async function runTool(
   update({ state: 'running', started_at_ms: Date.now() })
   let result: ToolResult
   try {
-    result = await definition.execute(input, deps.toolContext(part.id, approved))
+    result = await definition.execute(input, { ...deps.toolContext(part.id, approved), spawn: spawnFor(part.id) })
   } catch (error) {
     result = {
       kind: 'error',

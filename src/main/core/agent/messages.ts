@@ -47,6 +47,8 @@ export function turnMessages(parts: readonly TurnPart[]): ModelMessage[] {
         if (part.text !== '') pieces.push({ type: 'text', text: part.text })
         break
       case 'tool':
+        // A sub-agent's call belongs to its own conversation, reported by the task call's output.
+        if (part.task_call_id !== undefined) break
         pieces.push({ type: 'tool-call', toolCallId: part.id, toolName: part.tool, input: part.input ?? {} })
         tools.push(part)
         break

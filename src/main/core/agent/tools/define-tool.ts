@@ -20,6 +20,8 @@ export interface ToolContext {
   readonly reads: ReadRecords
   /** A trusted mutation attributed to the turn; refuses to start once `signal` is aborted. */
   mutate(plan: (context: MutatorContext) => Promise<Outcome<PlannedChange[]>>): Promise<Outcome<Receipt>>
+  /** The `task` tool's sub-agent, run by the loop for this call (absent inside a sub-agent). */
+  spawn?(task: { description: string; prompt: string }): Promise<ToolResult>
 }
 
 /** The model-facing outcome of a call: text for the model, or a precise error it can act on. */

@@ -6,6 +6,7 @@ import { globTool } from './glob'
 import { grepTool } from './grep'
 import { listTool } from './list'
 import { readTool } from './read'
+import { taskTool } from './task'
 import { writeTool } from './write'
 
 /** The agent's tools; names and parameters are part of the public contract (spec 05 "Tools"). */
@@ -18,4 +19,5 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   globTool,
   grepTool,
   bashTool,
+  taskTool,
 ] as readonly ToolDefinition[]

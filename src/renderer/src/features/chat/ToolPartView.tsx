@@ -40,10 +40,12 @@ export function ToolPartView(props: {
 
   return (
     <div
-      className={`tool-part tool-part-${part.state}`}
+      className={`tool-part tool-part-${part.state}${part.task_call_id !== undefined ? ' tool-part-subtask' : ''}`}
       data-testid="tool-part"
       data-tool={part.tool}
       data-state={part.state}
+      // A sub-agent's call: indented under the task that ran it.
+      data-task-call={part.task_call_id}
     >
       <button type="button" className="tool-row" aria-expanded={open} onClick={() => setOpen(!open)}>
         <ChevronIcon open={open} />
