@@ -76,6 +76,21 @@ async function browserMadeFiles(): Promise<{ jpeg: Buffer; webp: Buffer; webm: B
 
 let webmWritten = false
 
+/** A Windows icon holding one 32×32 PNG image (how favicons are usually saved). */
+function iconOf(image: Uint8Array): Buffer {
+  const header = Buffer.alloc(6 + 16)
+  header.writeUInt16LE(0, 0)
+  header.writeUInt16LE(1, 2) // an icon
+  header.writeUInt16LE(1, 4) // one image
+  header.writeUInt8(32, 6)
+  header.writeUInt8(32, 7)
+  header.writeUInt16LE(1, 10) // colour planes
+  header.writeUInt16LE(32, 12) // bits per pixel
+  header.writeUInt32LE(image.length, 14)
+  header.writeUInt32LE(22, 18)
+  return Buffer.concat([header, Buffer.from(image)])
+}
+
 const binary = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1')
 
 /** A phone photo's EXIF: camera, date, GPS, a thumbnail, and "rotate 90° clockwise to view". */
@@ -121,6 +136,8 @@ beforeAll(async () => {
   writeFileSync(join(root, 'photo.webp'), made.webp)
   writeFileSync(join(root, 'notes.txt'), 'notes\n')
   writeFileSync(join(root, 'spin.gif'), animatedGif())
+  writeFileSync(join(root, 'favicon.ico'), iconOf(png(32, 32, patternPixel)))
+  writeFileSync(join(root, 'empty.png'), '')
   writeFileSync(join(root, 'deep.png'), png16(64, 48))
   writeFileSync(join(root, 'huge.png'), largePng(5000, 4000))
   writeFileSync(join(root, 'hostile.svg'), hostileSvg(outsideUrl))
@@ -369,6 +386,24 @@ describe('preview-only formats', () => {
     // Converting again never overwrites: the next free name.
     await page.getByRole('button', { name: 'Convert to PNG' }).click()
     await expect.poll(() => existsSync(join(root, 'spin (1).png')), { timeout: 10_000 }).toBe(true)
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
+  })
+
+  test('an icon (.ico, image/vnd.microsoft.icon by its name) is shown', async () => {
+    const { page, watch } = await openFile('favicon.ico')
+    await expect
+      .poll(() => page.locator('[data-testid="image-view"][data-rendered="true"]').count(), { timeout: 20_000 })
+      .toBe(1)
+    expect(await page.getByText('Cannot preview this file yet').count()).toBe(0)
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
+  })
+
+  test('an empty file named .png says it cannot be shown; it never opens in the text editor', async () => {
+    const { page, watch } = await openFile('empty.png')
+    await expect.poll(() => page.getByTestId('image-preview').getByRole('alert').count(), { timeout: 20_000 }).toBe(1)
+    expect(await page.locator('.monaco-editor').count()).toBe(0)
     expect(watch.consoleErrors).toEqual([])
     await page.close()
   })

@@ -95,6 +95,8 @@ beforeAll(async () => {
   put('letter.docx', await letterDocx())
   put('kept.docx', await letterDocx())
   put('notes.txt', Buffer.from('Meeting notes\n'))
+  // RTF is ASCII, so it is sniffed as text: it still opens in the Office view, not the code editor.
+  put('memo.rtf', Buffer.from('{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} \\f0\\fs24 A memo in RTF.\\par }\n'))
   put('chart.docx', await chartDocx())
   put('deck.pptx', await makePptx())
   put('book.xlsx', await makeXlsx())
@@ -302,6 +304,20 @@ describe('Office documents in the document view', () => {
       const text = readFileSync(soffice(join(root, 'tables.docx'), 'txt:Text'), 'utf8')
       expect(text).toContain('Reviewed.')
     }
+    await close(page, watch)
+  }, 120_000)
+
+  test('RTF (plain ASCII on disk) opens in the Office view, never as editable source', async () => {
+    const { page, watch } = await open('memo.rtf')
+    await dismissOffer(page)
+    expect(await page.locator('div.office-view-full').count()).toBe(1)
+    expect(await page.locator('.monaco-editor').count()).toBe(0)
+    if (SOFFICE) {
+      await expect
+        .poll(() => page.locator('.pdf-scroll .page[data-rendered="true"]').count(), { timeout: 60_000 })
+        .toBeGreaterThan(0)
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'office-rtf.png') })
     await close(page, watch)
   }, 120_000)
 

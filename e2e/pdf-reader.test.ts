@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchChromium, watchPage, type PageWatch } from './support/browser'
 import { longPdf, PAPER, paperFindCount, paperPdf, truncatedPdf } from './support/pdf-fixtures'
 import { copySelection, inkPerPage, selectText } from './support/pdf-page'
+import { writePdf } from './support/pdf-writer'
 import { startWebHost, type RunningWebHost } from './support/web-host'
 
 const ARTIFACTS = join(__dirname, '..', 'test-results')
@@ -35,6 +36,20 @@ beforeAll(async () => {
   // Bytes that are neither text nor a PDF, under a .pdf name.
   writeFileSync(join(root, 'papers', 'not-a-pdf.pdf'), Buffer.from([0xff, 0xd8, 0x00, 0x13, 0x37, 0xfe, 0x00, 0x42]))
   writeFileSync(join(root, 'long.pdf'), longPdf(500))
+  writeFileSync(
+    join(root, 'papers', 'noted.pdf'),
+    writePdf({
+      pages: [
+        {
+          texts: [{ x: 72, y: 770, size: 14, text: 'A page with a sticky note' }],
+          notes: [{ rect: [100, 600, 120, 620], text: 'Check this figure' }],
+        },
+      ],
+    }),
+  )
+  // Empty, or text that only starts like a PDF: sniffed as text, still a damaged PDF to a person.
+  writeFileSync(join(root, 'papers', 'empty.pdf'), '')
+  writeFileSync(join(root, 'papers', 'text.pdf'), '%PDF-1.7\nnot really a pdf\n')
   if (existsSync(CORPUS)) {
     mkdirSync(join(root, 'corpus'))
     for (const name of CORPUS_FILES) copyFileSync(join(CORPUS, name), join(root, 'corpus', name))
@@ -222,7 +237,7 @@ describe('the PDF reader', () => {
   })
 
   test('a damaged file gets an explicit state with Download, never a blank pane', async () => {
-    for (const path of ['papers/broken.pdf', 'papers/not-a-pdf.pdf']) {
+    for (const path of ['papers/broken.pdf', 'papers/not-a-pdf.pdf', 'papers/empty.pdf', 'papers/text.pdf']) {
       const { page } = await openPdf(path)
       const failed = page.getByTestId('pdf-failed')
       await expect.poll(() => failed.getAttribute('data-reason'), { message: path }).toBe('corrupt')
@@ -230,6 +245,15 @@ describe('the PDF reader', () => {
       expect(await failed.getByRole('button', { name: 'Download' }).isEnabled()).toBe(true)
       await page.context().close()
     }
+  })
+
+  test("a sticky note's icon is drawn from the staged pdf.js images", async () => {
+    const { page, watch } = await openPdf('papers/noted.pdf')
+    await firstPageDrawn(page)
+    const icon = page.locator('.annotationLayer .textAnnotation img')
+    await expect.poll(() => icon.count()).toBe(1)
+    await expect.poll(() => icon.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0)
+    await close(page, watch)
   })
 
   test('real papers from other tools render: odd fonts, Chinese, rotation, existing annotations, encryption, damage', async () => {

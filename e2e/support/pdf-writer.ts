@@ -32,6 +32,8 @@ export interface PageSpec {
   readonly height?: number
   readonly texts: readonly TextRun[]
   readonly links?: readonly LinkSpec[]
+  /** Sticky notes (`/Subtype /Text`, the "Comment" icon) with their text. */
+  readonly notes?: ReadonlyArray<{ readonly rect: readonly [number, number, number, number]; readonly text: string }>
 }
 
 export interface OutlineSpec {
@@ -177,21 +179,27 @@ export function writePdf(spec: PdfSpec): Buffer {
     const width = page.width ?? 595
     const height = page.height ?? 842
     const links = page.links ?? []
+    const notes = page.notes ?? []
     add({
       dict: (str) =>
         `/Type /Page /Parent ${ref(2)} /MediaBox [0 0 ${width} ${height}] /Contents ${ref(pageNumberToObject(index + 1) + 1)} ` +
         `/Resources << /Font << /F1 ${ref(fontBase)} /F2 ${ref(fontBase + 1)} /F3 ${ref(fontBase + 2)} >> >>` +
-        (links.length > 0
-          ? ` /Annots [${links
-              .map(
+        (links.length + notes.length > 0
+          ? ` /Annots [${[
+              ...links.map(
                 (link) =>
                   `<< /Type /Annot /Subtype /Link /Border [0 0 0] /Rect [${link.rect.join(' ')}] ` +
                   (link.uri !== undefined
                     ? `/A << /S /URI /URI ${str(Buffer.from(link.uri, 'latin1'))} >>`
                     : `/Dest [${ref(pageNumberToObject(link.toPage ?? 1))} /Fit]`) +
                   ' >>',
-              )
-              .join(' ')}]`
+              ),
+              ...notes.map(
+                (note) =>
+                  `<< /Type /Annot /Subtype /Text /Name /Comment /Rect [${note.rect.join(' ')}] ` +
+                  `/Contents ${str(Buffer.from(note.text, 'latin1'))} >>`,
+              ),
+            ].join(' ')}]`
           : ''),
     })
     const content = page.texts

@@ -14,6 +14,7 @@ const PREVIEWABLE = new Set([
   'image/webp',
   'image/bmp',
   'image/x-icon',
+  'image/vnd.microsoft.icon',
   'image/avif',
   'image/svg+xml',
   'image/vnd.adobe.photoshop',

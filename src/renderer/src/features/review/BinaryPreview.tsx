@@ -94,7 +94,7 @@ export function BinaryPreview(props: {
 }
 
 /** Formats both sides of which can be laid over each other as plain `<img>`s. */
-const OVERLAYABLE = /^image\/(png|jpeg|gif|webp|bmp|avif|x-icon|svg\+xml)$/
+const OVERLAYABLE = /^image\/(png|jpeg|gif|webp|bmp|avif|x-icon|vnd\.microsoft\.icon|svg\+xml)$/
 
 /**
  * Before and after stacked on one spot: "swipe" shows the after image left of a movable line,

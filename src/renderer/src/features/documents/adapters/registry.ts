@@ -3,8 +3,18 @@ import type { DocumentAdapterEntry, SniffedType } from './types'
 /** Bitmaps the editor can write back in their own format (spec 09 "Images"). */
 const EDITABLE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp'])
 
-/** Shown, never edited: converting them would change the format or lose frames or depth. */
-const PREVIEW_TYPES = new Set(['image/gif', 'image/bmp', 'image/x-icon', 'image/avif', 'image/svg+xml'])
+/**
+ * Shown, never edited: converting them would change the format or lose frames or depth. An icon
+ * is named `image/vnd.microsoft.icon` by its extension (the registered type) or `image/x-icon`.
+ */
+const PREVIEW_TYPES = new Set([
+  'image/gif',
+  'image/bmp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'image/avif',
+  'image/svg+xml',
+])
 
 /**
  * Office documents by name: the engine's sniffing names a ZIP container (DOCX/XLSX/PPTX/ODF) by its
@@ -13,6 +23,14 @@ const PREVIEW_TYPES = new Set(['image/gif', 'image/bmp', 'image/x-icon', 'image/
  */
 export const OFFICE_EXTENSION =
   /\.(docx|docm|dotx|pptx|pptm|ppsx|potx|xlsx|xlsm|xltx|doc|dot|ppt|pps|xls|xlt|odt|ods|odp|rtf)$/i
+
+/**
+ * Binary document formats known by their name. A file sniffed as text (valid UTF-8: an empty file,
+ * a text file given such a name, RTF, which is ASCII) still goes to its format's adapter, which says
+ * it is damaged or shows it — never to the text editor, where typing would overwrite a document.
+ */
+const PDF_NAME = /\.pdf$/i
+const BITMAP_NAME = /\.(png|jpe?g|jfif|webp|gif|bmp|ico|avif|tiff?|psd)$/i
 
 /**
  * Every format the window shows, one entry per adapter, first match wins. A later issue adds an
@@ -25,7 +43,7 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     edits: 'bytes',
     // A tab switch keeps the reader: its place, zoom, tool and pdf.js's undo stack.
     keep: true,
-    canHandle: (type) => type.mime === 'application/pdf',
+    canHandle: (type) => type.mime === 'application/pdf' || PDF_NAME.test(type.path),
     load: () =>
       import('./pdf').then((m) => {
         m.warmUp()
@@ -41,7 +59,7 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     // Kept across tab switches like the other rich editors (the DOCX editor's undo stack, the
     // slide and sheet in view) — except with an ONLYOFFICE frame, which reloads when moved.
     keep: true,
-    canHandle: (type) => type.kind === 'binary' && OFFICE_EXTENSION.test(type.path),
+    canHandle: (type) => OFFICE_EXTENSION.test(type.path),
     load: () => import('./office').then((m) => m.officeAdapter),
   },
   {
@@ -70,7 +88,10 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     needs: 'bytes',
     // SVG is valid UTF-8, so the engine reports it as text: it is still shown only as an <img>
     // (never inline DOM, its scripts never run; spec 11), with its source one click away.
-    canHandle: (type) => PREVIEW_TYPES.has(type.mime) || /\.svg$/i.test(type.path),
+    canHandle: (type) =>
+      PREVIEW_TYPES.has(type.mime) ||
+      /\.svg$/i.test(type.path) ||
+      (type.kind === 'text' && BITMAP_NAME.test(type.path)),
     load: () => import('./image').then((m) => m.imageAdapter),
   },
   {

@@ -299,6 +299,8 @@ export class PdfReader {
       maxCanvasDim: MAX_CANVAS_DIM,
       // Pages get a shadow on the canvas instead of pdf.js's transparent 9 px border.
       removePageBorders: true,
+      // The icons of sticky notes and other annotations, staged with pdf.js (a 404 without it).
+      imageResourcesPath: new URL('images/', pdfjs.assets).href,
       enableAutoLinking: true,
       abortSignal: signal,
     } as ConstructorParameters<typeof components.PDFViewer>[0])
