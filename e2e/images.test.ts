@@ -10,6 +10,7 @@ import { launchChromium, watchPage, type PageWatch } from './support/browser'
 import {
   animatedGif,
   cmykPsd,
+  floatPredictorTiff,
   hostileSvg,
   largePng,
   layeredPsd,
@@ -17,8 +18,8 @@ import {
   png,
   png16,
   twoPageTiff,
-  wav,
   type Pixel,
+  wav,
 } from './support/image-fixtures'
 import { startWebHost, type RunningWebHost } from './support/web-host'
 
@@ -33,7 +34,7 @@ let outsideHits: string[] = []
 let outsideUrl = ''
 
 /** JPEG, WebP and WebM written by the browser under test (no encoder for them in Node here). */
-async function browserMadeFiles(): Promise<{ jpeg: Buffer; webp: Buffer; webm: Buffer | null }> {
+async function browserMadeFiles(): Promise<{ jpeg: Buffer; webp: Buffer; losslessWebp: Buffer; webm: Buffer | null }> {
   const page = await browser.newPage()
   const made = await page.evaluate(async () => {
     const canvas = document.createElement('canvas')
@@ -64,12 +65,19 @@ async function browserMadeFiles(): Promise<{ jpeg: Buffer; webp: Buffer; webm: B
     } catch {
       webm = null
     }
-    return { jpeg: bytes(canvas.toDataURL('image/jpeg', 0.9)), webp: bytes(canvas.toDataURL('image/webp', 0.9)), webm }
+    return {
+      jpeg: bytes(canvas.toDataURL('image/jpeg', 0.9)),
+      webp: bytes(canvas.toDataURL('image/webp', 0.9)),
+      // Chromium writes WebP at quality 1 losslessly (a VP8L chunk).
+      losslessWebp: bytes(canvas.toDataURL('image/webp', 1)),
+      webm,
+    }
   })
   await page.close()
   return {
     jpeg: Buffer.from(made.jpeg),
     webp: Buffer.from(made.webp),
+    losslessWebp: Buffer.from(made.losslessWebp),
     webm: made.webm && made.webm.length > 0 ? Buffer.from(made.webm) : null,
   }
 }
@@ -134,15 +142,18 @@ beforeAll(async () => {
   writeFileSync(join(root, 'photo.jpg'), made.jpeg)
   writeFileSync(join(root, 'camera.jpg'), withCameraExif(made.jpeg))
   writeFileSync(join(root, 'photo.webp'), made.webp)
+  writeFileSync(join(root, 'lossless.webp'), made.losslessWebp)
   writeFileSync(join(root, 'notes.txt'), 'notes\n')
   writeFileSync(join(root, 'spin.gif'), animatedGif())
   writeFileSync(join(root, 'favicon.ico'), iconOf(png(32, 32, patternPixel)))
   writeFileSync(join(root, 'empty.png'), '')
+  writeFileSync(join(root, 'float.tif'), floatPredictorTiff())
   writeFileSync(join(root, 'deep.png'), png16(64, 48))
   writeFileSync(join(root, 'huge.png'), largePng(5000, 4000))
   writeFileSync(join(root, 'hostile.svg'), hostileSvg(outsideUrl))
   writeFileSync(join(root, 'layers.psd'), layeredPsd())
   writeFileSync(join(root, 'empty.psd'), layeredPsd({ emptyComposite: true }))
+  writeFileSync(join(root, 'black.psd'), layeredPsd({ emptyComposite: 'black' }))
   writeFileSync(join(root, 'cmyk.psd'), cmykPsd())
   writeFileSync(join(root, 'pages.tif'), twoPageTiff())
   writeFileSync(join(root, 'media', 'tone.wav'), wav())
@@ -334,6 +345,19 @@ describe('bitmap editor', () => {
     }
   })
 
+  test('a lossless WebP is written back lossless', async () => {
+    const before = readFileSync(join(root, 'lossless.webp'))
+    expect(before.includes('VP8L')).toBe(true)
+    const { page } = await openFile('lossless.webp')
+    await editorReady(page)
+    await tool(page, 'Flip horizontal').click()
+    await expect.poll(() => readFileSync(join(root, 'lossless.webp')).equals(before), { timeout: 20_000 }).toBe(false)
+    const after = readFileSync(join(root, 'lossless.webp'))
+    expect(after.includes('VP8L')).toBe(true)
+    expect(after.includes('VP8 ')).toBe(false)
+    await page.close()
+  })
+
   test('an edited phone photo keeps its EXIF, upright and with its new size, without the old thumbnail', async () => {
     const before = readFileSync(join(root, 'camera.jpg'))
     const { page, watch } = await openFile('camera.jpg')
@@ -472,6 +496,19 @@ describe('PSD and TIFF', () => {
     await page.close()
   })
 
+  test('PSD: an all-black composite in a file with layers (a writer that kept none) shows the layers', async () => {
+    const { page } = await openFile('black.psd')
+    await expect
+      .poll(() => page.getByTestId('psd-preview').getAttribute('data-source'), { timeout: 20_000 })
+      .toBe('stacked')
+    const blueAt = await page.getByTestId('psd-canvas').evaluate((canvas) => {
+      const data = (canvas as HTMLCanvasElement).getContext('2d')?.getImageData(80, 80, 1, 1).data
+      return data ? [data[0], data[1], data[2]] : null
+    })
+    expect(blueAt).toEqual([30, 60, 220])
+    await page.close()
+  })
+
   test('PSD: an empty composite falls back to the stacked layers and says so; CMYK says why there is no preview', async () => {
     const { page } = await openFile('empty.psd')
     await expect
@@ -491,6 +528,15 @@ describe('PSD and TIFF', () => {
       .poll(() => cmyk.page.getByTestId('psd-unavailable').textContent(), { timeout: 20_000 })
       .toBe('Preview unavailable: its colour mode (CMYK, or another the decoder does not read) is not supported')
     await cmyk.page.close()
+  })
+
+  test('a TIFF page in an encoding the viewer cannot decode says so instead of drawing noise', async () => {
+    const { page, watch } = await openFile('float.tif')
+    await expect
+      .poll(() => page.getByTestId('tiff-note').textContent(), { timeout: 20_000 })
+      .toContain('Page 1 is stored in a way this viewer cannot decode (floating-point predictor).')
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
   })
 
   test('TIFF: two pages, the 16-bit one converted for display with a note', async () => {

@@ -83,7 +83,7 @@ function layerPixels(width: number, height: number, color: Pixel): Layer['imageD
  * layers flattened (as Photoshop's "maximize compatibility" writes it) unless `emptyComposite`.
  */
 export function layeredPsd(
-  options: { extraLayers?: number; size?: number; emptyComposite?: boolean } = {},
+  options: { extraLayers?: number; size?: number; emptyComposite?: boolean | 'black' } = {},
 ): Uint8Array {
   const size = options.size ?? 120
   const s = size / 120
@@ -111,6 +111,7 @@ export function layeredPsd(
   }
   const composite = new Uint8ClampedArray(
     rgba(size, size, (x, y) => {
+      if (options.emptyComposite === 'black') return [0, 0, 0, 255]
       if (options.emptyComposite) return [0, 0, 0, 0]
       const inBlue = x >= 60 * s && x < 100 * s && y >= 60 * s && y < 100 * s
       const inRed = x >= 20 * s && x < 60 * s && y >= 20 * s && y < 60 * s
@@ -195,6 +196,40 @@ export function twoPageTiff(): Uint8Array {
   file.set(header, 0)
   file.set(page1, offset1)
   file.set(page2, offset2)
+  return file
+}
+
+/**
+ * A 32-bit float RGB page, Deflate with the floating-point predictor (what ImageMagick writes for
+ * `-define quantum:format=floating-point`). Its strip is not real Deflate data: a viewer that
+ * knows it cannot decode this encoding must say so before trying.
+ */
+export function floatPredictorTiff(): Uint8Array {
+  const w = 32
+  const h = 16
+  const strip = new Uint8Array(w * h * 12).fill(0x55)
+  const offset = 4096
+  const header = new Uint8Array(
+    UTIF.encode([
+      {
+        t256: [w],
+        t257: [h],
+        t258: [32, 32, 32],
+        t259: [8],
+        t262: [2],
+        t273: [offset],
+        t277: [3],
+        t278: [h],
+        t279: [strip.length],
+        t284: [1],
+        t317: [3],
+        t339: [3, 3, 3],
+      },
+    ] as unknown as UTIFModule.IFD[]),
+  )
+  const file = new Uint8Array(offset + strip.length)
+  file.set(header, 0)
+  file.set(strip, offset)
   return file
 }
 

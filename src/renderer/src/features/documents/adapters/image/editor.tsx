@@ -4,7 +4,7 @@ import ImageEditor from 'tui-image-editor'
 import { I18nContext, translator, useI18n, type Locale } from '../../../../i18n'
 import { createEmitter, type DocumentAdapter, type MountedDocument } from '../types'
 import { blobOf, bytesOf, dataUrlBytes } from './common'
-import { editVerdict, imageInfo } from './image-info'
+import { editVerdict, imageInfo, isLosslessWebp } from './image-info'
 import { carryExif } from './jpeg-metadata'
 import { ImagePreview } from './Preview'
 import './image.css'
@@ -272,7 +272,9 @@ export const bitmapAdapter: DocumentAdapter = {
         if (state.get().tool === 'crop') current.stopDrawingMode()
         await nextFrame()
         const format = mime === 'image/jpeg' ? 'jpeg' : mime === 'image/webp' ? 'webp' : 'png'
-        const dataUrl = current.toDataURL({ format, ...(format === 'png' ? {} : { quality: EXPORT_QUALITY }) })
+        // A lossless WebP stays lossless: Chromium encodes WebP at quality 1 as VP8L.
+        const quality = format === 'webp' && isLosslessWebp(baseline) ? 1 : EXPORT_QUALITY
+        const dataUrl = current.toDataURL({ format, ...(format === 'png' ? {} : { quality }) })
         exported = dataUrlBytes(dataUrl)
         if (format === 'jpeg') {
           const { width, height } = state.get()

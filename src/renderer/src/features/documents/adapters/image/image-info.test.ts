@@ -1,6 +1,6 @@
 import { encode as encodePng } from 'fast-png'
 import { describe, expect, test } from 'vitest'
-import { editVerdict, imageInfo } from './image-info'
+import { editVerdict, imageInfo, isLosslessWebp } from './image-info'
 
 const png = (width: number, height: number) =>
   encodePng({ width, height, data: new Uint8Array(width * height * 3), channels: 3, depth: 8 })
@@ -85,5 +85,41 @@ describe('image headers decide what the editor may open', () => {
     webp[20] = 0x02 // animation
     webp.set([99, 0, 0, 49, 0, 0], 24) // 100 × 50
     expect(imageInfo(webp)).toMatchObject({ format: 'webp', width: 100, height: 50, animated: true })
+  })
+})
+
+describe('lossless WebP', () => {
+  const riff = (...chunks: Array<[string, number]>) => {
+    const parts = chunks.map(([id, size]) => {
+      const chunk = new Uint8Array(8 + size + (size % 2))
+      chunk.set(
+        [...id].map((c) => c.charCodeAt(0)),
+        0,
+      )
+      new DataView(chunk.buffer).setUint32(4, size, true)
+      return chunk
+    })
+    const body = parts.reduce((total, part) => total + part.length, 0)
+    const file = new Uint8Array(12 + body)
+    file.set(
+      [...'RIFF'].map((c) => c.charCodeAt(0)),
+      0,
+    )
+    new DataView(file.buffer).setUint32(4, 4 + body, true)
+    file.set(
+      [...'WEBP'].map((c) => c.charCodeAt(0)),
+      8,
+    )
+    let at = 12
+    for (const part of parts) {
+      file.set(part, at)
+      at += part.length
+    }
+    return file
+  }
+  test('finds VP8L after the extended header and an odd-sized chunk; VP8 is lossy', () => {
+    expect(isLosslessWebp(riff(['VP8X', 10], ['ICCP', 3], ['VP8L', 12]))).toBe(true)
+    expect(isLosslessWebp(riff(['VP8X', 10], ['VP8 ', 12]))).toBe(false)
+    expect(isLosslessWebp(new Uint8Array([1, 2, 3]))).toBe(false)
   })
 })

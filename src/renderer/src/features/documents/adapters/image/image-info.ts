@@ -144,3 +144,18 @@ export function editVerdict(info: ImageInfo, size: number): EditVerdict {
   if (info.width * info.height > EDIT_LIMITS.pixels) return { kind: 'preview', reason: 'pixels' }
   return { kind: 'editable' }
 }
+
+/** Whether a WebP file holds a lossless (`VP8L`) image: walks its RIFF chunks from the header. */
+export function isLosslessWebp(bytes: Uint8Array): boolean {
+  const fourcc = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4))
+  if (bytes.length < 20 || fourcc(0) !== 'RIFF' || fourcc(8) !== 'WEBP') return false
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let at = 12, seen = 0; at + 8 <= bytes.length && seen < 64; seen++) {
+    const id = fourcc(at)
+    if (id === 'VP8L') return true
+    if (id === 'VP8 ') return false
+    // Chunks are padded to an even size.
+    at += 8 + view.getUint32(at + 4, true) + (view.getUint32(at + 4, true) % 2)
+  }
+  return false
+}

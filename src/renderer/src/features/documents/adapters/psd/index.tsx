@@ -71,7 +71,7 @@ function PsdView(props: { bytes: Uint8Array; options: MountOptions }) {
           message.reason === 'color-mode'
             ? t('psd.reason.colorMode')
             : message.reason === 'depth'
-              ? t('psd.reason.depth', { message: message.message })
+              ? t('psd.reason.depth', { bits: psdBitDepth(props.bytes) })
               : message.message
         setShown({ kind: 'failed', reason })
         return
@@ -227,4 +227,12 @@ function LayerRow(props: { layer: PsdLayerNode; hidden: ReadonlySet<number>; onT
       )}
     </li>
   )
+}
+
+/**
+ * Bits per channel from the PSD header (big-endian at byte 22). The decoder's own message for an
+ * unsupported depth is not fit to show (and misspelled), so the view names the depth itself.
+ */
+function psdBitDepth(bytes: Uint8Array): string {
+  return bytes.length >= 24 ? String((bytes[22] ?? 0) * 256 + (bytes[23] ?? 0)) : '?'
 }

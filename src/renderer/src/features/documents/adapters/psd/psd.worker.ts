@@ -109,12 +109,22 @@ function stack(hidden: ReadonlySet<number>): ImageBitmap {
   return canvas.transferToImageBitmap()
 }
 
-/** A composite that is missing or fully transparent (Photoshop without "maximize compatibility"). */
+/**
+ * A composite that is missing or fully transparent (Photoshop without "maximize compatibility"),
+ * or all black in a file that has layers: what writers that keep no composite store instead (it
+ * has no alpha channel, so it reads as opaque black). A picture whose layers really make solid
+ * black is then drawn from its layers: the same black, just composed here.
+ */
 function emptyComposite(current: Psd): boolean {
   const data = current.imageData?.data
   if (!data || data.length === 0) return true
-  for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) return false
-  return true
+  let transparent = true
+  let black = true
+  for (let i = 0; i < data.length && (transparent || black); i += 4) {
+    if (data[i + 3] !== 0) transparent = false
+    if (data[i] !== 0 || data[i + 1] !== 0 || data[i + 2] !== 0) black = false
+  }
+  return transparent || (black && (current.children?.length ?? 0) > 0)
 }
 
 function reply(message: PsdResponse, transfer: Transferable[] = []) {

@@ -89,6 +89,12 @@ function TiffView(props: { bytes: Uint8Array; options: MountOptions }) {
     page && page.bits > 8 ? t('tiff.deep', { bits: page.bits }) : null,
     page?.cmyk ? t('tiff.cmyk') : null,
     page?.tooLarge ? t('tiff.tooLarge', { page: page.index + 1, width: page.width, height: page.height }) : null,
+    page?.unsupported
+      ? t('tiff.unsupported', {
+          page: page.index + 1,
+          encoding: t(page.unsupported === 'jpeg-alpha' ? 'tiff.encoding.jpegAlpha' : 'tiff.encoding.floatPredictor'),
+        })
+      : null,
   ].filter(Boolean)
 
   return (

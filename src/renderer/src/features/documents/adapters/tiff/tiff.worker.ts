@@ -10,8 +10,24 @@ const UTIF = (UTIFModule as unknown as { default?: typeof UTIFModule }).default 
 
 const scope = self as unknown as DedicatedWorkerGlobalScope
 
-/** A page larger than this is not decoded (spec 09 image limits): the view says so instead. */
-const MAX_PIXELS = 16_000_000
+/**
+ * A page larger than this is not decoded: the view says so instead. Decision: spec 09's 16
+ * megapixels bound editing; this is a preview, and 24–50 MP is an ordinary camera or scanner page.
+ * 50 MP decodes to 200 MB of RGBA once, in this worker, and is then handed over as a bitmap.
+ */
+const MAX_PIXELS = 50_000_000
+
+/**
+ * Encodings utif2 decodes wrongly without an error (it draws stripes or noise): JPEG-compressed
+ * pages with more than three samples (an alpha channel) and the floating-point predictor. The view
+ * says the page cannot be shown rather than showing garbage.
+ */
+function unsupportedEncoding(ifd: UTIFModule.IFD): 'jpeg-alpha' | 'float-predictor' | null {
+  const compression = num(ifd.t259, 1)
+  if ((compression === 6 || compression === 7) && num(ifd.t277, 1) > 3) return 'jpeg-alpha'
+  if (num(ifd.t317, 1) === 3) return 'float-predictor'
+  return null
+}
 
 export type TiffRequest = { kind: 'open'; bytes: ArrayBuffer } | { kind: 'page'; index: number }
 export type TiffResponse =
@@ -26,6 +42,7 @@ export type TiffResponse =
       bits: number
       cmyk: boolean
       tooLarge: boolean
+      unsupported: 'jpeg-alpha' | 'float-predictor' | null
     }
   | { kind: 'failed'; message: string }
 
@@ -50,7 +67,9 @@ scope.onmessage = async (event: MessageEvent<TiffRequest>) => {
     const height = num(ifd.t257, 0)
     const bits = num(ifd.t258, 1)
     const cmyk = num(ifd.t262, 2) === 5
-    if (width * height > MAX_PIXELS) {
+    const tooLarge = width * height > MAX_PIXELS
+    const unsupported = unsupportedEncoding(ifd)
+    if (tooLarge || unsupported) {
       scope.postMessage({
         kind: 'page',
         index: request.index,
@@ -59,7 +78,8 @@ scope.onmessage = async (event: MessageEvent<TiffRequest>) => {
         image: null,
         bits,
         cmyk,
-        tooLarge: true,
+        tooLarge,
+        unsupported,
       } satisfies TiffResponse)
       return
     }
@@ -73,7 +93,17 @@ scope.onmessage = async (event: MessageEvent<TiffRequest>) => {
       ),
     )
     scope.postMessage(
-      { kind: 'page', index: request.index, width, height, image, bits, cmyk, tooLarge: false } satisfies TiffResponse,
+      {
+        kind: 'page',
+        index: request.index,
+        width,
+        height,
+        image,
+        bits,
+        cmyk,
+        tooLarge: false,
+        unsupported: null,
+      } satisfies TiffResponse,
       [image],
     )
   } catch (error) {
