@@ -10,6 +10,7 @@ import {
   changedParts,
   corpusFile,
   makeDocx,
+  makeFormatsXlsx,
   makeLongDocx,
   makePptx,
   makeXlsx,
@@ -94,6 +95,7 @@ beforeAll(async () => {
   mkdirSync(root, { recursive: true })
   put('letter.docx', await letterDocx())
   put('kept.docx', await letterDocx())
+  put('numbers.xlsx', await makeFormatsXlsx())
   put('notes.txt', Buffer.from('Meeting notes\n'))
   // RTF is ASCII, so it is sniffed as text: it still opens in the Office view, not the code editor.
   put('memo.rtf', Buffer.from('{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} \\f0\\fs24 A memo in RTF.\\par }\n'))
@@ -377,7 +379,8 @@ describe('Office documents in the document view', () => {
     await expect.poll(() => grid.count(), { timeout: 20_000 }).toBe(1)
     expect(await page.getByRole('tab', { name: 'Summary' }).count()).toBe(1)
     const a2 = grid.getByRole('gridcell', { name: 'A2', exact: true })
-    expect(await a2.textContent()).toBe('20')
+    // A2's style formats it with two decimals, as Excel shows it; the editor edits the number.
+    expect(await a2.textContent()).toBe('20.00')
     await a2.click()
     // Keyboard: down one, then Enter edits; the editor is named.
     await page.keyboard.press('ArrowUp')
@@ -411,8 +414,23 @@ describe('Office documents in the document view', () => {
     ]) {
       expect(parts.get(part)?.equals(before.get(part) ?? Buffer.alloc(0)), part).toBe(true)
     }
-    expect(await grid.getByRole('gridcell', { name: 'A2', exact: true }).textContent()).toBe('25')
+    expect(await grid.getByRole('gridcell', { name: 'A2', exact: true }).textContent()).toBe('25.00')
     await page.screenshot({ path: join(ARTIFACTS, 'office-xlsx.png') })
+    await close(page, watch)
+  })
+
+  test('XLSX: numbers are shown in their formats — dates, percentages — and edited as numbers', async () => {
+    const { page, watch } = await open('numbers.xlsx')
+    await dismissOffer(page)
+    const grid = page.getByRole('grid', { name: 'Sheet Numbers' })
+    await expect.poll(() => grid.count(), { timeout: 20_000 }).toBe(1)
+    const shown = async (address: string) => grid.getByRole('gridcell', { name: address, exact: true }).textContent()
+    expect(await shown('A1')).toBe('2024-03-03')
+    expect(await shown('B1')).toBe('2.34%')
+    expect(await shown('C1')).toBe('2024-03-04')
+    expect(await shown('D1')).toBe('1234.5')
+    await grid.getByRole('gridcell', { name: 'A1', exact: true }).dblclick()
+    expect(await page.getByRole('textbox', { name: 'Cell value' }).inputValue()).toBe('45354')
     await close(page, watch)
   })
 

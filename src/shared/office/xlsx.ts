@@ -83,9 +83,14 @@ export interface CellValue {
   readonly address: string
   readonly column: number
   readonly row: number
-  /** What the grid shows: the cached value as text (numbers unformatted). */
+  /** The cached value as text (numbers unformatted: what the cell editor shows and edits). */
   readonly text: string
   readonly formula?: string
+  /**
+   * A number's display format from the workbook's styles: a format code, or the id of one of the
+   * spreadsheet's built-in formats. Absent for text, booleans and the General format.
+   */
+  readonly numberFormat?: string | number
 }
 
 export interface SheetContent {
@@ -94,6 +99,8 @@ export interface SheetContent {
   readonly rows: number
   readonly columns: number
   readonly merges: string[]
+  /** Serial day numbers count from 1904 (old Mac workbooks), not 1900. */
+  readonly date1904: boolean
 }
 
 export type CellEditOutcome =
@@ -112,6 +119,7 @@ export type CellEditRefusal =
 interface Workbook {
   readonly pkg: OfficePackage
   readonly part: string
+  readonly xml: string
   readonly sheets: SheetInfo[]
 }
 
@@ -134,7 +142,35 @@ async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
       state: state === 'hidden' || state === 'veryHidden' ? state : 'visible',
     })
   }
-  return { pkg, part, sheets }
+  return { pkg, part, xml, sheets }
+}
+
+/**
+ * The number format of each cell style (`cellXfs`, by index): a custom code from `numFmts`, or a
+ * built-in id. The General format (id 0) is left out: such numbers are shown as stored.
+ */
+async function cellNumberFormats(book: Workbook): Promise<Array<string | number | undefined>> {
+  const rel = (await relationshipsOf(book.pkg, book.part)).find((r) => r.type === 'styles')
+  if (!rel) return []
+  const xml = await book.pkg.textOrNull(rel.target)
+  if (xml === null) return []
+  const p = prefixFor(xml, MAIN_NS) ?? ''
+  const custom = new Map<number, string>()
+  for (const element of findAll(xml, `${p}numFmt`)) {
+    const attributes = attributesAt(xml, element.start)
+    const id = Number(attributes.get('numFmtId'))
+    const code = attributes.get('formatCode')
+    if (Number.isInteger(id) && code !== undefined) custom.set(id, decodeEntities(code))
+  }
+  const xfs = findFirst(xml, `${p}cellXfs`)
+  if (!xfs) return []
+  return children(xml, xfs)
+    .filter((child) => localName(child.name) === 'xf')
+    .map((xf) => {
+      const id = Number(attributesAt(xml, xf.start).get('numFmtId') ?? 0)
+      if (!Number.isInteger(id) || id === 0) return undefined
+      return custom.get(id) ?? id
+    })
 }
 
 export async function listSheets(bytes: Uint8Array): Promise<SheetInfo[]> {
@@ -147,6 +183,11 @@ export async function readSheet(bytes: Uint8Array, sheetName: string): Promise<S
   const sheet = book.sheets.find((s) => s.name === sheetName)
   if (!sheet) throw new PackageError('missing-part', `There is no sheet "${sheetName}".`)
   const shared = await sharedStrings(book)
+  const formats = await cellNumberFormats(book)
+  const workbookPr = findFirst(book.xml, `${prefixFor(book.xml, MAIN_NS) ?? ''}workbookPr`)
+  const date1904 = workbookPr
+    ? /^(1|true)$/.test(attributesAt(book.xml, workbookPr.start).get('date1904') ?? '')
+    : false
   const xml = await book.pkg.text(sheet.part)
   const p = prefixFor(xml, MAIN_NS) ?? ''
   const cells: CellValue[] = []
@@ -169,17 +210,19 @@ export async function readSheet(bytes: Uint8Array, sheetName: string): Promise<S
       if (text === '' && formula === undefined) continue
       rows = Math.max(rows, cell.row)
       columns = Math.max(columns, cell.column)
+      const numberFormat = type === 'n' && raw !== '' ? formats[Number(attributes.get('s') ?? 0)] : undefined
       cells.push({
         address: formatAddress(cell),
         column: cell.column,
         row: cell.row,
         text,
         ...(formula !== undefined ? { formula } : {}),
+        ...(numberFormat !== undefined ? { numberFormat } : {}),
       })
     }
   }
   const merges = findAll(xml, `${p}mergeCell`).map((m) => attributesAt(xml, m.start).get('ref') ?? '')
-  return { name: sheet.name, cells, rows, columns, merges }
+  return { name: sheet.name, cells, rows, columns, merges, date1904 }
 }
 
 async function sharedStrings(book: Workbook): Promise<string[]> {

@@ -11,6 +11,7 @@ import {
   type SheetContent,
   type SheetInfo,
 } from '../../../../../../shared/office'
+import SSF from 'ssf'
 import { useI18n } from '../../../../i18n'
 import type { OfficeSession } from './session'
 
@@ -202,7 +203,7 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
           role="gridcell"
           aria-colindex={column + 1}
           aria-label={address}
-          aria-description={cell ? shownText(cell) : undefined}
+          aria-description={cell ? shownText(cell, content?.date1904 ?? false) : undefined}
           aria-selected={isSelected}
           aria-readonly={props.readOnly || undefined}
           tabIndex={isSelected ? 0 : -1}
@@ -212,7 +213,7 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
           onDoubleClick={() => !props.readOnly && editor.current?.focus()}
           title={cell && cell.text === '' && cell.formula !== undefined ? t('office.formulaPending') : undefined}
         >
-          {cell ? shownText(cell) : ''}
+          {cell ? shownText(cell, content?.date1904 ?? false) : ''}
         </div>,
       )
     }
@@ -310,9 +311,27 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
   )
 }
 
-/** What the grid shows: the cached value, or the formula when its result was dropped for recalculation. */
-function shownText(cell: CellValue): string {
-  return cell.text === '' && cell.formula !== undefined ? `=${cell.formula}` : cell.text
+/**
+ * The built-in short date formats (14, 22) follow the reader's system settings in Excel, so a file
+ * says nothing about day/month order; they are shown as ISO dates here, unambiguous in any locale.
+ */
+const ISO_BUILT_IN: Readonly<Record<number, string>> = { 14: 'yyyy-mm-dd', 22: 'yyyy-mm-dd h:mm' }
+
+/**
+ * What the grid shows: the cached value in its number format (dates, percentages, decimals, with
+ * SheetJS's format engine), or the formula when its result was dropped for recalculation.
+ */
+function shownText(cell: CellValue, date1904: boolean): string {
+  if (cell.text === '' && cell.formula !== undefined) return `=${cell.formula}`
+  const value = Number(cell.text)
+  if (cell.numberFormat === undefined || cell.text.trim() === '' || !Number.isFinite(value)) return cell.text
+  const format =
+    typeof cell.numberFormat === 'number' ? (ISO_BUILT_IN[cell.numberFormat] ?? cell.numberFormat) : cell.numberFormat
+  try {
+    return SSF.format(format, value, { date1904 })
+  } catch {
+    return cell.text
+  }
 }
 
 /** What the cell editor shows: a formula as typed, else the value. */
