@@ -97,6 +97,8 @@ beforeAll(async () => {
   put('kept.docx', await letterDocx())
   put('numbers.xlsx', await makeFormatsXlsx())
   put('notes.txt', Buffer.from('Meeting notes\n'))
+  // A Graphviz graph: `.dot` is also Word's template extension, but this one is text.
+  put('graph.dot', Buffer.from('digraph { a -> b }\n'))
   // RTF is ASCII, so it is sniffed as text: it still opens in the Office view, not the code editor.
   put('memo.rtf', Buffer.from('{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} \\f0\\fs24 A memo in RTF.\\par }\n'))
   put('chart.docx', await chartDocx())
@@ -152,11 +154,17 @@ afterAll(async () => {
 })
 
 async function open(path: string): Promise<{ page: Page; watch: PageWatch }> {
+  const opened = await openText(path)
+  await expect.poll(() => opened.page.getByTestId('office-engines').count(), { timeout: 30_000 }).toBe(1)
+  return opened
+}
+
+/** A tab for `path`, whatever view it gets. */
+async function openText(path: string): Promise<{ page: Page; watch: PageWatch }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
   const page = await context.newPage()
   const watch = await watchPage(page)
   await page.goto(`${host.url}&open=${encodeURIComponent(path)}`)
-  await expect.poll(() => page.getByTestId('office-engines').count(), { timeout: 30_000 }).toBe(1)
   return { page, watch }
 }
 
@@ -308,6 +316,13 @@ describe('Office documents in the document view', () => {
     }
     await close(page, watch)
   }, 120_000)
+
+  test('a text file with an Office name (a Graphviz .dot) opens in the text editor', async () => {
+    const { page, watch } = await openText('graph.dot')
+    await expect.poll(() => page.locator('.monaco-editor').count(), { timeout: 20_000 }).toBe(1)
+    expect(await page.locator('div.office-view-full').count()).toBe(0)
+    await close(page, watch)
+  })
 
   test('RTF (plain ASCII on disk) opens in the Office view, never as editable source', async () => {
     const { page, watch } = await open('memo.rtf')

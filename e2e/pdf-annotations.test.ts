@@ -332,6 +332,12 @@ describe('annotations saved into the PDF', () => {
     await page.keyboard.press('Control+z')
     expect(await page.locator('.highlightEditor').count()).toBe(1)
     expect(await page.getByRole('button', { name: 'Redo' }).isDisabled()).toBe(true)
+    // A click on the chat's plain text leaves the focus on the page's body: keys are still not the reader's.
+    await page.getByTestId('transcript').click({ position: { x: 20, y: 20 } })
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
+    await page.keyboard.press('Delete')
+    await page.keyboard.press('Backspace')
+    expect(await page.locator('.highlightEditor').count()).toBe(1)
     // A picture dropped on the composer or on the page is no stamp in the PDF (no such tool here).
     for (const target of ['[data-testid="composer-input"]', '.pdf-scroll .page[data-page-number="1"]']) {
       await page.evaluate((selector) => {

@@ -131,15 +131,17 @@ export function DocumentHost(props: {
           if (release) void release(released, { kept: true })
           return
         }
-        forgetKept(keepKey, released)
       }
+      const forgotten = keepKey && released ? forgetKept(keepKey, released) : undefined
       const detached = element
       if (released && release)
         void release(released, { kept: false }).finally(() => {
+          forgotten?.cleanup?.()
           released.destroy()
           detached?.remove()
         })
       else {
+        forgotten?.cleanup?.()
         released?.destroy()
         detached?.remove()
       }

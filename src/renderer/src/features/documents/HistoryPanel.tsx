@@ -124,7 +124,12 @@ export function HistoryPanel(props: {
         return
       }
       if (result.kind === 'text') {
-        setPreview({ kind: 'shown', version, entry, content: { kind: 'text', text: result.text }, text: result.text })
+        // A text version shown by a bytes adapter (RTF, an empty or broken `.pdf`): its bytes, as the tab does.
+        const content: DocumentContent =
+          entry.needs === 'bytes'
+            ? { kind: 'bytes', bytes: new TextEncoder().encode(result.text), mime: 'text/plain' }
+            : { kind: 'text', text: result.text }
+        setPreview({ kind: 'shown', version, entry, content, text: result.text })
         return
       }
       const response = await fetch(result.url)

@@ -35,10 +35,14 @@ export function keepDocument(key: string, document: KeptDocument): void {
 
 /**
  * Drops the record of a kept instance that could not be hidden (`MountedDocument.hide` said no):
- * its host releases it like any other view.
+ * its host releases it like any other view, then runs the record's `cleanup` (the byte editor's
+ * registration and the dirty dot), which the view that re-attached it does not hold.
  */
-export function forgetKept(key: string, mounted: MountedDocument): void {
-  if (kept.get(key)?.mounted === mounted) kept.delete(key)
+export function forgetKept(key: string, mounted: MountedDocument): KeptDocument | undefined {
+  const record = kept.get(key)
+  if (record?.mounted !== mounted) return undefined
+  kept.delete(key)
+  return record
 }
 
 async function releaseKept(document: KeptDocument): Promise<boolean> {

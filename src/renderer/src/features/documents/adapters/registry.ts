@@ -59,7 +59,9 @@ export const ADAPTERS: readonly DocumentAdapterEntry[] = [
     // Kept across tab switches like the other rich editors (the DOCX editor's undo stack, the
     // slide and sheet in view) — except with an ONLYOFFICE frame, which reloads when moved.
     keep: true,
-    canHandle: (type) => OFFICE_EXTENSION.test(type.path),
+    // By name for binaries; of the text files only RTF (ASCII by design). A Graphviz `.dot` or an
+    // HTML/TSV export named `.xls` is text and stays in the text editor.
+    canHandle: (type) => OFFICE_EXTENSION.test(type.path) && (type.kind === 'binary' || /\.rtf$/i.test(type.path)),
     load: () => import('./office').then((m) => m.officeAdapter),
   },
   {

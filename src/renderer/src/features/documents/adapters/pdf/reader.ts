@@ -128,6 +128,8 @@ export class PdfReader {
   private uiManager: EditorUiManager | null = null
   /** The reader's whole frame (toolbar, sidebar, pages): where its editing keys and clipboard act. */
   private frame: HTMLElement | null = null
+  /** Whether the person's last pointer press or focus move was inside the frame. */
+  private lastInside = false
   document: PDFDocumentProxy | null = null
   private attached: Promise<void>
   private resolveAttached!: () => void
@@ -172,6 +174,18 @@ export class PdfReader {
       capture: true,
       signal: this.abort.signal,
     })
+    // Where the person last pressed or moved the focus: a key on the page's body belongs to the
+    // reader only if that was the reader (clicking the chat's text also leaves the focus on body).
+    for (const type of ['pointerdown', 'focusin']) {
+      document.addEventListener(
+        type,
+        (event) => {
+          const frame = this.frame ?? this.container
+          this.lastInside = event.target instanceof Node && frame.contains(event.target)
+        },
+        { capture: true, signal: this.abort.signal },
+      )
+    }
     for (const type of ['pointerup', 'keyup', 'focusout', 'change']) {
       this.container.addEventListener(type, () => this.scheduleCheck(), { signal: this.abort.signal })
     }
@@ -691,13 +705,14 @@ export class PdfReader {
   }
 
   /**
-   * Whether a key or clipboard event is this reader's: it started inside the reader's frame, or
-   * on the page's body while the reader is on screen (after a note closes, the focus falls there).
+   * Whether a key or clipboard event is this reader's: it started inside the reader's frame, or on
+   * the page's body while the reader is on screen and was the last thing pressed or focused (after
+   * a note closes, the focus falls on body).
    */
   private owns(target: EventTarget | null): boolean {
     const frame = this.frame ?? this.container
     if (!frame.isConnected) return false
-    if (target === document.body || target === document.documentElement || target === document) return true
+    if (target === document.body || target === document.documentElement || target === document) return this.lastInside
     return target instanceof Node && frame.contains(target)
   }
 

@@ -85,6 +85,8 @@ scope.onmessage = async (event: MessageEvent<TiffRequest>) => {
     }
     UTIF.decodeImage(buffer, ifd)
     const rgba = UTIF.toRGBA8(ifd)
+    // utif2 keeps the decoded samples on the IFD, and the IFDs live as long as the file is open.
+    delete (ifd as { data?: unknown }).data
     const image = await createImageBitmap(
       new ImageData(
         new Uint8ClampedArray(rgba.buffer as ArrayBuffer, rgba.byteOffset, width * height * 4),
