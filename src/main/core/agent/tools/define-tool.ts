@@ -20,7 +20,7 @@ export interface ToolContext {
   readonly reads: ReadRecords
   /** A trusted mutation attributed to the turn; refuses to start once `signal` is aborted. */
   mutate(plan: (context: MutatorContext) => Promise<Outcome<PlannedChange[]>>): Promise<Outcome<Receipt>>
-  /** The `task` tool's sub-agent, run by the loop for this call (absent inside a sub-agent). */
+  /** The `task` tool's sub-agent, run by the loop for this call (a sub-agent has no `task` tool to use it). */
   spawn?(task: { description: string; prompt: string }): Promise<ToolResult>
 }
 

@@ -123,3 +123,8 @@ export function createEmitter() {
     },
   }
 }
+
+/** Whether two byte arrays hold the same bytes (an adapter's own export coming back as "new" content). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i])
+}

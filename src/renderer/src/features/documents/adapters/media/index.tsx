@@ -24,7 +24,7 @@ function MediaView(props: { bytes: Uint8Array; mime: string; path: string }) {
   const url = useMemo(() => URL.createObjectURL(blobOf(props.bytes, props.mime)), [props.bytes, props.mime])
   useEffect(() => () => URL.revokeObjectURL(url), [url])
   const [error, setError] = useState<string | null>(null)
-  const video = props.mime.startsWith('video/')
+  const Player = props.mime.startsWith('video/') ? 'video' : 'audio'
   const onError = (element: HTMLMediaElement) => {
     const code = element.error?.code
     setError(
@@ -45,17 +45,8 @@ function MediaView(props: { bytes: Uint8Array; mime: string; path: string }) {
         <p className="viewer-note viewer-error" role="alert" data-testid="media-error">
           {error}
         </p>
-      ) : video ? (
-        <video
-          src={url}
-          controls
-          preload="metadata"
-          aria-label={props.path}
-          data-testid="media-player"
-          onError={(event) => onError(event.currentTarget)}
-        />
       ) : (
-        <audio
+        <Player
           src={url}
           controls
           preload="metadata"

@@ -1,13 +1,11 @@
 import { createRoot } from 'react-dom/client'
 import { I18nContext, translator, type Locale } from '../../../../i18n'
 import { rememberScroll } from '../scroll-offsets'
-import { createEmitter, type DocumentAdapter, type DocumentContent, type MountedDocument } from '../types'
+import { createEmitter, sameBytes, type DocumentAdapter, type DocumentContent, type MountedDocument } from '../types'
 import { OfficeView, type EngineSlot } from './OfficeView'
 import { OnlyOfficeHost } from './onlyoffice-host'
 import { OfficeSession } from './session'
 import './office.css'
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i])
 
 /**
  * Office documents (spec 10): DOCX, PPTX, XLSX, their legacy and ODF relatives. The adapter holds

@@ -1,7 +1,7 @@
 import { createRoot } from 'react-dom/client'
 import { I18nContext, translator, type Locale } from '../../../../i18n'
 import { rememberScroll } from '../scroll-offsets'
-import { createEmitter, type DocumentAdapter, type DocumentContent, type MountedDocument } from '../types'
+import { createEmitter, sameBytes, type DocumentAdapter, type DocumentContent, type MountedDocument } from '../types'
 import { loadPdfjs } from './pdfjs'
 import { PdfReader } from './reader'
 import { ReaderView } from './Reader'
@@ -11,8 +11,6 @@ import './reader.css'
 export function warmUp(): void {
   void loadPdfjs().catch(() => undefined)
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i])
 
 /**
  * The PDF reader (spec 09): pdf.js's viewer in a reader frame — continuous pages, sidebar with
