@@ -352,17 +352,8 @@ export function ReaderView(props: { reader: PdfReader; path: string; compact: bo
       event.preventDefault()
       event.stopPropagation()
       reader.openFind()
-      // The find bar may only render with this state change: focus it now if it is there, and
-      // again once the frame has painted it.
       const frame = event.currentTarget as HTMLElement
-      const focusBox = () => {
-        const box = frame.querySelector<HTMLInputElement>('.pdf-findbar input')
-        if (!box || box === document.activeElement) return
-        box.focus()
-        box.select()
-      }
-      focusBox()
-      requestAnimationFrame(focusBox)
+      focusFindBox(frame)
     }
   }
   // Closing a note with Escape (pdf.js blurs its editor) leaves the focus on the page's body, not in
@@ -378,11 +369,7 @@ export function ReaderView(props: { reader: PdfReader; path: string; compact: bo
       if (!frame || frame.getClientRects().length === 0) return
       event.preventDefault()
       reader.openFind()
-      requestAnimationFrame(() => {
-        const box = frame.querySelector<HTMLInputElement>('.pdf-findbar input')
-        box?.focus()
-        box?.select()
-      })
+      focusFindBox(frame)
     }
     window.addEventListener('keydown', onWindowKey)
     return () => window.removeEventListener('keydown', onWindowKey)
@@ -440,4 +427,25 @@ export function ReaderView(props: { reader: PdfReader; path: string; compact: bo
       </div>
     </div>
   )
+}
+
+/**
+ * Puts the focus in the find box once it is there. The bar may only render with the state change,
+ * and pdf.js may still be moving the focus back to a note it just committed (Escape, then Ctrl+F at
+ * once): so the box is focused now, after the next paint and twice more within a quarter second,
+ * unless the person has already moved on (the focus left the reader).
+ */
+function focusFindBox(frame: HTMLElement): void {
+  const focusBox = () => {
+    const box = frame.querySelector<HTMLInputElement>('.pdf-findbar input')
+    if (!box || box === document.activeElement) return
+    const active = document.activeElement
+    if (active && active !== document.body && !frame.contains(active)) return
+    box.focus()
+    box.select()
+  }
+  focusBox()
+  requestAnimationFrame(focusBox)
+  setTimeout(focusBox, 80)
+  setTimeout(focusBox, 250)
 }
