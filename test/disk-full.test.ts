@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import { agentFixture, toolParts } from './support/agent'
+import { startFakeOpenAI, type FakeLlmServer } from './support/fake-llm'
+import { digestOf } from '../src/main/core/store'
+import { openProject, startCore, testHost } from './support/core'
+import { smallDisk, smallDiskUnavailable, tempLookalikes } from './support/small-disk'
+import { tempDir } from './support/temp'
+import { envelope } from './support/protocol'
+
+if (smallDiskUnavailable) console.log(`skipped: the disk-full tests — ${smallDiskUnavailable}`)
+
+const MiB = 1024 * 1024
+
+const fakes: FakeLlmServer[] = []
+afterEach(async () => {
+  for (const fake of fakes.splice(0)) await fake.close()
+})
+
+describe.skipIf(smallDiskUnavailable !== null)('a full disk', () => {
+  test('a save bigger than the space left in the project is NO_SPACE, leaves no temp file and the old bytes; it succeeds once space is back', async () => {
+    const disk = smallDisk(4 * MiB)
+    const root = join(disk.dir, 'project')
+    mkdirSync(root)
+    writeFileSync(join(root, 'notes.txt'), 'the old content\n')
+    const core = startCore()
+    const project = await openProject(core, root)
+    const read = await project.call('files.read', { path: 'notes.txt' })
+    const revision = (read as { result: { revision: string } }).result.revision
+
+    disk.fill(256 * 1024)
+    const big = 'x'.repeat(MiB)
+    const key = randomUUID()
+    const write = () =>
+      core.handle(
+        envelope(
+          'files.write',
+          { path: 'notes.txt', content: big, expected_revision: revision },
+          { owner: { project_id: project.projectId }, key },
+        ),
+      )
+    const refused = await write()
+    expect(refused).toMatchObject({ status: 'error', error: { code: 'NO_SPACE', details: { path: 'notes.txt' } } })
+    expect(tempLookalikes(root)).toEqual([])
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('the old content\n')
+    expect(await core.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
+
+    disk.free()
+    const saved = await write()
+    expect(saved).toMatchObject({ status: 'ok' })
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe(big)
+    expect(tempLookalikes(root)).toEqual([])
+  })
+
+  test('a save whose versions cannot be stored in a full data directory is NO_SPACE; nothing half-committed, history readable', async () => {
+    const disk = smallDisk(8 * MiB)
+    const dataDir = join(disk.dir, 'data')
+    const root = tempDir('retrace-project-')
+    writeFileSync(join(root, 'notes.txt'), 'first\n')
+    const host = testHost()
+    const core = startCore({ dataDir, host })
+    const project = await openProject(core, root)
+    const write = (content: string, expected: string, key = randomUUID()) =>
+      core.handle(
+        envelope(
+          'files.write',
+          { path: 'notes.txt', content, expected_revision: expected },
+          { owner: { project_id: project.projectId }, key },
+        ),
+      )
+    const committed = await write('second\n', digestOf(Buffer.from('first\n')))
+    expect(committed).toMatchObject({ status: 'ok' })
+    const secondRevision = digestOf(Buffer.from('second\n'))
+
+    // Each amount of room left stops a different write first: the lock row, the prepare row, the
+    // 1 MiB version blob, or the settle row after it.
+    for (const leave of [0, 16 * 1024, 64 * 1024, 256 * 1024, 768 * 1024]) {
+      disk.fill(leave)
+      const big = `${leave}`.padEnd(MiB, 'y')
+      const refused = await write(big, secondRevision)
+      expect(refused, `with ${leave} bytes left`).toMatchObject({ status: 'error', error: { code: 'NO_SPACE' } })
+      expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('second\n')
+      expect(await core.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
+      const history = await project.call('files.history', { path: 'notes.txt' })
+      expect(history).toMatchObject({ status: 'ok', result: { total: 2 } })
+      const transactions = await project.call('journal.transactions', {})
+      console.log(leave, JSON.stringify((transactions as {result: {transactions: Array<{status: string}>}}).result.transactions.map((t) => t.status)))
+      disk.free()
+    }
+    expect(host.entries.filter((entry) => entry.level === 'error')).toEqual([])
+
+    const retried = await write('third\n', secondRevision)
+    expect(retried).toMatchObject({ status: 'ok' })
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('third\n')
+    const statuses = await project.call('journal.transactions', {})
+    console.log(JSON.stringify((statuses as {result: {transactions: Array<{status: string}>}}).result.transactions.map((t) => t.status)))
+  })
+
+  test('a write tool call that meets a full disk is NO_SPACE to the model; the turn goes on and the next call succeeds once space is back', async () => {
+    const disk = smallDisk(16 * MiB)
+    const root = join(disk.dir, 'project')
+    mkdirSync(root)
+    writeFileSync(join(root, 'keep.txt'), 'kept\n')
+    const crashes: unknown[] = []
+    const onCrash = (error: unknown) => crashes.push(error)
+    process.on('uncaughtException', onCrash)
+    process.on('unhandledRejection', onCrash)
+    try {
+      const llm = await startFakeOpenAI()
+      fakes.push(llm)
+      const big = 'z'.repeat(2 * MiB)
+      llm.enqueue(
+        { kind: 'stream', steps: [{ toolCalls: [{ id: 'w1', name: 'write', input: { file_path: 'big.txt', content: big } }] }] },
+        { kind: 'stream', steps: [{ toolCalls: [{ id: 'w2', name: 'write', input: { file_path: 'big.txt', content: big } }] }] },
+        { kind: 'stream', steps: [{ text: 'Written on the second try.' }] },
+      )
+      const agent = await agentFixture(root, llm, { mode: 'ask', dataDir: join(disk.dir, 'data') })
+      const turnId = await agent.prompt('Write big.txt')
+      await agent.approvalFor(turnId, 'w1')
+      disk.fill(256 * 1024)
+      expect((await agent.session('session.approve', { tool_call_id: 'w1', decision: 'approve' })).status).toBe('ok')
+      await agent.approvalFor(turnId, 'w2')
+      disk.free()
+      expect((await agent.session('session.approve', { tool_call_id: 'w2', decision: 'approve' })).status).toBe('ok')
+      const finished = await agent.finished(turnId)
+
+      expect(finished.status).toBe('complete')
+      const tools = toolParts(await agent.turn(turnId))
+      expect(tools.map((t) => [t.id, t.state, t.error?.code])).toEqual([
+        ['w1', 'error', 'NO_SPACE'],
+        ['w2', 'completed', undefined],
+      ])
+      expect(tools[0]?.error?.message).toContain('"big.txt" is full')
+      expect(readFileSync(join(root, 'big.txt'), 'utf8')).toBe(big)
+      expect(tempLookalikes(root)).toEqual([])
+      expect(await agent.core.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
+      expect(crashes).toEqual([])
+    } finally {
+      process.off('uncaughtException', onCrash)
+      process.off('unhandledRejection', onCrash)
+    }
+  })
+})
