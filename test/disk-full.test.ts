@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest'
 import { agentFixture, toolParts } from './support/agent'
 import { startFakeOpenAI, type FakeLlmServer } from './support/fake-llm'
 import { digestOf } from '../src/main/core/store'
@@ -13,6 +13,25 @@ import { envelope } from './support/protocol'
 if (smallDiskUnavailable) console.log(`skipped: the disk-full tests — ${smallDiskUnavailable}`)
 
 const MiB = 1024 * 1024
+
+/**
+ * What would have ended the host: an exception thrown from a timer or a rejection nobody handles
+ * (Node exits on either). Collected for the current test and asserted empty.
+ */
+function watchForCrashes(): unknown[] {
+  const crashes: unknown[] = []
+  const onCrash = (error: unknown) => crashes.push(error)
+  process.on('uncaughtException', onCrash)
+  process.on('unhandledRejection', onCrash)
+  onTestFinished(() => {
+    process.off('uncaughtException', onCrash)
+    process.off('unhandledRejection', onCrash)
+  })
+  return crashes
+}
+
+/** Longer than the workspace lock keeps its row after a release (150 ms), so that write is tried too. */
+const pastLockLinger = () => new Promise((resolve) => setTimeout(resolve, 400))
 
 const fakes: FakeLlmServer[] = []
 afterEach(async () => {
@@ -61,6 +80,7 @@ describe.skipIf(smallDiskUnavailable !== null)('a full disk', () => {
     writeFileSync(join(root, 'notes.txt'), 'first\n')
     const host = testHost()
     const core = startCore({ dataDir, host })
+    const crashes = watchForCrashes()
     const project = await openProject(core, root)
     const write = (content: string, expected: string, key = randomUUID()) =>
       core.handle(
@@ -70,32 +90,48 @@ describe.skipIf(smallDiskUnavailable !== null)('a full disk', () => {
           { owner: { project_id: project.projectId }, key },
         ),
       )
-    const committed = await write('second\n', digestOf(Buffer.from('first\n')))
-    expect(committed).toMatchObject({ status: 'ok' })
+    const statuses = async () => {
+      const listed = await project.call('journal.transactions', {})
+      return (listed as { result: { transactions: Array<{ status: string }> } }).result.transactions.map(
+        (t) => t.status,
+      )
+    }
+    expect(await write('second\n', digestOf(Buffer.from('first\n')))).toMatchObject({ status: 'ok' })
     const secondRevision = digestOf(Buffer.from('second\n'))
 
-    // Each amount of room left stops a different write first: the lock row, the prepare row, the
-    // 1 MiB version blob, or the settle row after it.
+    // Each amount of room left stops a different write first: the lock row (none), the 1 MiB
+    // version blob with the settle row after it, or the blob alone after the file was published.
     for (const leave of [0, 16 * 1024, 64 * 1024, 256 * 1024, 768 * 1024]) {
       disk.fill(leave)
       const big = `${leave}`.padEnd(MiB, 'y')
       const refused = await write(big, secondRevision)
-      expect(refused, `with ${leave} bytes left`).toMatchObject({ status: 'error', error: { code: 'NO_SPACE' } })
+      expect(refused, `with ${leave} bytes left`).toMatchObject({
+        status: 'error',
+        error: { code: 'NO_SPACE', details: { reason: 'no-space', where: 'data' } },
+      })
       expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('second\n')
       expect(await core.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
-      const history = await project.call('files.history', { path: 'notes.txt' })
-      expect(history).toMatchObject({ status: 'ok', result: { total: 2 } })
-      const transactions = await project.call('journal.transactions', {})
-      console.log(leave, JSON.stringify((transactions as {result: {transactions: Array<{status: string}>}}).result.transactions.map((t) => t.status)))
+      expect(await project.call('files.history', { path: 'notes.txt' })).toMatchObject({
+        status: 'ok',
+        result: { total: 2 },
+      })
+      expect((await statuses()).filter((status) => status === 'committed')).toHaveLength(1)
+      expect(readdirSync(join(dataDir, 'tmp'))).toEqual([])
+      await pastLockLinger()
       disk.free()
     }
-    expect(host.entries.filter((entry) => entry.level === 'error')).toEqual([])
 
     const retried = await write('third\n', secondRevision)
     expect(retried).toMatchObject({ status: 'ok' })
     expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('third\n')
-    const statuses = await project.call('journal.transactions', {})
-    console.log(JSON.stringify((statuses as {result: {transactions: Array<{status: string}>}}).result.transactions.map((t) => t.status)))
+    // Every refused write ended aborted or rolled back once the disk took the row; none is left
+    // prepared, none committed.
+    const final = await statuses()
+    expect(final[0]).toBe('committed')
+    expect(final.at(-1)).toBe('committed')
+    expect(final.slice(1, -1).every((status) => status === 'aborted' || status === 'rolled_back')).toBe(true)
+    expect(host.entries.filter((entry) => entry.level === 'error')).toEqual([])
+    expect(crashes).toEqual([])
   })
 
   test('a write tool call that meets a full disk is NO_SPACE to the model; the turn goes on and the next call succeeds once space is back', async () => {
@@ -103,43 +139,41 @@ describe.skipIf(smallDiskUnavailable !== null)('a full disk', () => {
     const root = join(disk.dir, 'project')
     mkdirSync(root)
     writeFileSync(join(root, 'keep.txt'), 'kept\n')
-    const crashes: unknown[] = []
-    const onCrash = (error: unknown) => crashes.push(error)
-    process.on('uncaughtException', onCrash)
-    process.on('unhandledRejection', onCrash)
-    try {
-      const llm = await startFakeOpenAI()
-      fakes.push(llm)
-      const big = 'z'.repeat(2 * MiB)
-      llm.enqueue(
-        { kind: 'stream', steps: [{ toolCalls: [{ id: 'w1', name: 'write', input: { file_path: 'big.txt', content: big } }] }] },
-        { kind: 'stream', steps: [{ toolCalls: [{ id: 'w2', name: 'write', input: { file_path: 'big.txt', content: big } }] }] },
-        { kind: 'stream', steps: [{ text: 'Written on the second try.' }] },
-      )
-      const agent = await agentFixture(root, llm, { mode: 'ask', dataDir: join(disk.dir, 'data') })
-      const turnId = await agent.prompt('Write big.txt')
-      await agent.approvalFor(turnId, 'w1')
-      disk.fill(256 * 1024)
-      expect((await agent.session('session.approve', { tool_call_id: 'w1', decision: 'approve' })).status).toBe('ok')
-      await agent.approvalFor(turnId, 'w2')
-      disk.free()
-      expect((await agent.session('session.approve', { tool_call_id: 'w2', decision: 'approve' })).status).toBe('ok')
-      const finished = await agent.finished(turnId)
+    const crashes = watchForCrashes()
+    const llm = await startFakeOpenAI()
+    fakes.push(llm)
+    const big = 'z'.repeat(2 * MiB)
+    llm.enqueue(
+      {
+        kind: 'stream',
+        steps: [{ toolCalls: [{ id: 'w1', name: 'write', input: { file_path: 'big.txt', content: big } }] }],
+      },
+      {
+        kind: 'stream',
+        steps: [{ toolCalls: [{ id: 'w2', name: 'write', input: { file_path: 'big.txt', content: big } }] }],
+      },
+      { kind: 'stream', steps: [{ text: 'Written on the second try.' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'ask', dataDir: join(disk.dir, 'data') })
+    const turnId = await agent.prompt('Write big.txt')
+    await agent.approvalFor(turnId, 'w1')
+    disk.fill(256 * 1024)
+    expect((await agent.session('session.approve', { tool_call_id: 'w1', decision: 'approve' })).status).toBe('ok')
+    await agent.approvalFor(turnId, 'w2')
+    disk.free()
+    expect((await agent.session('session.approve', { tool_call_id: 'w2', decision: 'approve' })).status).toBe('ok')
+    const finished = await agent.finished(turnId)
 
-      expect(finished.status).toBe('complete')
-      const tools = toolParts(await agent.turn(turnId))
-      expect(tools.map((t) => [t.id, t.state, t.error?.code])).toEqual([
-        ['w1', 'error', 'NO_SPACE'],
-        ['w2', 'completed', undefined],
-      ])
-      expect(tools[0]?.error?.message).toContain('"big.txt" is full')
-      expect(readFileSync(join(root, 'big.txt'), 'utf8')).toBe(big)
-      expect(tempLookalikes(root)).toEqual([])
-      expect(await agent.core.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
-      expect(crashes).toEqual([])
-    } finally {
-      process.off('uncaughtException', onCrash)
-      process.off('unhandledRejection', onCrash)
-    }
+    expect(finished.status).toBe('complete')
+    const tools = toolParts(await agent.turn(turnId))
+    expect(tools.map((t) => [t.id, t.state, t.error?.code])).toEqual([
+      ['w1', 'error', 'NO_SPACE'],
+      ['w2', 'completed', undefined],
+    ])
+    expect(tools[0]?.error?.message).toContain('"big.txt" is full')
+    expect(readFileSync(join(root, 'big.txt'), 'utf8')).toBe(big)
+    expect(tempLookalikes(root)).toEqual([])
+    expect(await agent.core.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
+    expect(crashes).toEqual([])
   })
 })
