@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, onTestFinished, test } from 'vitest'
 import { agentFixture, toolParts } from './support/agent'
 import { startFakeOpenAI, type FakeLlmServer } from './support/fake-llm'
+import { createCore } from '../src/main/core'
 import { digestOf } from '../src/main/core/store'
 import { openProject, startCore, testHost } from './support/core'
 import { smallDisk, smallDiskUnavailable, tempLookalikes } from './support/small-disk'
@@ -134,6 +136,48 @@ describe.skipIf(smallDiskUnavailable !== null)('a full disk', () => {
     expect(crashes).toEqual([])
   })
 
+  test('a commit row the full disk refused: the file is put back, the answer is NO_SPACE, and the same key runs again once space is back', async () => {
+    const disk = smallDisk(8 * MiB)
+    const root = tempDir('retrace-project-')
+    writeFileSync(join(root, 'notes.txt'), 'before\n')
+    let fullAtCommit = true
+    const core = createCore({
+      dataDir: join(disk.dir, 'data'),
+      host: testHost(),
+      agent: { env: {}, ollamaUrl: null },
+      // Stands for the disk filling between publishing the file and writing its commit row.
+      fault: (phase) => {
+        if (phase === 'before-commit' && fullAtCommit) disk.fill(0)
+      },
+    })
+    onTestFinished(() => core.dispose())
+    const crashes = watchForCrashes()
+    const project = await openProject(core, root)
+    const key = randomUUID()
+    const write = () =>
+      core.handle(
+        envelope(
+          'files.write',
+          { path: 'notes.txt', content: 'after\n', expected_revision: digestOf(Buffer.from('before\n')) },
+          { owner: { project_id: project.projectId }, key },
+        ),
+      )
+    expect(await write()).toMatchObject({ status: 'error', error: { code: 'NO_SPACE', details: { where: 'data' } } })
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('before\n')
+    expect(await core.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
+    await pastLockLinger()
+
+    fullAtCommit = false
+    disk.free()
+    expect(await write()).toMatchObject({ status: 'ok' })
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('after\n')
+    const listed = await project.call('journal.transactions', {})
+    expect(
+      (listed as { result: { transactions: Array<{ status: string }> } }).result.transactions.map((t) => t.status),
+    ).toEqual(['rolled_back', 'committed'])
+    expect(crashes).toEqual([])
+  })
+
   test('a write tool call that meets a full disk is NO_SPACE to the model; the turn goes on and the next call succeeds once space is back', async () => {
     const disk = smallDisk(16 * MiB)
     const root = join(disk.dir, 'project')
@@ -175,5 +219,42 @@ describe.skipIf(smallDiskUnavailable !== null)('a full disk', () => {
     expect(tempLookalikes(root)).toEqual([])
     expect(await agent.core.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
     expect(crashes).toEqual([])
+  })
+})
+
+describe('start-up recovery and temp files', () => {
+  test('removes the temp file of a transaction a crash left prepared, and never a look-alike the journal did not create', async () => {
+    const root = tempDir()
+    const dataDir = tempDir()
+    mkdirSync(join(root, 'src'))
+    writeFileSync(join(root, 'src', 'a.txt'), 'before\n')
+    const request = {
+      action: 'files.write',
+      key: randomUUID(),
+      payload: { path: 'src/a.txt', content: 'after\n', expected_revision: digestOf(Buffer.from('before\n')) },
+    }
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, 'support', 'crash-child.mts'), dataDir, root, JSON.stringify(request)],
+      { env: { ...process.env, RETRACE_FAULT: 'after-temp-write' }, encoding: 'utf8', timeout: 60_000 },
+    )
+    expect(child.signal, child.stderr).toBe('SIGKILL')
+    const ours = readdirSync(join(root, 'src')).filter((name) => name.startsWith('.retrace-tmp-'))
+    expect(ours).toHaveLength(1)
+
+    // Names of the same shape the journal never created: someone's files, kept byte for byte.
+    const lookalikes = {
+      [`src/.retrace-tmp-mtx_${randomUUID()}-0123abcd`]: 'not ours 1',
+      [`.retrace-tmp-mtx_${randomUUID()}-recover-89abcdef`]: 'not ours 2',
+      'src/.retrace-tmp-notes': 'not ours 3',
+    }
+    for (const [path, content] of Object.entries(lookalikes)) writeFileSync(join(root, path), content)
+
+    const core = startCore({ dataDir })
+    await core.ready
+    expect(readFileSync(join(root, 'src', 'a.txt'), 'utf8')).toBe('before\n')
+    expect(tempLookalikes(root).sort()).toEqual(Object.keys(lookalikes).sort())
+    for (const [path, content] of Object.entries(lookalikes))
+      expect(readFileSync(join(root, path), 'utf8')).toBe(content)
   })
 })

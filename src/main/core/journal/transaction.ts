@@ -141,6 +141,8 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
   return {
     settlePending,
     dispose() {
+      // A last try on the way out; what the disk still refuses, start-up recovery settles.
+      settlePending()
       clearInterval(pendingTimer)
       pendingTimer = undefined
     },

@@ -20,7 +20,12 @@ export type ResourceShortage = 'no-space' | 'too-many-open-files'
  */
 export function resourceShortageOf(error: unknown): ResourceShortage | undefined {
   if (typeof error !== 'object' || error === null) return undefined
-  const { code, errcode, errstr, message } = error as { code?: unknown; errcode?: unknown; errstr?: unknown; message?: unknown }
+  const { code, errcode, errstr, message } = error as {
+    code?: unknown
+    errcode?: unknown
+    errstr?: unknown
+    message?: unknown
+  }
   if (typeof code === 'string') {
     if (NO_SPACE_ERRNOS.has(code)) return 'no-space'
     if (DESCRIPTOR_ERRNOS.has(code)) return 'too-many-open-files'
