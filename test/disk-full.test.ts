@@ -257,4 +257,38 @@ describe('start-up recovery and temp files', () => {
     for (const [path, content] of Object.entries(lookalikes))
       expect(readFileSync(join(root, path), 'utf8')).toBe(content)
   })
+
+  test.skipIf(smallDiskUnavailable !== null)(
+    'a data disk still full at start-up leaves the crashed transaction prepared, serves requests, and settles it at the next start',
+    async () => {
+      const disk = smallDisk(8 * MiB)
+      const dataDir = join(disk.dir, 'data')
+      const root = tempDir()
+      writeFileSync(join(root, 'a.txt'), 'before\n')
+      const request = {
+        action: 'files.write',
+        key: randomUUID(),
+        payload: { path: 'a.txt', content: 'after\n', expected_revision: digestOf(Buffer.from('before\n')) },
+      }
+      const child = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', join(__dirname, 'support', 'crash-child.mts'), dataDir, root, JSON.stringify(request)],
+        { env: { ...process.env, RETRACE_FAULT: 'after-temp-write' }, encoding: 'utf8', timeout: 60_000 },
+      )
+      expect(child.signal, child.stderr).toBe('SIGKILL')
+
+      disk.fill(0)
+      const first = startCore({ dataDir })
+      const report = await first.ready
+      expect(report.deferred).toHaveLength(1)
+      expect(tempLookalikes(root)).toEqual([])
+      expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('before\n')
+      expect(await first.handle(envelope('app.info', {}))).toMatchObject({ status: 'ok' })
+      first.dispose()
+
+      disk.free()
+      const second = startCore({ dataDir })
+      expect(await second.ready).toMatchObject({ aborted: [report.deferred[0]], deferred: [] })
+    },
+  )
 })
