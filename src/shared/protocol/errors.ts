@@ -17,6 +17,9 @@ export const ERROR_CODES = [
   'UNSUPPORTED',
   'BUSY',
   'INTERNAL',
+  // The disk holding the project or Retrace's data is full (ENOSPC, a quota, SQLITE_FULL): nothing
+  // was written; the same request succeeds once space is freed.
+  'NO_SPACE',
 ] as const
 
 export const ErrorCode = z.enum(ERROR_CODES)

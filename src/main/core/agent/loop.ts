@@ -10,7 +10,7 @@ import {
 } from '../../../shared/protocol'
 import type { MutatorContext } from '../journal'
 import type { Capture } from '../snapshot'
-import type { Digest } from '../store'
+import { storageFailure, type Digest } from '../store'
 import { describeChanges } from './approvals'
 import { turnMessages } from './messages'
 import { boundOutput, type ToolContext, type ToolDefinition, type ToolResult } from './tools/define-tool'
@@ -533,11 +533,15 @@ async function runTool(
   try {
     result = await definition.execute(input, { ...deps.toolContext(part.id, approved), spawn: spawnFor(part.id) })
   } catch (error) {
-    result = {
-      kind: 'error',
-      code: 'INTERNAL',
-      message: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,
-    }
+    // A full disk or too many open files is the person's to fix, and the model's to hear as such.
+    const shortage = storageFailure(error, {})
+    result = shortage
+      ? { kind: 'error', code: shortage.code, message: shortage.message }
+      : {
+          kind: 'error',
+          code: 'INTERNAL',
+          message: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,
+        }
   }
   if (
     deps.signal.aborted &&

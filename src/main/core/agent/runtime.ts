@@ -13,7 +13,7 @@ import {
   type Turn,
 } from '../history'
 import type { Journal, Receipt, Workspace } from '../journal'
-import { statement, type BlobStore, type Database, type Digest } from '../store'
+import { resourceShortageOf, statement, type BlobStore, type Database, type Digest } from '../store'
 import type { EventBus } from '../events'
 import { runLoop, type ApprovalDecision, type LoopSettings, type StepSnapshots, type TurnEnd } from './loop'
 import { lineageMessages } from './messages'
@@ -100,10 +100,19 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
     const { turn, abort } = entry
     const parts: TurnPart[] = []
     const pendingFlush = new Map<number, NodeJS.Timeout>()
+    let unsaved = false
     const publish = (index: number) => {
       const part = parts[index]
       if (!part) return
-      writeRunningPart(db, turn.turn_id, index, part)
+      try {
+        writeRunningPart(db, turn.turn_id, index, part)
+      } catch (error) {
+        // A full data disk must not end the turn (nor, from a flush timer, the process): the part
+        // is still shown, and every part is written again when the turn finishes.
+        if (resourceShortageOf(error) === undefined) throw error
+        if (!unsaved) deps.log('warn', 'A turn part could not be saved: the disk is full', { turn_id: turn.turn_id })
+        unsaved = true
+      }
       events.emit('turn.part', ownerOf(session), { session_id: session.session_id, turn_id: turn.turn_id, index, part })
     }
     let status: TurnEnd = 'error'

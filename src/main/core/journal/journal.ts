@@ -26,6 +26,8 @@ export function createJournal(deps: {
   return {
     limits: deps.limits,
     mutate: (workspace, attribution, plan, options) => engine.mutate(workspace, attribution, plan, options),
+    settlePending: () => engine.settlePending(),
+    dispose: () => engine.dispose(),
     receipts: (query) => queryReceipts(deps.db, query),
     recover: (rootOf) =>
       recoverPrepared(deps.db, deps.blobs, deps.idempotency, rootOf, {

@@ -52,7 +52,9 @@ export function createJournalModule(deps: {
     )
   return {
     store,
-    mutations: createIdempotentMutations(store.idempotency),
+    // A key whose transaction a full disk left unsettled is resolved before it is looked up, so a
+    // retry after freeing space runs again instead of answering IN_PROGRESS.
+    mutations: createIdempotentMutations(store.idempotency, { beforeLookup: () => journal.settlePending() }),
     dataDir: deps.dataDir,
     workspaceOf,
     announceReceipt: (workspace, receipt) =>

@@ -52,6 +52,7 @@ export function openJournalStore(
     idempotency,
     journal,
     close() {
+      journal.dispose()
       lock.dispose()
       lockDb.close()
       db.close()

@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { readLeaf, statLeaf, syncDir, writeNewFile, type OpenDir, type PinnedDirs, type Place } from '../project-fs'
-import { digestOf, type Digest } from '../store'
+import { digestOf, storageFailure, type Digest } from '../store'
 import type { FaultHook } from './faults'
 
 /** The state a publish step expects to replace; anything else on disk is someone else's write. */
@@ -49,6 +49,16 @@ function changedUnderUs(path: string) {
   )
 }
 
+/**
+ * A write the disk refused before the target changed (ENOSPC, a quota, out of descriptors) is that
+ * call's precise error; anything else is not the user's to fix and stays an exception.
+ */
+function refusal(error: unknown, path: string): Outcome<never> {
+  const failure = storageFailure(error, { side: 'project', path })
+  if (failure) return { kind: 'error', error: failure }
+  throw error
+}
+
 export interface PublishContext {
   readonly fault: FaultHook
   readonly maxBytes: number
@@ -75,8 +85,13 @@ export async function publishRegular(
   if (parent.kind === 'error') return parent
   const dir = parent.result
   const temp = context.tempName()
-  await writeNewFile(dir, temp, bytes, mode)
   try {
+    // Inside the try: a write that fails half-way (a full disk) still removes its temp file.
+    try {
+      await writeNewFile(dir, temp, bytes, mode)
+    } catch (error) {
+      return refusal(error, place.path)
+    }
     context.fault('after-temp-write')
     if (!matches(await observeIn(dir, place.name, context.maxBytes), expected)) return changedUnderUs(place.path)
     if (expected.kind === 'absent') {
@@ -84,11 +99,17 @@ export async function publishRegular(
         linkSync(dir.at(temp), dir.at(place.name))
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(place.path)
-        throw error
+        return refusal(error, place.path)
       }
       unlinkSync(dir.at(temp))
     } else {
-      renameSync(dir.at(temp), dir.at(place.name))
+      try {
+        renameSync(dir.at(temp), dir.at(place.name))
+      } catch (error) {
+        // A folder that must grow to take the new name can be refused space too; the target is
+        // untouched (rename is all or nothing).
+        return refusal(error, place.path)
+      }
     }
     await syncDir(dir)
     return ok(undefined)
@@ -127,7 +148,7 @@ export async function publishDirectory(context: PublishContext, place: Place): P
     mkdirSync(parent.result.at(place.name), { mode: 0o755 })
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(place.path)
-    throw error
+    return refusal(error, place.path)
   }
   await syncDir(parent.result)
   return ok(undefined)
@@ -152,7 +173,7 @@ export async function publishMove(
     linkSync(fromDir.at(from.place.name), toDir.at(to.place.name))
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(to.place.path)
-    throw error
+    return refusal(error, to.place.path)
   }
   context.fault('after-temp-write')
   unlinkSync(fromDir.at(from.place.name))

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { linkSync, unlinkSync } from 'node:fs'
 import { PinnedDirs, readLeaf, sameIdentity, statLeaf, type Place } from '../project-fs'
-import { digestOf, type BlobStore, type Database, type IdempotencyStore } from '../store'
+import { digestOf, resourceShortageOf, type BlobStore, type Database, type IdempotencyStore } from '../store'
 import { matches, publishDelete, publishRegular, type Expected, type Observed, type PublishContext } from './publish'
 import { markSettled, receiptsFromRows } from './records'
 import { readWriteTarget, type DiskState } from './target'
@@ -14,6 +14,8 @@ export interface RecoveryReport {
   readonly aborted: string[]
   readonly rolled_back: string[]
   readonly recovery_required: Array<{ transaction_id: string; files: Array<Record<string, unknown>> }>
+  /** Left `prepared` because the disk refused the write that settles them (tried again at the next start). */
+  readonly deferred: string[]
 }
 
 type Side = 'before' | 'after' | 'other'
@@ -40,7 +42,7 @@ export async function recoverPrepared(
   limits: { maxBytes: number; dataDir: string },
 ): Promise<RecoveryReport> {
   const maxBytes = limits.maxBytes
-  const report: RecoveryReport = { committed: [], aborted: [], rolled_back: [], recovery_required: [] }
+  const report: RecoveryReport = { committed: [], aborted: [], rolled_back: [], recovery_required: [], deferred: [] }
   const rows = db
     .prepare("SELECT * FROM transactions WHERE status = 'prepared' ORDER BY workspace_id, workspace_sequence")
     .all()
@@ -62,6 +64,11 @@ export async function recoverPrepared(
     const dirs = new PinnedDirs(root)
     try {
       await settleOne(receipt, dirs, locate)
+    } catch (error) {
+      // A disk still full at start-up: this one stays prepared and is settled at the next start;
+      // the others are still settled now.
+      if (resourceShortageOf(error) === undefined) throw error
+      report.deferred.push(receipt.transaction_id)
     } finally {
       dirs.close()
     }
@@ -72,10 +79,15 @@ export async function recoverPrepared(
   for (const record of idempotency.running()) {
     const row = statusOf.get(record.operationId) as { status: string } | undefined
     if (row?.status === 'prepared') continue
-    if (row?.status === 'committed') idempotency.completeByOperation(record.operationId)
-    else if (row?.status === 'recovery_required')
-      idempotency.completeByOperation(record.operationId, interruptedResponse(record.operationId))
-    else idempotency.forgetByOperation(record.operationId)
+    try {
+      if (row?.status === 'committed') idempotency.completeByOperation(record.operationId)
+      else if (row?.status === 'recovery_required')
+        idempotency.completeByOperation(record.operationId, interruptedResponse(record.operationId))
+      else idempotency.forgetByOperation(record.operationId)
+    } catch (error) {
+      // Still running after a full disk: settled at the next start, like its transaction.
+      if (resourceShortageOf(error) === undefined) throw error
+    }
   }
   return report
 

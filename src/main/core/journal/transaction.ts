@@ -3,7 +3,15 @@ import { readdirSync, unlinkSync } from 'node:fs'
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
 import { createLimiter } from '../platform'
 import { openChain, PinnedDirs, type Place } from '../project-fs'
-import { digestOf, type BlobStore, type Database, type Digest, type WorkspaceLock } from '../store'
+import {
+  digestOf,
+  resourceShortageOf,
+  storageFailure,
+  type BlobStore,
+  type Database,
+  type Digest,
+  type WorkspaceLock,
+} from '../store'
 import { SimulatedCrash, type FaultHook } from './faults'
 import { lineStats } from './line-stats'
 import {
@@ -42,6 +50,12 @@ export interface TransactionEngine {
     plan: () => Promise<Outcome<readonly PlannedChange[]>>,
     options?: MutateOptions,
   ): Promise<Outcome<Receipt>>
+  /**
+   * Writes the terminal status of transactions whose settle row a full disk refused (they stay
+   * `prepared` in the database until then). Cheap when there are none; never throws.
+   */
+  settlePending(): void
+  dispose(): void
 }
 
 export interface EngineDependencies {
@@ -54,6 +68,16 @@ export interface EngineDependencies {
 
 /** Enough to overlap fsyncs on any disk, far below the descriptor limit. */
 const BLOB_WRITES_IN_FLIGHT = 16
+/** How often a settle refused by a full disk is tried again (also before every mutation). */
+const PENDING_SETTLE_RETRY_MS = 2_000
+
+/** A terminal status known in memory that the database could not take yet. */
+interface PendingSettle {
+  readonly receipt: Receipt
+  readonly status: Exclude<Receipt['status'], 'prepared' | 'committed'>
+  readonly detail: string | null
+  readonly onSettled: ((receipt: Receipt) => void) | undefined
+}
 
 /**
  * Spec 03's sequence, for any set of files as one all-or-nothing transaction: plan under the lock →
@@ -63,13 +87,78 @@ const BLOB_WRITES_IN_FLIGHT = 16
  */
 export function createTransactionEngine(deps: EngineDependencies): TransactionEngine {
   const { db, blobs, lock, limits, fault } = deps
+  const pendingSettles: PendingSettle[] = []
+  let pendingTimer: ReturnType<typeof setInterval> | undefined
+
+  /**
+   * Spec 03 keeps a transaction `prepared` until its terminal row is written. When a full disk
+   * refuses that row, the outcome is still known here (nothing of ours is left on disk, or exactly
+   * what is unresolved), so it is queued and written as soon as the disk takes it; a process that
+   * stops first leaves it `prepared`, and start-up recovery settles it from the disk the same way.
+   */
+  function settleDurably(
+    receipt: Receipt,
+    status: PendingSettle['status'],
+    detail: string | null,
+    onSettled: ((receipt: Receipt) => void) | undefined,
+  ): void {
+    try {
+      markSettled(db, receipt, status, detail, onSettled)
+    } catch (error) {
+      if (resourceShortageOf(error) === undefined) throw error
+      pendingSettles.push({ receipt, status, detail, onSettled })
+      if (!pendingTimer) {
+        pendingTimer = setInterval(settlePending, PENDING_SETTLE_RETRY_MS)
+        pendingTimer.unref()
+      }
+    }
+  }
+
+  function settlePending(): void {
+    while (pendingSettles.length > 0) {
+      const next = pendingSettles[0] as PendingSettle
+      try {
+        markSettled(db, next.receipt, next.status, next.detail, next.onSettled)
+      } catch {
+        // Still refused (or the database is closing): the next retry or start-up recovery settles it.
+        return
+      }
+      pendingSettles.shift()
+    }
+    clearInterval(pendingTimer)
+    pendingTimer = undefined
+  }
+
+  /** Per-file publish marks are hints recovery can do without (see markPublishState): a full disk skips them. */
+  function notePublishState(...args: Parameters<typeof markPublishState>): void {
+    try {
+      markPublishState(...args)
+    } catch (error) {
+      if (resourceShortageOf(error) === undefined) throw error
+    }
+  }
 
   return {
+    settlePending,
+    dispose() {
+      // A last try on the way out; what the disk still refuses, start-up recovery settles.
+      settlePending()
+      clearInterval(pendingTimer)
+      pendingTimer = undefined
+    },
     async mutate(workspace, attribution, plan, options = {}) {
       const lease = await lock.acquire(workspace.workspace_id)
       if (lease.kind === 'error') return lease
       try {
-        const planned = await plan()
+        settlePending()
+        let planned: Outcome<readonly PlannedChange[]>
+        try {
+          planned = await plan()
+        } catch (error) {
+          const failure = storageFailure(error, { side: 'project' })
+          if (failure) return { kind: 'error', error: failure }
+          throw error
+        }
         if (planned.kind === 'error') return planned
         const changes = planned.result
         if (changes.length === 0) return fail('INVALID_REQUEST', 'The change contains no files.')
@@ -86,13 +175,23 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           )
         const beforeDurable = settled(beforeStored)
         const afterDurable = settled(afterStored)
-        const receipt = insertPrepared(db, {
-          transaction_id: transactionId,
-          workspace_id: workspace.workspace_id,
-          attribution,
-          files,
-          onPrepared: options.onPrepared,
-        })
+        let receipt: Receipt
+        try {
+          receipt = insertPrepared(db, {
+            transaction_id: transactionId,
+            workspace_id: workspace.workspace_id,
+            attribution,
+            files,
+            onPrepared: options.onPrepared,
+          })
+        } catch (error) {
+          const failure = storageFailure(error, { side: 'data' })
+          if (!failure) throw error
+          // The prepare rolled back as a whole: no row, no claim, nothing published. The blobs
+          // still being written are unreferenced (swept later); none is written after we answer.
+          await Promise.all([beforeDurable, afterDurable])
+          return { kind: 'error', error: failure }
+        }
         const context: PublishContext = {
           fault,
           maxBytes: limits.maxFileBytes,
@@ -143,7 +242,9 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     const blobFailure = (await beforeDurable) ?? undefined
     if (blobFailure !== undefined) {
       await afterDurable
-      markSettled(db, receipt, 'aborted', JSON.stringify({ reason: 'blob-store-failed' }), options.onSettled)
+      settleDurably(receipt, 'aborted', JSON.stringify({ reason: 'blob-store-failed' }), options.onSettled)
+      const noSpace = storageFailure(blobFailure, { side: 'data' })
+      if (noSpace) return { kind: 'error', error: noSpace }
       return fail('UNAVAILABLE', 'Retrace could not store the versions it keeps for undo; nothing was written.', {
         reason: 'blob-store-failed',
       })
@@ -166,7 +267,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       }
       published.push(change)
       const after = expectedAfter(change)
-      markPublishState(
+      notePublishState(
         db,
         transactionId,
         published.length - 1,
@@ -193,6 +294,12 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
 
     if (failure) return settleFailure(context, receipt, published, files, failure, options)
 
+    // Redo needs the after blobs. One the data disk had no room for is not a state to repair later:
+    // put the files back (the before blobs are durable) and say why.
+    const afterFailure = await afterDurable
+    const afterNoSpace = afterFailure === undefined ? undefined : storageFailure(afterFailure, { side: 'data' })
+    if (afterNoSpace) return settleFailure(context, receipt, published, files, afterNoSpace, options)
+
     // Step 6: confirm what is on disk is what we published, at the place the path names now. A
     // writer that ignored our lock can still slip in after the rename; that shows here and is
     // reported, never committed.
@@ -210,12 +317,11 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       }
     }
     if (unconfirmed.length > 0) {
-      markSettled(db, receipt, 'recovery_required', JSON.stringify(unconfirmed), options.onSettled)
+      settleDurably(receipt, 'recovery_required', JSON.stringify(unconfirmed), options.onSettled)
       return recoveryRequired(unconfirmed)
     }
-    if ((await afterDurable) !== undefined) {
-      markSettled(
-        db,
+    if (afterFailure !== undefined) {
+      settleDurably(
         receipt,
         'recovery_required',
         JSON.stringify([{ reason: 'after-blob-store-failed' }]),
@@ -224,7 +330,16 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       return recoveryRequired([{ reason: 'after-blob-store-failed' }])
     }
     fault('before-commit')
-    const committed = markSettled(db, receipt, 'committed', null, options.onSettled)
+    let committed: Receipt
+    try {
+      committed = markSettled(db, receipt, 'committed', null, options.onSettled)
+    } catch (error) {
+      const failure = storageFailure(error, { side: 'data' })
+      if (!failure) throw error
+      // The commit row did not fit on the disk: a change the journal cannot record is put back
+      // (it holds only our bytes, just confirmed) rather than left as an unrecorded write.
+      return settleFailure(context, receipt, published, files, failure, options)
+    }
     fault('after-commit')
     return ok(committed)
   }
@@ -241,8 +356,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     const status =
       rollback.unresolved.length > 0 ? 'recovery_required' : published.length > 0 ? 'rolled_back' : 'aborted'
     if (status !== 'recovery_required') context.dirs.removeCreated()
-    markSettled(
-      db,
+    settleDurably(
       receipt,
       status,
       rollback.unresolved.length > 0 ? JSON.stringify(rollback.unresolved) : null,
@@ -260,7 +374,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     error: unknown,
     options: MutateOptions,
   ): Promise<Outcome<Receipt>> {
-    const failure: ProtocolError = {
+    const failure: ProtocolError = storageFailure(error, {}) ?? {
       code: 'INTERNAL',
       message: `The change failed unexpectedly: ${(error as Error).message ?? String(error)}`,
       details: { transaction_id: receipt.transaction_id },
@@ -270,8 +384,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     } catch {
       // Even the rollback failed: say so durably rather than leave the transaction prepared.
       try {
-        markSettled(
-          db,
+        settleDurably(
           receipt,
           'recovery_required',
           JSON.stringify(published.map((change) => ({ path: change.path, reason: 'exception-during-publish' }))),
@@ -395,7 +508,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       const ordinal = files.findIndex((f) => f.change === change)
       const restored = await restoreBefore(context, change, files[ordinal]?.file.before ?? { kind: 'absent' })
       if (!restored) unresolved.push({ path: change.path, reason: 'could-not-roll-back' })
-      else markPublishState(db, transactionId, ordinal, 'rolled_back', null)
+      else notePublishState(db, transactionId, ordinal, 'rolled_back', null)
       fault('during-rollback')
     }
     return { unresolved }

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises'
+import { open, unlink } from 'node:fs/promises'
 
 /** Makes a directory's entries (a rename, a new or removed name) durable. */
 export async function fsyncDirectory(dir: string): Promise<void> {
@@ -10,7 +10,11 @@ export async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Writes bytes to a new file (`wx`: never an existing one), fsyncs it, and closes it. */
+/**
+ * Writes bytes to a new file (`wx`: never an existing one), fsyncs it, and closes it. A failed write
+ * (a full disk) removes the partial file: it was created here, so it is ours to remove, and left
+ * behind it would only keep the disk full.
+ */
 export async function writeNewFileSynced(path: string, bytes: Uint8Array, mode = 0o600): Promise<void> {
   const handle = await open(path, 'wx', mode)
   try {
@@ -20,7 +24,10 @@ export async function writeNewFileSynced(path: string, bytes: Uint8Array, mode =
       offset += bytesWritten
     }
     await handle.sync()
-  } finally {
-    await handle.close()
+  } catch (error) {
+    await handle.close().catch(() => undefined)
+    await unlink(path).catch(() => undefined)
+    throw error
   }
+  await handle.close()
 }

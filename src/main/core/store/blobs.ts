@@ -98,8 +98,14 @@ export function createBlobStore(dataDir: string, db: Database): BlobStore {
       const dir = join(target, '..')
       mkdirSync(dir, { recursive: true, mode: 0o700 })
       const temp = join(tmp, `blob-${randomUUID()}`)
-      await writeNewFileSynced(temp, bytes, 0o400)
-      await rename(temp, target)
+      try {
+        await writeNewFileSynced(temp, bytes, 0o400)
+        await rename(temp, target)
+      } catch (error) {
+        // A full disk (or any failed write) must not leave a partial temp behind to fill it further.
+        await unlink(temp).catch(() => undefined)
+        throw error
+      }
       await fsyncDirectory(dir)
       return digest
     },

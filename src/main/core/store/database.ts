@@ -95,7 +95,9 @@ export function inImmediateTransaction<T>(db: Database, work: () => T): T {
     db.exec('COMMIT')
     return result
   } catch (error) {
-    db.exec('ROLLBACK')
+    // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL during COMMIT among
+    // them); a ROLLBACK then would throw "no transaction is active" and hide the real cause.
+    if (db.isTransaction) db.exec('ROLLBACK')
     throw error
   }
 }

@@ -1,5 +1,6 @@
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency'
+import { resourceShortageOf } from './storage-errors'
 
 type Stored<T> = { status: 'ok'; result: T } | { status: 'error'; error: ProtocolError }
 
@@ -33,7 +34,13 @@ export interface IdempotentMutations {
 const WAIT_FOR_RUNNING_MS = 30_000
 
 /** One idempotency flow for every mutating action (file operations, restores, conversions). */
-export function createIdempotentMutations(idempotency: IdempotencyStore): IdempotentMutations {
+export function createIdempotentMutations(
+  idempotency: IdempotencyStore,
+  options: {
+    /** Runs before a key is looked up: brings records the journal could not settle yet up to date. */
+    readonly beforeLookup?: () => void
+  } = {},
+): IdempotentMutations {
   const running = new Map<string, { fingerprint: string; done: Promise<Outcome<unknown>> }>()
 
   async function waitFor<T>(done: Promise<Outcome<T>>): Promise<Outcome<T>> {
@@ -84,7 +91,13 @@ export function createIdempotentMutations(idempotency: IdempotencyStore): Idempo
     }
     if (outcome.kind === 'error' && claimed && !released) {
       // A refusal that needs the person (recovery_required) replays; so does one found after prepare.
-      idempotency.complete(claim, { status: 'error', error: outcome.error } satisfies Stored<T>)
+      try {
+        idempotency.complete(claim, { status: 'error', error: outcome.error } satisfies Stored<T>)
+      } catch (error) {
+        // A full disk: the record stays running until the journal settles its transaction (then it
+        // is completed or forgotten there, or by start-up recovery). The answer is still this one.
+        if (resourceShortageOf(error) === undefined) throw error
+      }
     }
     return outcome
   }
@@ -99,6 +112,7 @@ export function createIdempotentMutations(idempotency: IdempotencyStore): Idempo
     )
 
   function known<T>(claim: IdempotencyClaim): Outcome<T> | Promise<Outcome<T>> | undefined {
+    options.beforeLookup?.()
     const local = running.get(`${claim.ownerKey}\u0000${claim.action}\u0000${claim.key}`)
     if (local) {
       return local.fingerprint === claim.fingerprint ? (waitFor(local.done) as Promise<Outcome<T>>) : keyConflict(claim)
@@ -140,6 +154,7 @@ export function createIdempotentMutations(idempotency: IdempotencyStore): Idempo
           ? (waitFor(local.done) as Promise<Outcome<never>>)
           : keyConflict()
       }
+      options.beforeLookup?.()
       const existing = idempotency.lookup(claim)
       switch (existing.kind) {
         case 'conflict':

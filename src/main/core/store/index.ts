@@ -25,3 +25,4 @@ export {
   type SettledStatus,
 } from './idempotent-mutation'
 export { readSetting, writeSetting } from './app-settings'
+export { resourceShortageOf, storageFailure, type ResourceShortage, type StorageSide } from './storage-errors'

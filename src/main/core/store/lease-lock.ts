@@ -72,9 +72,10 @@ export function createLeaseLock(db: Database, rows: LeaseRows, options: LeaseLoc
     clearInterval(lease.heartbeat)
     leases.delete(key)
     LIVE_HOLDERS.delete(lease.holderId)
-    // On a closed connection the row stays; its holder id is no longer live, so the next claimant
-    // in this process treats it as dead, and another process sees our pid gone or the beat stale.
-    ignoreClosed(() => rows.remove(key, lease.holderId))
+    // On a closed connection (or a full disk) the row stays; its holder id is no longer live, so
+    // the next claimant in this process treats it as dead, and another process sees our pid gone
+    // or the beat stale.
+    ignoreStorageFailure(() => rows.remove(key, lease.holderId))
   }
 
   const tryClaim = (key: string, holderId: string): boolean =>
@@ -119,15 +120,28 @@ export function createLeaseLock(db: Database, rows: LeaseRows, options: LeaseLoc
       } else {
         const holderId = `lease_${randomUUID()}`
         LIVE_HOLDERS.add(holderId)
-        while (disposed || !tryClaim(key, holderId)) {
-          if (disposed || Date.now() >= deadline) {
-            LIVE_HOLDERS.delete(holderId)
-            settleLocal()
-            return null
+        try {
+          while (disposed || !tryClaim(key, holderId)) {
+            if (disposed || Date.now() >= deadline) {
+              LIVE_HOLDERS.delete(holderId)
+              settleLocal()
+              return null
+            }
+            await new Promise((resolve) => setTimeout(resolve, POLL_MS))
           }
-          await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+        } catch (error) {
+          // The claim itself failed (a full disk: SQLITE_FULL). Leave the queue as if we timed out,
+          // or every later acquire of this key would wait behind us forever.
+          LIVE_HOLDERS.delete(holderId)
+          settleLocal()
+          throw error
         }
-        const heartbeat = setInterval(() => ignoreClosed(() => rows.beat(key, holderId, Date.now())), HEARTBEAT_MS)
+        // A beat lost to a full disk costs nothing until STALE_AFTER_MS of them are lost; a throw
+        // from this timer would end the whole process.
+        const heartbeat = setInterval(
+          () => ignoreStorageFailure(() => rows.beat(key, holderId, Date.now())),
+          HEARTBEAT_MS,
+        )
         heartbeat.unref()
         lease = { holderId, heartbeat, idle: undefined }
         leases.set(key, lease)
@@ -157,10 +171,16 @@ export function createLeaseLock(db: Database, rows: LeaseRows, options: LeaseLoc
   }
 }
 
-function ignoreClosed(work: () => void): void {
+/**
+ * For the writes a lease can lose without harm (a heartbeat, removing our own row): a closed
+ * connection, or any SQLite failure (a full disk, an I/O error). They run from timers, where a
+ * throw would end the process.
+ */
+function ignoreStorageFailure(work: () => void): void {
   try {
     work()
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_INVALID_STATE') throw error
+    const { code, errcode } = error as { code?: unknown; errcode?: unknown }
+    if (code !== 'ERR_INVALID_STATE' && typeof errcode !== 'number') throw error
   }
 }

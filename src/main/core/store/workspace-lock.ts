@@ -1,6 +1,7 @@
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { statement, type Database } from './database'
 import { createLeaseLock, type Lease } from './lease-lock'
+import { storageFailure } from './storage-errors'
 
 export type LockLease = Lease
 
@@ -53,7 +54,15 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
   )
   return {
     async acquire(workspaceId, { timeoutMs = 30_000 } = {}) {
-      const lease = await lock.acquire(workspaceId, timeoutMs)
+      let lease: Lease | null
+      try {
+        lease = await lock.acquire(workspaceId, timeoutMs)
+      } catch (error) {
+        // Taking the lock writes its row: on a full data disk that is the first write to fail.
+        const failure = storageFailure(error, { side: 'data' })
+        if (failure) return { kind: 'error', error: failure }
+        throw error
+      }
       return lease ? ok(lease) : busy(workspaceId)
     },
     dispose: () => lock.dispose(),
