@@ -8,6 +8,8 @@ import { startCore, testHost } from './support/core'
 import { add, edit, historyHarness, okResult, type BranchView } from './support/history'
 import { tempDir } from './support/temp'
 import { treeFingerprint } from './support/tree'
+import { send } from './support/protocol'
+import { digestOf } from '../src/main/core/store'
 
 const extra: Core[] = []
 afterEach(() => {
@@ -545,5 +547,104 @@ describe('fork to a new task', () => {
     expect(forked.worktree).toBeNull()
     expect(forked.session.session_id).not.toBe(h.sessionId)
     expect(h.read('a.txt')).toBe('v3\n')
+  })
+})
+
+/** The person's save in Retrace's editor: a journaled human write. */
+async function personWrites(h: Awaited<ReturnType<typeof threeTurns>>['h'], core: Core, path: string, from: string, to: string) {
+  okResult(
+    await send(
+      core,
+      'files.write',
+      { path, content: to, expected_revision: digestOf(Buffer.from(from)) },
+      { owner: { project_id: h.project.projectId } },
+    ),
+  )
+}
+
+describe('a rewind never overwrites the person’s own edits (issue 23 item 11)', () => {
+  type Blocked = {
+    status: string
+    plan_hash: string
+    actions: Array<{ path: string }>
+    conflicts: Array<{ path: string; reason: string; message: string }>
+    kept?: string[]
+  }
+
+  for (const mode of ['code', 'code_and_conversation'] as const) {
+    test(`a line added in Retrace's editor after the turns blocks "${mode}" for that path, with the diff; apply writes nothing`, async () => {
+      const { root, core, h, t2 } = await threeTurns({ 'a.txt': 'v0\n', 'b.txt': 'b0\n' })
+      await h.turn(edit('b.txt', 'b0', 'b1'), 'fourth: b')
+      await personWrites(h, core, 'a.txt', 'v3\n', 'v3\nmy own line\n')
+      const tree = treeFingerprint(root)
+      const branches = (await h.transcript()).branches
+
+      const planned = okResult<Blocked>(await h.plan({ operation: 'rewind', turn_id: t2, mode }))
+      expect(planned.status).toBe('blocked')
+      expect(planned.conflicts).toEqual([
+        expect.objectContaining({ path: 'a.txt', reason: 'changed-since', message: expect.stringContaining('after these turns') }),
+      ])
+      const diff = okResult<{ diff_state: string; hunks: Array<{ lines: Array<{ kind: string; text: string }> }> }>(
+        await h.call('history.conflict_diff', { plan_hash: planned.plan_hash, path: 'a.txt' }),
+      )
+      expect(diff.diff_state).toBe('available')
+      expect(diff.hunks.flatMap((hunk) => hunk.lines.filter((l) => l.kind !== 'context').map((l) => `${l.kind}:${l.text}`))).toEqual([
+        'add:my own line',
+      ])
+      expect(await h.apply(planned.plan_hash)).toMatchObject({ status: 'error', error: { code: 'BLOCKED' } })
+      expect(treeFingerprint(root)).toEqual(tree)
+      expect((await h.transcript()).branches).toEqual(branches)
+    })
+  }
+
+  test('"keep mine" leaves the person’s file as it is and restores the rest', async () => {
+    const { core, h, t2 } = await threeTurns({ 'a.txt': 'v0\n', 'b.txt': 'b0\n' })
+    await h.turn(edit('b.txt', 'b0', 'b1'), 'fourth: b')
+    await personWrites(h, core, 'a.txt', 'v3\n', 'v3\nmine\n')
+    const planned = okResult<Blocked>(
+      await h.plan({ operation: 'rewind', turn_id: t2, mode: 'code', keep_current: ['a.txt'] }),
+    )
+    expect(planned).toMatchObject({ status: 'ready', conflicts: [], kept: ['a.txt'] })
+    expect(planned.actions.map((a) => a.path)).toEqual(['b.txt'])
+    okResult(await h.apply(planned.plan_hash))
+    expect(h.read('a.txt')).toBe('v3\nmine\n')
+    expect(h.read('b.txt')).toBe('b0\n')
+  })
+
+  test('"include it" restores that path too; the person’s bytes stay in its File History', async () => {
+    const { core, h, t2 } = await threeTurns()
+    await personWrites(h, core, 'a.txt', 'v3\n', 'v3\nmine\n')
+    const planned = okResult<Blocked>(
+      await h.plan({ operation: 'rewind', turn_id: t2, mode: 'code', include_conflicting: ['a.txt'] }),
+    )
+    expect(planned).toMatchObject({ status: 'ready', conflicts: [] })
+    okResult(await h.apply(planned.plan_hash))
+    expect(h.read('a.txt')).toBe('v1\n')
+    const history = okResult<{ versions: Array<{ version_id: string; actor: string }> }>(
+      await send(core, 'files.history', { path: 'a.txt' }, { owner: { project_id: h.project.projectId } }),
+    )
+    const texts = await Promise.all(
+      history.versions.map(async (v) =>
+        okResult<{ text?: string }>(
+          await send(
+            core,
+            'files.read_version',
+            { path: 'a.txt', version_id: v.version_id },
+            { owner: { project_id: h.project.projectId } },
+          ),
+        ).text,
+      ),
+    )
+    expect(texts).toContain('v3\nmine\n')
+  })
+
+  test('Restore branch code is blocked the same way by an edit made after a conversation-only rewind', async () => {
+    const { core, h, t2 } = await threeTurns()
+    await h.rewind({ turn_id: t2, mode: 'conversation' })
+    await personWrites(h, core, 'a.txt', 'v3\n', 'v3 and mine\n')
+    const planned = okResult<Blocked>(await h.plan({ operation: 'align' }))
+    expect(planned.status).toBe('blocked')
+    expect(planned.conflicts.map((c) => [c.path, c.reason])).toEqual([['a.txt', 'changed-since']])
+    expect(h.read('a.txt')).toBe('v3 and mine\n')
   })
 })

@@ -160,6 +160,7 @@ export function createHistoryModule(deps: {
     (filesNode, head, leftSequence) => {
       const transition = planTransition(db, {
         workspaceId: session.workspace_id,
+        sessionId: session.session_id,
         from: filesNode,
         to: head,
         redoSequence: leftSequence,
@@ -217,7 +218,7 @@ export function createHistoryModule(deps: {
     'history.plan': async (payload, context) => {
       const session = sessionOf(context)
       if (session.kind === 'error') return session
-      if (payload.operation === 'rewind' || payload.operation === 'unrewind') {
+      if (payload.operation === 'rewind' || payload.operation === 'unrewind' || payload.operation === 'align') {
         const planned = await restore.planRewind(
           journal.workspaceOf(context.project),
           session.result,
@@ -229,14 +230,21 @@ export function createHistoryModule(deps: {
             mode: payload.mode,
             include_commands: payload.include_commands,
             steps: payload.steps,
+            include_conflicting: payload.include_conflicting,
+            keep_current: payload.keep_current,
           },
           progress(session.result, 'preflight'),
         )
         if (planned.kind === 'error') return planned
         return ok(publicRewindPlan(planned.result))
       }
-      if (payload.mode !== undefined || payload.boundary !== undefined || payload.steps !== undefined) {
-        return fail('INVALID_REQUEST', 'mode, boundary and steps belong to rewind and unrewind.')
+      if (
+        payload.mode !== undefined ||
+        payload.boundary !== undefined ||
+        payload.steps !== undefined ||
+        payload.keep_current !== undefined
+      ) {
+        return fail('INVALID_REQUEST', 'mode, boundary, steps and keep_current belong to multi-turn restores.')
       }
       const planned = await restore.plan(journal.workspaceOf(context.project), session.result, {
         operation: payload.operation,

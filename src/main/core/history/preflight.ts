@@ -18,6 +18,12 @@ export interface RestoreAction {
    * the turns being undone (the person, another session or branch); the restore replaces that too.
    */
   readonly changed_outside?: boolean
+  /**
+   * Multi-turn restores: the last change of the path was not the session's own (the person or
+   * another session), so `expected` is what the turns left there and the path is a conflict until
+   * the person keeps their bytes or includes them.
+   */
+  readonly outside_last?: boolean
 }
 
 export interface Conflict {
@@ -141,6 +147,21 @@ export async function preflightActions(input: {
     }
   }
   return { conflicts, unavailable, disks, targets }
+}
+
+/**
+ * What a path holds on disk now, as an action's expected state: what a restore replaces when the
+ * person explicitly includes a path that changed since (its receipt keeps those bytes).
+ */
+export async function currentPathState(
+  workspace: Workspace,
+  path: string,
+  maxFileBytes: number,
+): Promise<PathState | 'unsafe-path' | 'file-folder-swap'> {
+  const disk = await readWriteTarget(workspace, path, maxFileBytes)
+  if (disk.kind === 'error') return 'unsafe-path'
+  if (disk.result.kind === 'regular') return { kind: 'regular', digest: disk.result.digest, mode: '', blob_ref: null }
+  return disk.result.kind === 'absent' ? { kind: 'absent' } : 'file-folder-swap'
 }
 
 export function sameContent(a: PathState, b: PathState): boolean {
