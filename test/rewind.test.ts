@@ -551,7 +551,13 @@ describe('fork to a new task', () => {
 })
 
 /** The person's save in Retrace's editor: a journaled human write. */
-async function personWrites(h: Awaited<ReturnType<typeof threeTurns>>['h'], core: Core, path: string, from: string, to: string) {
+async function personWrites(
+  h: Awaited<ReturnType<typeof threeTurns>>['h'],
+  core: Core,
+  path: string,
+  from: string,
+  to: string,
+) {
   okResult(
     await send(
       core,
@@ -582,15 +588,19 @@ describe('a rewind never overwrites the person’s own edits (issue 23 item 11)'
       const planned = okResult<Blocked>(await h.plan({ operation: 'rewind', turn_id: t2, mode }))
       expect(planned.status).toBe('blocked')
       expect(planned.conflicts).toEqual([
-        expect.objectContaining({ path: 'a.txt', reason: 'changed-since', message: expect.stringContaining('after these turns') }),
+        expect.objectContaining({
+          path: 'a.txt',
+          reason: 'changed-since',
+          message: expect.stringContaining('after these turns'),
+        }),
       ])
       const diff = okResult<{ diff_state: string; hunks: Array<{ lines: Array<{ kind: string; text: string }> }> }>(
         await h.call('history.conflict_diff', { plan_hash: planned.plan_hash, path: 'a.txt' }),
       )
       expect(diff.diff_state).toBe('available')
-      expect(diff.hunks.flatMap((hunk) => hunk.lines.filter((l) => l.kind !== 'context').map((l) => `${l.kind}:${l.text}`))).toEqual([
-        'add:my own line',
-      ])
+      expect(
+        diff.hunks.flatMap((hunk) => hunk.lines.filter((l) => l.kind !== 'context').map((l) => `${l.kind}:${l.text}`)),
+      ).toEqual(['add:my own line'])
       expect(await h.apply(planned.plan_hash)).toMatchObject({ status: 'error', error: { code: 'BLOCKED' } })
       expect(treeFingerprint(root)).toEqual(tree)
       expect((await h.transcript()).branches).toEqual(branches)
@@ -624,15 +634,16 @@ describe('a rewind never overwrites the person’s own edits (issue 23 item 11)'
       await send(core, 'files.history', { path: 'a.txt' }, { owner: { project_id: h.project.projectId } }),
     )
     const texts = await Promise.all(
-      history.versions.map(async (v) =>
-        okResult<{ text?: string }>(
-          await send(
-            core,
-            'files.read_version',
-            { path: 'a.txt', version_id: v.version_id },
-            { owner: { project_id: h.project.projectId } },
-          ),
-        ).text,
+      history.versions.map(
+        async (v) =>
+          okResult<{ text?: string }>(
+            await send(
+              core,
+              'files.read_version',
+              { path: 'a.txt', version_id: v.version_id },
+              { owner: { project_id: h.project.projectId } },
+            ),
+          ).text,
       ),
     )
     expect(texts).toContain('v3\nmine\n')

@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises'
-import { parentWritable, readWriteTarget, type DiskState, type Workspace } from '../journal'
+import { parentWritable, readWriteTarget, type DiskState, type FileState, type Workspace } from '../journal'
 import { statement, type BlobStore, type Database, type Digest } from '../store'
 
 /** The state a path must be in now, and the state the restore puts it in. */
@@ -162,6 +162,13 @@ export async function currentPathState(
   if (disk.kind === 'error') return 'unsafe-path'
   if (disk.result.kind === 'regular') return { kind: 'regular', digest: disk.result.digest, mode: '', blob_ref: null }
   return disk.result.kind === 'absent' ? { kind: 'absent' } : 'file-folder-swap'
+}
+
+/** A recorded state as an action's state; a folder is not something a restore writes. */
+export function pathStateOf(state: FileState): PathState | 'unsupported' {
+  if (state.kind === 'absent') return { kind: 'absent' }
+  if (state.kind === 'directory') return 'unsupported'
+  return { kind: 'regular', digest: state.digest, mode: state.mode, blob_ref: state.blob_ref }
 }
 
 export function sameContent(a: PathState, b: PathState): boolean {

@@ -2,7 +2,7 @@ import { foldReceipts, type NetChange } from '../changes'
 import { queryAllReceipts, turnLineagePaths, workspaceCounters, type FileState, type Receipt } from '../journal'
 import type { Database } from '../store'
 import { chainOf, checkpointAt, commonAncestorIndex, turnsAfter, type ChainNode } from './dag'
-import { sameContent, sameState, type PathState, type RestoreAction } from './preflight'
+import { pathStateOf, sameContent, sameState, type PathState, type RestoreAction } from './preflight'
 
 /**
  * Moving the files from the code of one conversation node to the code of another (spec 04: a
@@ -125,8 +125,8 @@ export function planTransition(db: Database, input: TransitionInput): Transition
       unavailable.push({ path: change.last_path, reason: 'outside-changes' })
       continue
     }
-    const target = pathState(change.before)
-    const current = pathState(change.after)
+    const target = pathStateOf(change.before)
+    const current = pathStateOf(change.after)
     if (target === 'unsupported' || current === 'unsupported') {
       unavailable.push({ path: change.last_path, reason: 'directory' })
       continue
@@ -143,7 +143,7 @@ export function planTransition(db: Database, input: TransitionInput): Transition
           ]
     for (const [path, expected, goal] of pairs) {
       const now = pathNow.get(path)
-      const held = now === undefined ? expected : pathState(now)
+      const held = now === undefined ? expected : pathStateOf(now)
       const action: RestoreAction = {
         path,
         file_lineage_id: change.file_lineage_id,
@@ -180,8 +180,8 @@ function expectWhatTheTurnsLeft(
   left: FileState | undefined,
 ): RestoreAction {
   if (now === undefined) return action
-  const nowState = pathState(now)
-  const leftState = left === undefined ? action.target : pathState(left)
+  const nowState = pathStateOf(now)
+  const leftState = left === undefined ? action.target : pathStateOf(left)
   if (nowState === 'unsupported' || leftState === 'unsupported' || sameContent(nowState, leftState)) return action
   return { ...action, expected: leftState, changed_outside: true, outside_last: true }
 }
@@ -213,12 +213,6 @@ function samePathLineages(
 /** A receipt restricted to the files of some lineages (the fold then sees nothing else). */
 function onlyLineages(receipt: Receipt, lineages: ReadonlySet<string>): Receipt {
   return { ...receipt, files: receipt.files.filter((f) => lineages.has(f.file_lineage_id)) }
-}
-
-function pathState(state: FileState): PathState | 'unsupported' {
-  if (state.kind === 'absent') return { kind: 'absent' }
-  if (state.kind === 'directory') return 'unsupported'
-  return { kind: 'regular', digest: state.digest, mode: state.mode, blob_ref: state.blob_ref }
 }
 
 function mergeOnPath(a: RestoreAction, b: RestoreAction): RestoreAction {
