@@ -659,3 +659,54 @@ describe('a rewind never overwrites the person’s own edits (issue 23 item 11)'
     expect(h.read('a.txt')).toBe('v3 and mine\n')
   })
 })
+
+describe('Redo is the inverse of the last restore, a Rewind included (issue 23 item 20)', () => {
+  test('code only: Rewind then Redo brings the files back and the alignment with them', async () => {
+    const { h, t2 } = await threeTurns({ 'a.txt': 'v0\n' })
+    await h.turn(add('gen/new.txt', 'made later'), 'fourth: add a file')
+    await h.rewind({ turn_id: t2, mode: 'code' })
+    expect([h.read('a.txt'), h.read('gen/new.txt')]).toEqual(['v1\n', null])
+    const offers = okResult<{ restore: { redo_turn_id: string | null } }>(await h.session('session.transcript')).restore
+    expect(offers.redo_turn_id).toBe(t2)
+
+    const redo = okResult<{ status: string; plan_hash: string; actions: Array<{ path: string }> }>(
+      await h.plan({ operation: 'redo', turn_id: t2 }),
+    )
+    expect(redo.status).toBe('ready')
+    expect(redo.actions.map((a) => a.path).sort()).toEqual(['a.txt', 'gen/new.txt'])
+    okResult(await h.apply(redo.plan_hash))
+    expect([h.read('a.txt'), h.read('gen/new.txt')]).toEqual(['v3\n', 'made later\n'])
+    const view = await h.transcript()
+    expect(view.session.alignment.state).toBe('aligned')
+    // Nothing left to redo.
+    expect(await h.plan({ operation: 'redo' })).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE' } })
+  })
+
+  test('code + conversation: Redo puts the files and the source branch back', async () => {
+    const { h, t2 } = await threeTurns()
+    const source = (await h.transcript()).session.active_branch_id
+    const rewound = await h.rewind({ turn_id: t2 })
+    expect(h.read('a.txt')).toBe('v1\n')
+    const redo = okResult<{ plan_hash: string; impact: { branch: { outcome: string } } }>(
+      await h.plan({ operation: 'redo' }),
+    )
+    expect(redo.impact.branch.outcome).toBe('return_to_source')
+    okResult(await h.apply(redo.plan_hash))
+    expect(h.read('a.txt')).toBe('v3\n')
+    const view = await h.transcript()
+    expect(view.session.active_branch_id).toBe(source)
+    expect(view.branches.find((b) => b.branch_id === rewound.branch_id)?.archived).toBe(true)
+  })
+
+  test('a file edited after the rewind blocks its Redo, and nothing is written', async () => {
+    const { root, h, t2 } = await threeTurns()
+    await h.rewind({ turn_id: t2, mode: 'code' })
+    writeFileSync(join(root, 'a.txt'), 'typed after the rewind\n')
+    const redo = okResult<{ status: string; conflicts: Array<{ path: string; reason: string }> }>(
+      await h.plan({ operation: 'redo' }),
+    )
+    expect(redo.status).toBe('blocked')
+    expect(redo.conflicts.map((c) => [c.path, c.reason])).toEqual([['a.txt', 'changed-since']])
+    expect(h.read('a.txt')).toBe('typed after the rewind\n')
+  })
+})

@@ -29,8 +29,9 @@ import {
 import { conflictDiff, type ConflictDiffDependencies } from './conflict-diff'
 import { forkSession } from './fork'
 import type { CommandSnapshots } from './plan-commands'
+import { lastRestore } from './plan-redo'
 import { restoreOffers } from './plan-restore'
-import { activeBranch, type RewindPlan } from './plan-rewind'
+import { activeBranch, type RewindOperation, type RewindPlan } from './plan-rewind'
 import { applyRetention, type RetentionPolicy } from './retention'
 import {
   createSession,
@@ -218,12 +219,20 @@ export function createHistoryModule(deps: {
     'history.plan': async (payload, context) => {
       const session = sessionOf(context)
       if (session.kind === 'error') return session
-      if (payload.operation === 'rewind' || payload.operation === 'unrewind' || payload.operation === 'align') {
+      // Redo follows the last restore: a Rewind's Redo moves the conversation back too.
+      const operation = payload.operation
+      const multiTurn: RewindOperation | null =
+        operation === 'rewind' || operation === 'unrewind' || operation === 'align'
+          ? operation
+          : operation === 'redo' && lastRestore(db, session.result.session_id)?.operation === 'rewind'
+            ? 'redo'
+            : null
+      if (multiTurn !== null) {
         const planned = await restore.planRewind(
           journal.workspaceOf(context.project),
           session.result,
           {
-            operation: payload.operation,
+            operation: multiTurn,
             turn_id: payload.turn_id,
             checkpoint_id: payload.checkpoint_id,
             boundary: payload.boundary,
@@ -246,8 +255,11 @@ export function createHistoryModule(deps: {
       ) {
         return fail('INVALID_REQUEST', 'mode, boundary, steps and keep_current belong to multi-turn restores.')
       }
+      if (operation === 'rewind' || operation === 'unrewind' || operation === 'align') {
+        return fail('INVALID_REQUEST', `${operation} is a multi-turn restore.`)
+      }
       const planned = await restore.plan(journal.workspaceOf(context.project), session.result, {
-        operation: payload.operation,
+        operation,
         turn_id: payload.turn_id,
         include_commands: payload.include_commands,
         include_conflicting: payload.include_conflicting,

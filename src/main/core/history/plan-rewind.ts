@@ -14,12 +14,13 @@ import {
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
+import { inverseOf, lastRestore } from './plan-redo'
 import { getBranch } from './sessions'
 import { planTransition, type Transition } from './transition'
 import type { BranchRecord, SessionRecord } from './types'
 
 export type RewindMode = 'code_and_conversation' | 'conversation' | 'code'
-export type RewindOperation = 'rewind' | 'unrewind' | 'align'
+export type RewindOperation = 'rewind' | 'unrewind' | 'align' | 'redo'
 
 /** A multi-turn restore request (spec 04 "Multi-turn Rewind"; `unrewind` and `align` see below). */
 export interface RewindRequest {
@@ -138,7 +139,9 @@ export async function planRewind(
       ? resolveRewind(db, session, request)
       : request.operation === 'unrewind'
         ? resolveUnrewind(db, session, request)
-        : resolveAlign(db, session)
+        : request.operation === 'redo'
+          ? resolveRedo(db, session, request)
+          : resolveAlign(db, session)
   if (resolved.kind === 'error') return resolved
   const r = resolved.result
   const code = isCodeMode(r.mode)
@@ -301,6 +304,11 @@ function resolveRewind(db: Database, session: SessionRecord, request: RewindRequ
     source_branch_id: source.branch_id,
     expected_head_version: source.head_version,
     bump_epochs: [source.branch_id],
+    previous_files: {
+      node_id: session.files_node_id,
+      alignment: session.alignment,
+      checkpoint_id: session.alignment_checkpoint_id,
+    },
   }
   const headIsRoot = targetNodeId === session.root_node_id
   let effects: BranchEffects
@@ -403,6 +411,67 @@ function resolveUnrewind(db: Database, session: SessionRecord, request: RewindRe
       head_is_root: false,
       returns_to_branch_id: toSource ? parent.branch_id : null,
     },
+    effects,
+    prompt_text: null,
+  })
+}
+
+/**
+ * Issue 23 item 20: Redo right after a Rewind is its exact inverse. The files go back to the bytes
+ * the rewind found (its own receipt, see plan-redo.ts) and the conversation to where it was: a
+ * branch the rewind created and activated is archived and the source is active again (only while
+ * that branch has nothing of its own), and the alignment is what it was before the rewind.
+ */
+function resolveRedo(db: Database, session: SessionRecord, request: RewindRequest): Outcome<Resolved> {
+  const last = lastRestore(db, session.session_id)
+  const nothing = (message: string) => fail('UNAVAILABLE', message, { operation: 'redo', reason: 'not-offered' })
+  if (last?.operation !== 'rewind' || last.effects === null)
+    return nothing('Redo is offered right after an Undo or a Rewind.')
+  if (request.turn_id !== undefined && request.turn_id !== last.turn_id) {
+    return nothing('Redo applies to the restore that was just made.')
+  }
+  const rewound = last.effects
+  const active = activeBranch(db, session)
+  const created = rewound.create
+  if (
+    created
+      ? active.branch_id !== created.branch_id || active.head_node_id !== created.head_node_id
+      : active.branch_id !== rewound.source_branch_id
+  ) {
+    return nothing('The conversation moved on since this rewind; switch branches instead.')
+  }
+  const source = getBranch(db, rewound.source_branch_id)
+  if (!source) return nothing('The branch this rewind left is gone.')
+  const inverse = inverseOf(db, last.transaction_id)
+  const target = created?.head_node_id ?? rewound.files.node_id ?? source.head_node_id
+  const sourceChain = chainOf(db, source.head_node_id)
+  const redone = turnsAfter(
+    sourceChain,
+    sourceChain.findIndex((node) => node.node_id === target),
+  )
+  const effects: BranchEffects = {
+    source_branch_id: active.branch_id,
+    expected_head_version: active.head_version,
+    bump_epochs: [active.branch_id],
+    left: null,
+    files: rewound.previous_files ?? { node_id: null, alignment: 'aligned', checkpoint_id: null },
+    ...(created ? { activate: rewound.source_branch_id, archive: active.branch_id } : {}),
+  }
+  return ok({
+    turn_id: last.turn_id,
+    mode: (last.mode as RewindMode | null) ?? 'code_and_conversation',
+    boundary: 'after_turn',
+    suffix: [],
+    transition: { undoTurns: [], redoTurns: redone, fromChain: [], toChain: sourceChain, ...inverse },
+    branch: created
+      ? {
+          outcome: 'return_to_source',
+          source_branch_id: active.branch_id,
+          head_node_id: source.head_node_id,
+          head_is_root: source.head_node_id === session.root_node_id,
+          returns_to_branch_id: source.branch_id,
+        }
+      : unchanged(active, active.head_node_id, session),
     effects,
     prompt_text: null,
   })
