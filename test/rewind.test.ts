@@ -250,6 +250,7 @@ describe('modes and alignment', () => {
       decision: 'restore',
       expected_source: files_node_id,
       expected_target: head_node_id,
+      plan_hash: await h.alignPlan(),
     }
     const restored = okResult<{ status: string }>(await h.call('session.align', payload, key))
     expect(restored.status).toBe('committed')
@@ -292,7 +293,13 @@ test('files a restore recreated (new lineages on the same paths) are still found
     return okResult(
       await h.call(
         'session.align',
-        { session_id: h.sessionId, decision, expected_source: files_node_id, expected_target: head_node_id },
+        {
+          session_id: h.sessionId,
+          decision,
+          expected_source: files_node_id,
+          expected_target: head_node_id,
+          ...(decision === 'restore' ? { plan_hash: await h.alignPlan() } : {}),
+        },
         randomUUID(),
       ),
     )
@@ -379,6 +386,7 @@ describe('branches', () => {
           decision: 'restore',
           expected_source: switched.alignment.files_node_id,
           expected_target: switched.alignment.head_node_id,
+          plan_hash: await h.alignPlan(),
         },
         randomUUID(),
       ),
@@ -398,6 +406,7 @@ describe('branches', () => {
           decision: 'restore',
           expected_source: back.alignment.files_node_id,
           expected_target: back.alignment.head_node_id,
+          plan_hash: await h.alignPlan(),
         },
         randomUUID(),
       ),
@@ -708,5 +717,54 @@ describe('Redo is the inverse of the last restore, a Rewind included (issue 23 i
     expect(redo.status).toBe('blocked')
     expect(redo.conflicts.map((c) => [c.path, c.reason])).toEqual([['a.txt', 'changed-since']])
     expect(h.read('a.txt')).toBe('typed after the rewind\n')
+  })
+})
+
+describe('Restore branch code is previewed like every restore (issue 23 item 13)', () => {
+  test('without a previewed plan nothing is written; the preview lists the impact; applying it restores', async () => {
+    const { root, h, t1, t2 } = await threeTurns()
+    await h.rewind({ turn_id: t2, mode: 'conversation' })
+    const { files_node_id, head_node_id } = (await h.transcript()).session.alignment
+    const choice = {
+      session_id: h.sessionId,
+      decision: 'restore',
+      expected_source: files_node_id,
+      expected_target: head_node_id,
+    }
+    const tree = treeFingerprint(root)
+    expect(await h.call('session.align', choice, randomUUID())).toMatchObject({
+      status: 'error',
+      error: { code: 'INVALID_REQUEST', details: { reason: 'preview-required' } },
+    })
+    expect(treeFingerprint(root)).toEqual(tree)
+
+    const preview = okResult<{
+      status: string
+      operation: string
+      plan_hash: string
+      actions: Array<{ path: string; target: { kind: string } }>
+      impact: { files: number; branch: { outcome: string } }
+    }>(await h.plan({ operation: 'align' }))
+    expect(preview).toMatchObject({
+      status: 'ready',
+      operation: 'align',
+      impact: { files: 1, branch: { outcome: 'unchanged' } },
+    })
+    expect(preview.actions.map((a) => a.path)).toEqual(['a.txt'])
+    // Previewing writes nothing.
+    expect(treeFingerprint(root)).toEqual(tree)
+    // A plan of another kind is not a Restore branch code choice.
+    const other = okResult<{ plan_hash: string }>(
+      await h.plan({ operation: 'rewind', turn_id: t1, mode: 'conversation' }),
+    )
+    expect(await h.call('session.align', { ...choice, plan_hash: other.plan_hash }, randomUUID())).toMatchObject({
+      status: 'error',
+      error: { code: 'STALE_PLAN' },
+    })
+    expect(treeFingerprint(root)).toEqual(tree)
+
+    okResult(await h.call('session.align', { ...choice, plan_hash: preview.plan_hash }, randomUUID()))
+    expect(h.read('a.txt')).toBe('v1\n')
+    expect((await h.transcript()).session.alignment.state).toBe('aligned')
   })
 })

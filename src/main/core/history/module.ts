@@ -441,7 +441,7 @@ export function createHistoryModule(deps: {
   async function restoreBranchCode(
     workspace: Workspace,
     session: SessionRecord,
-    payload: { expected_source: string; expected_target: string },
+    payload: { expected_source: string; expected_target: string; plan_hash?: string | undefined },
     hooks: IdempotencyHooks<AlignResult>,
   ): Promise<Outcome<AlignResult>> {
     const alignment = alignmentOf(db, session)
@@ -455,8 +455,17 @@ export function createHistoryModule(deps: {
         head_node_id: alignment.head_node_id,
       })
     }
-    const planned = await restore.planRewind(workspace, session, { operation: 'align' }, progress(session, 'preflight'))
-    if (planned.kind === 'error') return planned
+    // Issue 23 item 13: like every restore, Restore branch code writes only a plan the person saw.
+    if (payload.plan_hash === undefined) {
+      return fail('INVALID_REQUEST', 'Preview Restore branch code first (history.plan with operation "align").', {
+        reason: 'preview-required',
+      })
+    }
+    if (restore.operationOf(payload.plan_hash) !== 'align') {
+      return fail('STALE_PLAN', 'This preview is not a current Restore branch code plan; preview it again.', {
+        plan_hash: payload.plan_hash,
+      })
+    }
     const wrapped: IdempotencyHooks<ApplyResult> = {
       prepared: (operationId, result) =>
         hooks.prepared(operationId, { status: 'committed', intent_id: result.intent_id }),
@@ -466,7 +475,7 @@ export function createHistoryModule(deps: {
       workspace,
       session,
       {
-        plan_hash: planned.result.plan_hash,
+        plan_hash: payload.plan_hash,
         idempotency_key: undefined,
         owner_key: `${session.project_id}/${session.session_id}`,
         onProgress: (phase, done, total) => progress(session, phase)(done, total),
