@@ -692,6 +692,10 @@ export const zhCN: Record<MessageKey, string> = {
   'rewind.filesStay': '文件保持不变：在智能体修改任何内容之前，你需要选择“保留当前文件”或“恢复分支代码”。',
   'rewind.promptBack': '这条提示会放回输入框，可编辑后重新发送。',
   'rewind.changedOutside': '在这些轮次之外也被修改过',
+  'rewind.keepMine': '保留我的版本',
+  'rewind.includeIt': '一并恢复（替换我的版本）',
+  'rewind.keptTitle': '按你的修改保留（不恢复）：',
+  'rewind.unkeep': '也恢复它',
   'rewind.sideEffects': '无法撤销——这些轮次中运行过的命令：',
   'rewind.confirm': '恢复',
   'rewind.blocked': '已阻止，未做任何修改。请先处理以下问题（在审查、编辑器或 git 中）：',
@@ -744,5 +748,7 @@ export const zhCN: Record<MessageKey, string> = {
   'align.failed': '操作未完成：{message}',
   'align.blocked': '恢复分支代码被阻止，未做任何修改：{paths}',
   'align.stale': '文件或分支已发生变化；提示条已刷新。',
+  'align.sheetTitle': '恢复分支代码',
+  'align.sheetLead': '文件将恢复为此分支的代码；对话保持不变。确认之前不会写入任何内容。',
   'office.reason.unreleased': '未安装；此版本尚未提供可安装的组件',
 }
