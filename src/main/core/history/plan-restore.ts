@@ -75,6 +75,11 @@ function latestIntentForTurn(db: Database, turnId: string): IntentRow | undefine
 
 const isUndone = (intent: IntentRow | undefined) => intent?.operation === 'undo' || intent?.operation === 'revert'
 
+/** Whether the turn's latest restore undid it (Undo or Revert): Review marks its rows. */
+export function turnUndone(db: Database, turnId: string): boolean {
+  return isUndone(latestIntentForTurn(db, turnId))
+}
+
 /** Turns on the branch's predecessor chain, newest first (assistant node ids). */
 function turnsOnBranch(db: Database, session: SessionRecord): string[] {
   const branch = getBranch(db, session.active_branch_id)

@@ -88,6 +88,8 @@ export const en = {
   'review.source.git': 'git',
   'review.source.command': 'command (not covered by Undo)',
   'review.commands': 'Changed by commands',
+  'review.undone': 'undone',
+  'review.undoneLong': 'undone — this turn’s change is no longer in the files',
   'review.outside': 'includes changes made outside Retrace ({count})',
   'review.diffState.available': '',
   'review.diffState.large': 'Too large to diff.',

@@ -90,6 +90,8 @@ export const zhCN: Record<MessageKey, string> = {
   'review.source.git': 'git',
   'review.source.command': '命令（撤销不包含）',
   'review.commands': '由命令更改',
+  'review.undone': '已撤销',
+  'review.undoneLong': '已撤销——此轮的更改已不在文件中',
   'review.outside': '包含在 Retrace 之外所做的更改（{count} 处）',
   'review.diffState.available': '',
   'review.diffState.large': '文件过大，无法比较。',
