@@ -67,6 +67,21 @@ async function restoreCheckpoint(page: Page, promptIndex: number, mode: string, 
   await expect.poll(() => sheet.count(), { timeout: 20_000 }).toBe(0)
 }
 
+/**
+ * The banner's Restore branch code: its impact sheet lists the files first (nothing is written
+ * until the confirm), then the confirm restores them (issue 23 item 13).
+ */
+async function restoreBranchCode(page: Page, files: string[], untouched: () => boolean[]) {
+  const before = untouched()
+  await page.getByTestId('align-restore').click()
+  const sheet = page.getByTestId('rewind-sheet')
+  await expect.poll(() => sheet.getAttribute('data-status')).toBe('ready')
+  expect((await page.getByTestId('rewind-file').allInnerTexts()).map((text) => text.split(/\s+/).at(-1))).toEqual(files)
+  expect(untouched()).toEqual(before)
+  await page.getByTestId('rewind-confirm').click()
+  await expect.poll(() => sheet.count(), { timeout: 20_000 }).toBe(0)
+}
+
 test('three turns; Restore checkpoint on the second prompt in each mode; the banner; /undo and /redo', async () => {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
   const watch = await watchPage(page)
@@ -104,7 +119,8 @@ test('three turns; Restore checkpoint on the second prompt in each mode; the ban
   expect(await page.getByTestId('composer-error').innerText()).toContain('Keep current files or Restore branch code')
   expect(llm.remaining).toBe(0)
   await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-rewind-banner.png') })
-  await page.getByTestId('align-restore').click()
+  const tree = () => [exists('a.txt'), exists('b.txt'), exists('c.txt')]
+  await restoreBranchCode(page, ['b.txt', 'c.txt'], tree)
   await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(0)
   expect([exists('a.txt'), exists('b.txt'), exists('c.txt')]).toEqual([true, false, false])
   expect(await page.getByTestId('fork-marker').innerText()).toContain('Branch 2 left Main here')
@@ -114,7 +130,7 @@ test('three turns; Restore checkpoint on the second prompt in each mode; the ban
   await page.getByTestId('branch-list').getByRole('button', { name: 'Switch to Main' }).click()
   await expect.poll(prompts).toHaveLength(3)
   await expect.poll(() => banner.getAttribute('data-state')).toBe('mismatch')
-  await page.getByTestId('align-restore').click()
+  await restoreBranchCode(page, ['b.txt', 'c.txt'], tree)
   await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(0)
   expect([exists('a.txt'), exists('b.txt'), exists('c.txt')]).toEqual([true, true, true])
 
@@ -125,7 +141,7 @@ test('three turns; Restore checkpoint on the second prompt in each mode; the ban
   expect(await prompts()).toHaveLength(3)
   await expect.poll(() => banner.getAttribute('data-state')).toBe('code_rewound')
   expect(await banner.innerText()).toContain('the conversation is still at the latest message')
-  await page.getByTestId('align-restore').click()
+  await restoreBranchCode(page, ['b.txt', 'c.txt'], tree)
   await expect.poll(() => banner.count(), { timeout: 20_000 }).toBe(0)
   expect([exists('b.txt'), exists('c.txt')]).toEqual([true, true])
 

@@ -8,6 +8,8 @@ import { startCore, testHost } from './support/core'
 import { add, edit, historyHarness, okResult, type BranchView } from './support/history'
 import { tempDir } from './support/temp'
 import { treeFingerprint } from './support/tree'
+import { send } from './support/protocol'
+import { digestOf } from '../src/main/core/store'
 
 const extra: Core[] = []
 afterEach(() => {
@@ -248,6 +250,7 @@ describe('modes and alignment', () => {
       decision: 'restore',
       expected_source: files_node_id,
       expected_target: head_node_id,
+      plan_hash: await h.alignPlan(),
     }
     const restored = okResult<{ status: string }>(await h.call('session.align', payload, key))
     expect(restored.status).toBe('committed')
@@ -290,7 +293,13 @@ test('files a restore recreated (new lineages on the same paths) are still found
     return okResult(
       await h.call(
         'session.align',
-        { session_id: h.sessionId, decision, expected_source: files_node_id, expected_target: head_node_id },
+        {
+          session_id: h.sessionId,
+          decision,
+          expected_source: files_node_id,
+          expected_target: head_node_id,
+          ...(decision === 'restore' ? { plan_hash: await h.alignPlan() } : {}),
+        },
         randomUUID(),
       ),
     )
@@ -377,6 +386,7 @@ describe('branches', () => {
           decision: 'restore',
           expected_source: switched.alignment.files_node_id,
           expected_target: switched.alignment.head_node_id,
+          plan_hash: await h.alignPlan(),
         },
         randomUUID(),
       ),
@@ -396,6 +406,7 @@ describe('branches', () => {
           decision: 'restore',
           expected_source: back.alignment.files_node_id,
           expected_target: back.alignment.head_node_id,
+          plan_hash: await h.alignPlan(),
         },
         randomUUID(),
       ),
@@ -545,5 +556,215 @@ describe('fork to a new task', () => {
     expect(forked.worktree).toBeNull()
     expect(forked.session.session_id).not.toBe(h.sessionId)
     expect(h.read('a.txt')).toBe('v3\n')
+  })
+})
+
+/** The person's save in Retrace's editor: a journaled human write. */
+async function personWrites(
+  h: Awaited<ReturnType<typeof threeTurns>>['h'],
+  core: Core,
+  path: string,
+  from: string,
+  to: string,
+) {
+  okResult(
+    await send(
+      core,
+      'files.write',
+      { path, content: to, expected_revision: digestOf(Buffer.from(from)) },
+      { owner: { project_id: h.project.projectId } },
+    ),
+  )
+}
+
+describe('a rewind never overwrites the person’s own edits (issue 23 item 11)', () => {
+  type Blocked = {
+    status: string
+    plan_hash: string
+    actions: Array<{ path: string }>
+    conflicts: Array<{ path: string; reason: string; message: string }>
+    kept?: string[]
+  }
+
+  for (const mode of ['code', 'code_and_conversation'] as const) {
+    test(`a line added in Retrace's editor after the turns blocks "${mode}" for that path, with the diff; apply writes nothing`, async () => {
+      const { root, core, h, t2 } = await threeTurns({ 'a.txt': 'v0\n', 'b.txt': 'b0\n' })
+      await h.turn(edit('b.txt', 'b0', 'b1'), 'fourth: b')
+      await personWrites(h, core, 'a.txt', 'v3\n', 'v3\nmy own line\n')
+      const tree = treeFingerprint(root)
+      const branches = (await h.transcript()).branches
+
+      const planned = okResult<Blocked>(await h.plan({ operation: 'rewind', turn_id: t2, mode }))
+      expect(planned.status).toBe('blocked')
+      expect(planned.conflicts).toEqual([
+        expect.objectContaining({
+          path: 'a.txt',
+          reason: 'changed-since',
+          message: expect.stringContaining('after these turns'),
+        }),
+      ])
+      const diff = okResult<{ diff_state: string; hunks: Array<{ lines: Array<{ kind: string; text: string }> }> }>(
+        await h.call('history.conflict_diff', { plan_hash: planned.plan_hash, path: 'a.txt' }),
+      )
+      expect(diff.diff_state).toBe('available')
+      expect(
+        diff.hunks.flatMap((hunk) => hunk.lines.filter((l) => l.kind !== 'context').map((l) => `${l.kind}:${l.text}`)),
+      ).toEqual(['add:my own line'])
+      expect(await h.apply(planned.plan_hash)).toMatchObject({ status: 'error', error: { code: 'BLOCKED' } })
+      expect(treeFingerprint(root)).toEqual(tree)
+      expect((await h.transcript()).branches).toEqual(branches)
+    })
+  }
+
+  test('"keep mine" leaves the person’s file as it is and restores the rest', async () => {
+    const { core, h, t2 } = await threeTurns({ 'a.txt': 'v0\n', 'b.txt': 'b0\n' })
+    await h.turn(edit('b.txt', 'b0', 'b1'), 'fourth: b')
+    await personWrites(h, core, 'a.txt', 'v3\n', 'v3\nmine\n')
+    const planned = okResult<Blocked>(
+      await h.plan({ operation: 'rewind', turn_id: t2, mode: 'code', keep_current: ['a.txt'] }),
+    )
+    expect(planned).toMatchObject({ status: 'ready', conflicts: [], kept: ['a.txt'] })
+    expect(planned.actions.map((a) => a.path)).toEqual(['b.txt'])
+    okResult(await h.apply(planned.plan_hash))
+    expect(h.read('a.txt')).toBe('v3\nmine\n')
+    expect(h.read('b.txt')).toBe('b0\n')
+  })
+
+  test('"include it" restores that path too; the person’s bytes stay in its File History', async () => {
+    const { core, h, t2 } = await threeTurns()
+    await personWrites(h, core, 'a.txt', 'v3\n', 'v3\nmine\n')
+    const planned = okResult<Blocked>(
+      await h.plan({ operation: 'rewind', turn_id: t2, mode: 'code', include_conflicting: ['a.txt'] }),
+    )
+    expect(planned).toMatchObject({ status: 'ready', conflicts: [] })
+    okResult(await h.apply(planned.plan_hash))
+    expect(h.read('a.txt')).toBe('v1\n')
+    const history = okResult<{ versions: Array<{ version_id: string; actor: string }> }>(
+      await send(core, 'files.history', { path: 'a.txt' }, { owner: { project_id: h.project.projectId } }),
+    )
+    const texts = await Promise.all(
+      history.versions.map(
+        async (v) =>
+          okResult<{ text?: string }>(
+            await send(
+              core,
+              'files.read_version',
+              { path: 'a.txt', version_id: v.version_id },
+              { owner: { project_id: h.project.projectId } },
+            ),
+          ).text,
+      ),
+    )
+    expect(texts).toContain('v3\nmine\n')
+  })
+
+  test('Restore branch code is blocked the same way by an edit made after a conversation-only rewind', async () => {
+    const { core, h, t2 } = await threeTurns()
+    await h.rewind({ turn_id: t2, mode: 'conversation' })
+    await personWrites(h, core, 'a.txt', 'v3\n', 'v3 and mine\n')
+    const planned = okResult<Blocked>(await h.plan({ operation: 'align' }))
+    expect(planned.status).toBe('blocked')
+    expect(planned.conflicts.map((c) => [c.path, c.reason])).toEqual([['a.txt', 'changed-since']])
+    expect(h.read('a.txt')).toBe('v3 and mine\n')
+  })
+})
+
+describe('Redo is the inverse of the last restore, a Rewind included (issue 23 item 20)', () => {
+  test('code only: Rewind then Redo brings the files back and the alignment with them', async () => {
+    const { h, t2 } = await threeTurns({ 'a.txt': 'v0\n' })
+    await h.turn(add('gen/new.txt', 'made later'), 'fourth: add a file')
+    await h.rewind({ turn_id: t2, mode: 'code' })
+    expect([h.read('a.txt'), h.read('gen/new.txt')]).toEqual(['v1\n', null])
+    const offers = okResult<{ restore: { redo_turn_id: string | null } }>(await h.session('session.transcript')).restore
+    expect(offers.redo_turn_id).toBe(t2)
+
+    const redo = okResult<{ status: string; plan_hash: string; actions: Array<{ path: string }> }>(
+      await h.plan({ operation: 'redo', turn_id: t2 }),
+    )
+    expect(redo.status).toBe('ready')
+    expect(redo.actions.map((a) => a.path).sort()).toEqual(['a.txt', 'gen/new.txt'])
+    okResult(await h.apply(redo.plan_hash))
+    expect([h.read('a.txt'), h.read('gen/new.txt')]).toEqual(['v3\n', 'made later\n'])
+    const view = await h.transcript()
+    expect(view.session.alignment.state).toBe('aligned')
+    // Nothing left to redo.
+    expect(await h.plan({ operation: 'redo' })).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE' } })
+  })
+
+  test('code + conversation: Redo puts the files and the source branch back', async () => {
+    const { h, t2 } = await threeTurns()
+    const source = (await h.transcript()).session.active_branch_id
+    const rewound = await h.rewind({ turn_id: t2 })
+    expect(h.read('a.txt')).toBe('v1\n')
+    const redo = okResult<{ plan_hash: string; impact: { branch: { outcome: string } } }>(
+      await h.plan({ operation: 'redo' }),
+    )
+    expect(redo.impact.branch.outcome).toBe('return_to_source')
+    okResult(await h.apply(redo.plan_hash))
+    expect(h.read('a.txt')).toBe('v3\n')
+    const view = await h.transcript()
+    expect(view.session.active_branch_id).toBe(source)
+    expect(view.branches.find((b) => b.branch_id === rewound.branch_id)?.archived).toBe(true)
+  })
+
+  test('a file edited after the rewind blocks its Redo, and nothing is written', async () => {
+    const { root, h, t2 } = await threeTurns()
+    await h.rewind({ turn_id: t2, mode: 'code' })
+    writeFileSync(join(root, 'a.txt'), 'typed after the rewind\n')
+    const redo = okResult<{ status: string; conflicts: Array<{ path: string; reason: string }> }>(
+      await h.plan({ operation: 'redo' }),
+    )
+    expect(redo.status).toBe('blocked')
+    expect(redo.conflicts.map((c) => [c.path, c.reason])).toEqual([['a.txt', 'changed-since']])
+    expect(h.read('a.txt')).toBe('typed after the rewind\n')
+  })
+})
+
+describe('Restore branch code is previewed like every restore (issue 23 item 13)', () => {
+  test('without a previewed plan nothing is written; the preview lists the impact; applying it restores', async () => {
+    const { root, h, t1, t2 } = await threeTurns()
+    await h.rewind({ turn_id: t2, mode: 'conversation' })
+    const { files_node_id, head_node_id } = (await h.transcript()).session.alignment
+    const choice = {
+      session_id: h.sessionId,
+      decision: 'restore',
+      expected_source: files_node_id,
+      expected_target: head_node_id,
+    }
+    const tree = treeFingerprint(root)
+    expect(await h.call('session.align', choice, randomUUID())).toMatchObject({
+      status: 'error',
+      error: { code: 'INVALID_REQUEST', details: { reason: 'preview-required' } },
+    })
+    expect(treeFingerprint(root)).toEqual(tree)
+
+    const preview = okResult<{
+      status: string
+      operation: string
+      plan_hash: string
+      actions: Array<{ path: string; target: { kind: string } }>
+      impact: { files: number; branch: { outcome: string } }
+    }>(await h.plan({ operation: 'align' }))
+    expect(preview).toMatchObject({
+      status: 'ready',
+      operation: 'align',
+      impact: { files: 1, branch: { outcome: 'unchanged' } },
+    })
+    expect(preview.actions.map((a) => a.path)).toEqual(['a.txt'])
+    // Previewing writes nothing.
+    expect(treeFingerprint(root)).toEqual(tree)
+    // A plan of another kind is not a Restore branch code choice.
+    const other = okResult<{ plan_hash: string }>(
+      await h.plan({ operation: 'rewind', turn_id: t1, mode: 'conversation' }),
+    )
+    expect(await h.call('session.align', { ...choice, plan_hash: other.plan_hash }, randomUUID())).toMatchObject({
+      status: 'error',
+      error: { code: 'STALE_PLAN' },
+    })
+    expect(treeFingerprint(root)).toEqual(tree)
+
+    okResult(await h.call('session.align', { ...choice, plan_hash: preview.plan_hash }, randomUUID()))
+    expect(h.read('a.txt')).toBe('v1\n')
+    expect((await h.transcript()).session.alignment.state).toBe('aligned')
   })
 })

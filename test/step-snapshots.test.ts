@@ -280,3 +280,40 @@ describe('the snapshot setting', () => {
     for (const start of partsOf(node.parts, 'step-start')) expect(start.snapshot_note?.reason).toBe('disabled')
   })
 })
+
+describe('Redo after an Undo that included command-made files (issue 23 item 12)', () => {
+  test('the Redo preview lists the command-made file and Redo brings it back with its bytes', async () => {
+    const root = gitProject({ 'keep.txt': 'keep\n', 'edit.txt': 'one\n' })
+    const llm = await fake()
+    llm.enqueue(
+      { kind: 'stream', steps: [bash('c1', "printf 'made by a command\\n' > side.txt && echo two > edit.txt")] },
+      {
+        kind: 'stream',
+        steps: [{ toolCalls: [{ id: 'w1', name: 'write', input: { file_path: 'notes.md', content: '# notes\n' } }] }],
+      },
+      { kind: 'stream', steps: [{ text: 'Done.' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'auto' })
+    const turnId = await agent.prompt('make some changes')
+    await agent.finished(turnId)
+    const after = treeFingerprint(root)
+
+    const undo = resultOf(
+      await agent.session('history.plan', { operation: 'undo', turn_id: turnId, include_commands: true }),
+    ) as Plan
+    resultOf(await agent.session('history.apply', { plan_hash: undo.plan_hash }))
+    expect(existsSync(join(root, 'side.txt'))).toBe(false)
+
+    const redo = resultOf(await agent.session('history.plan', { operation: 'redo', turn_id: turnId })) as Plan
+    expect(redo.status).toBe('ready')
+    expect(redo.actions.map((a) => [a.path, a.target.kind]).sort()).toEqual([
+      ['edit.txt', 'regular'],
+      ['notes.md', 'regular'],
+      ['side.txt', 'regular'],
+    ])
+    expect(redo.impact.files).toBe(3)
+    resultOf(await agent.session('history.apply', { plan_hash: redo.plan_hash }))
+    expect(readFileSync(join(root, 'side.txt'), 'utf8')).toBe('made by a command\n')
+    expect(treeFingerprint(root)).toEqual(after)
+  })
+})

@@ -73,8 +73,12 @@ export async function historyHarness(core: Core, root: string) {
       nodes: Array<{ node_id: string; parent_node_id: string | null; kind: string }>
     }>(await session('session.transcript'))
   }
+  /** The preview of "Restore branch code" the person confirms (session.align writes only a previewed plan). */
+  async function alignPlan(): Promise<string> {
+    return okResult<{ plan_hash: string }>(await plan({ operation: 'align' })).plan_hash
+  }
   const read = (path: string) => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : null)
-  return { project, sessionId, owner, call, session, turn, plan, apply, rewind, transcript, read }
+  return { project, sessionId, owner, call, session, turn, plan, apply, rewind, transcript, read, alignPlan }
 }
 
 export const edit = (path: string, from: string, to: string) =>

@@ -42,6 +42,8 @@ export interface RestoreService {
     onProgress?: (done: number, total: number) => void,
   ): Promise<Outcome<RewindPlan & { evidence: PlanEvidence }>>
   apply(workspace: Workspace, session: SessionRecord, request: ApplyRequest): Promise<Outcome<ApplyResult>>
+  /** The operation of a plan previewed and still current (undefined: unknown or expired plan). */
+  operationOf(planHash: string): string | undefined
   /** A previewed multi-turn plan's expected state of a path (undefined: unknown plan or path). */
   expectedOf(planHash: string, path: string): RestoreAction['expected'] | undefined
   /** `apply` under a caller's own idempotency claim (session.align's). */
@@ -170,6 +172,11 @@ export function createRestoreService(deps: {
         })
       }
       return planned
+    },
+
+    operationOf(planHash) {
+      const confirmed = plans.get(planHash)
+      return confirmed?.request.operation
     },
 
     expectedOf(planHash, path) {

@@ -35,6 +35,12 @@ export interface BranchEffects {
     readonly checkpoint_id: string | null
   }
   readonly bump_epochs: readonly string[]
+  /** What the files held before (a rewind records it so its Redo can put the alignment back). */
+  readonly previous_files?: {
+    readonly node_id: string | null
+    readonly alignment: Alignment
+    readonly checkpoint_id: string | null
+  }
 }
 
 /** The id `create` gets, for a plan that is not yet confirmed. */

@@ -19,6 +19,7 @@ export { createRestoreService, type IntentStatus, type RestoreService } from './
 export {
   planRestore,
   restoreOffers,
+  turnUndone,
   type Conflict,
   type RestoreAction,
   type RestoreOperation,

@@ -29,8 +29,9 @@ import {
 import { conflictDiff, type ConflictDiffDependencies } from './conflict-diff'
 import { forkSession } from './fork'
 import type { CommandSnapshots } from './plan-commands'
+import { lastRestore } from './plan-redo'
 import { restoreOffers } from './plan-restore'
-import { activeBranch, type RewindPlan } from './plan-rewind'
+import { activeBranch, type RewindOperation, type RewindPlan } from './plan-rewind'
 import { applyRetention, type RetentionPolicy } from './retention'
 import {
   createSession,
@@ -160,6 +161,7 @@ export function createHistoryModule(deps: {
     (filesNode, head, leftSequence) => {
       const transition = planTransition(db, {
         workspaceId: session.workspace_id,
+        sessionId: session.session_id,
         from: filesNode,
         to: head,
         redoSequence: leftSequence,
@@ -217,29 +219,47 @@ export function createHistoryModule(deps: {
     'history.plan': async (payload, context) => {
       const session = sessionOf(context)
       if (session.kind === 'error') return session
-      if (payload.operation === 'rewind' || payload.operation === 'unrewind') {
+      // Redo follows the last restore: a Rewind's Redo moves the conversation back too.
+      const operation = payload.operation
+      const multiTurn: RewindOperation | null =
+        operation === 'rewind' || operation === 'unrewind' || operation === 'align'
+          ? operation
+          : operation === 'redo' && lastRestore(db, session.result.session_id)?.operation === 'rewind'
+            ? 'redo'
+            : null
+      if (multiTurn !== null) {
         const planned = await restore.planRewind(
           journal.workspaceOf(context.project),
           session.result,
           {
-            operation: payload.operation,
+            operation: multiTurn,
             turn_id: payload.turn_id,
             checkpoint_id: payload.checkpoint_id,
             boundary: payload.boundary,
             mode: payload.mode,
             include_commands: payload.include_commands,
             steps: payload.steps,
+            include_conflicting: payload.include_conflicting,
+            keep_current: payload.keep_current,
           },
           progress(session.result, 'preflight'),
         )
         if (planned.kind === 'error') return planned
         return ok(publicRewindPlan(planned.result))
       }
-      if (payload.mode !== undefined || payload.boundary !== undefined || payload.steps !== undefined) {
-        return fail('INVALID_REQUEST', 'mode, boundary and steps belong to rewind and unrewind.')
+      if (
+        payload.mode !== undefined ||
+        payload.boundary !== undefined ||
+        payload.steps !== undefined ||
+        payload.keep_current !== undefined
+      ) {
+        return fail('INVALID_REQUEST', 'mode, boundary, steps and keep_current belong to multi-turn restores.')
+      }
+      if (operation === 'rewind' || operation === 'unrewind' || operation === 'align') {
+        return fail('INVALID_REQUEST', `${operation} is a multi-turn restore.`)
       }
       const planned = await restore.plan(journal.workspaceOf(context.project), session.result, {
-        operation: payload.operation,
+        operation,
         turn_id: payload.turn_id,
         include_commands: payload.include_commands,
         include_conflicting: payload.include_conflicting,
@@ -421,7 +441,7 @@ export function createHistoryModule(deps: {
   async function restoreBranchCode(
     workspace: Workspace,
     session: SessionRecord,
-    payload: { expected_source: string; expected_target: string },
+    payload: { expected_source: string; expected_target: string; plan_hash?: string | undefined },
     hooks: IdempotencyHooks<AlignResult>,
   ): Promise<Outcome<AlignResult>> {
     const alignment = alignmentOf(db, session)
@@ -435,8 +455,17 @@ export function createHistoryModule(deps: {
         head_node_id: alignment.head_node_id,
       })
     }
-    const planned = await restore.planRewind(workspace, session, { operation: 'align' }, progress(session, 'preflight'))
-    if (planned.kind === 'error') return planned
+    // Issue 23 item 13: like every restore, Restore branch code writes only a plan the person saw.
+    if (payload.plan_hash === undefined) {
+      return fail('INVALID_REQUEST', 'Preview Restore branch code first (history.plan with operation "align").', {
+        reason: 'preview-required',
+      })
+    }
+    if (restore.operationOf(payload.plan_hash) !== 'align') {
+      return fail('STALE_PLAN', 'This preview is not a current Restore branch code plan; preview it again.', {
+        plan_hash: payload.plan_hash,
+      })
+    }
     const wrapped: IdempotencyHooks<ApplyResult> = {
       prepared: (operationId, result) =>
         hooks.prepared(operationId, { status: 'committed', intent_id: result.intent_id }),
@@ -446,7 +475,7 @@ export function createHistoryModule(deps: {
       workspace,
       session,
       {
-        plan_hash: planned.result.plan_hash,
+        plan_hash: payload.plan_hash,
         idempotency_key: undefined,
         owner_key: `${session.project_id}/${session.session_id}`,
         onProgress: (phase, done, total) => progress(session, phase)(done, total),

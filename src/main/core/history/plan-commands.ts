@@ -1,6 +1,5 @@
 import { ok, type Outcome, type PatchPart } from '../../../shared/protocol'
 import type { Receipt, Workspace } from '../journal'
-import { readWriteTarget } from '../journal'
 import {
   commandChanges,
   commandPatches,
@@ -11,6 +10,7 @@ import {
   type SnapshotState,
 } from '../snapshot'
 import { digestOf, statement, type Database } from '../store'
+import { currentPathState } from './preflight'
 import type { Part } from './types'
 
 /** The shadow repository's part of a restore: planning only, never writing. */
@@ -123,15 +123,7 @@ export async function planCommandActions(input: {
     let expected: CommandPathState | string = leftState(file.left, lefts.result)
     if (input.includeConflicting.has(file.path)) {
       // Explicitly included: whatever is there now is what this restore replaces.
-      const disk = await readWriteTarget(input.workspace, file.path, input.maxFileBytes)
-      expected =
-        disk.kind === 'error'
-          ? 'unsafe-path'
-          : disk.result.kind === 'regular'
-            ? { kind: 'regular', digest: disk.result.digest, mode: '', blob_ref: null }
-            : disk.result.kind === 'absent'
-              ? { kind: 'absent' }
-              : 'file-folder-swap'
+      expected = await currentPathState(input.workspace, file.path, input.maxFileBytes)
     }
     if (typeof expected === 'string') {
       plan.unavailable.push({ path: file.path, reason: expected })

@@ -6,13 +6,13 @@ import {
   turnCommittedChanges,
   workspaceRevision,
   queryAllReceipts,
-  type FileState,
   type Receipt,
   type Workspace,
 } from '../journal'
 import { canonicalJson, statement, type BlobStore, type Database } from '../store'
 import { planCommandActions, type CommandSnapshots } from './plan-commands'
 import {
+  pathStateOf,
   preflightActions,
   runningTurnConflict,
   sameContent,
@@ -22,6 +22,7 @@ import {
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
+import { inverseOf, lastRestore, REDOABLE } from './plan-redo'
 import { getBranch } from './sessions'
 import type { SessionRecord } from './types'
 
@@ -65,13 +66,6 @@ export interface PlanDependencies {
 
 type IntentRow = { turn_id: string; operation: RestoreOperation }
 
-function latestIntent(db: Database, sessionId: string): IntentRow | undefined {
-  return statement(
-    db,
-    "SELECT turn_id, operation FROM restore_intents WHERE session_id = ? AND status = 'committed' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
-  ).get(sessionId) as IntentRow | undefined
-}
-
 function latestIntentForTurn(db: Database, turnId: string): IntentRow | undefined {
   return statement(
     db,
@@ -80,6 +74,11 @@ function latestIntentForTurn(db: Database, turnId: string): IntentRow | undefine
 }
 
 const isUndone = (intent: IntentRow | undefined) => intent?.operation === 'undo' || intent?.operation === 'revert'
+
+/** Whether the turn's latest restore undid it (Undo or Revert): Review marks its rows. */
+export function turnUndone(db: Database, turnId: string): boolean {
+  return isUndone(latestIntentForTurn(db, turnId))
+}
 
 /** Turns on the branch's predecessor chain, newest first (assistant node ids). */
 function turnsOnBranch(db: Database, session: SessionRecord): string[] {
@@ -122,10 +121,10 @@ export function restoreOffers(
   const onBranch = turnsOnBranch(db, session)
   const undone = onBranch.filter((turn) => isUndone(latestIntentForTurn(db, turn)))
   const undo = onBranch.find((turn) => !undone.includes(turn) && changedFiles(db, session.workspace_id, turn))
-  const last = latestIntent(db, session.session_id)
+  const last = lastRestore(db, session.session_id)
   return {
     undo_turn_id: undo ?? null,
-    redo_turn_id: last?.operation === 'undo' ? last.turn_id : null,
+    redo_turn_id: last !== undefined && REDOABLE.has(last.operation) ? last.turn_id : null,
     undone_turn_ids: undone,
   }
 }
@@ -150,8 +149,9 @@ function resolveTurn(
       return ok(latest)
     }
     case 'redo': {
-      const last = latestIntent(db, session.session_id)
-      if (last?.operation !== 'undo') return unavailable('Redo is offered right after an Undo.')
+      // A Rewind's Redo moves the conversation too: it is planned as a multi-turn restore.
+      const last = lastRestore(db, session.session_id)
+      if (last?.operation !== 'undo') return unavailable('Redo is offered right after an Undo or a Rewind.')
       if (turnId !== undefined && turnId !== last.turn_id)
         return unavailable('Redo applies to the turn that was just undone.')
       return ok(last.turn_id)
@@ -167,12 +167,6 @@ function resolveTurn(
       return ok(turnId)
     }
   }
-}
-
-function toPathState(state: FileState): PathState | 'unsupported' {
-  if (state.kind === 'absent') return { kind: 'absent' }
-  if (state.kind === 'directory') return 'unsupported'
-  return { kind: 'regular', digest: state.digest, mode: state.mode, blob_ref: state.blob_ref }
 }
 
 /**
@@ -193,10 +187,13 @@ export async function planRestore(
   const turn = resolveTurn(db, session, request.operation, request.turn_id)
   if (turn.kind === 'error') return turn
   const turnId = turn.result
-  const receipts = committedReceipts(db, workspace.workspace_id, turnId)
   const backwards = request.operation === 'undo' || request.operation === 'revert'
-  const actions: RestoreAction[] = []
-  const unavailable: Array<{ path: string; reason: string }> = []
+  const redo =
+    request.operation === 'redo' ? inverseOf(db, lastRestore(db, session.session_id)?.transaction_id ?? null) : null
+  // Redo is the Undo's exact inverse (its own receipt), so it needs none of the turn's receipts.
+  const receipts = redo ? [] : committedReceipts(db, workspace.workspace_id, turnId)
+  const actions: RestoreAction[] = redo ? redo.actions : []
+  const unavailable: Array<{ path: string; reason: string }> = redo ? redo.unavailable : []
 
   for (const change of foldReceipts(receipts)) {
     if (change.recoverability !== 'exact') {
@@ -209,8 +206,8 @@ export async function planRestore(
       unavailable.push({ path: change.last_path, reason: 'outside-changes' })
       continue
     }
-    const before = toPathState(change.before)
-    const after = toPathState(change.after)
+    const before = pathStateOf(change.before)
+    const after = pathStateOf(change.after)
     if (before === 'unsupported' || after === 'unsupported') {
       unavailable.push({ path: change.last_path, reason: 'directory' })
       continue
@@ -234,16 +231,24 @@ export async function planRestore(
     }
   }
 
-  const commands = await planCommandActions({
-    db,
-    workspace,
-    maxFileBytes: deps.maxFileBytes,
-    turnId,
-    receipts,
-    snapshots: deps.snapshots ?? null,
-    include: backwards && request.include_commands === true,
-    includeConflicting: new Set(request.include_conflicting ?? []),
-  })
+  const commands = redo
+    ? ok({
+        files: 0,
+        actions: [],
+        bytes: new Map<string, Buffer>(),
+        unavailable: [],
+        receiptSteps: new Map<string, number>(),
+      })
+    : await planCommandActions({
+        db,
+        workspace,
+        maxFileBytes: deps.maxFileBytes,
+        turnId,
+        receipts,
+        snapshots: deps.snapshots ?? null,
+        include: backwards && request.include_commands === true,
+        includeConflicting: new Set(request.include_conflicting ?? []),
+      })
   if (commands.kind === 'error') return commands
   unavailable.push(...commands.result.unavailable)
   // Target bytes that come from step snapshots rather than the content store.

@@ -6,6 +6,7 @@ import { chainOf, checkpointAt, checkpointById, getNode, onChain, promptText, tu
 import { NEW_BRANCH, type BranchEffects } from './effects'
 import { planCommandActions, turnParts, type CommandSnapshots } from './plan-commands'
 import {
+  currentPathState,
   preflightActions,
   runningTurnConflict,
   sameContent,
@@ -13,12 +14,13 @@ import {
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
+import { inverseOf, lastRestore } from './plan-redo'
 import { getBranch } from './sessions'
 import { planTransition, type Transition } from './transition'
 import type { BranchRecord, SessionRecord } from './types'
 
 export type RewindMode = 'code_and_conversation' | 'conversation' | 'code'
-export type RewindOperation = 'rewind' | 'unrewind' | 'align'
+export type RewindOperation = 'rewind' | 'unrewind' | 'align' | 'redo'
 
 /** A multi-turn restore request (spec 04 "Multi-turn Rewind"; `unrewind` and `align` see below). */
 export interface RewindRequest {
@@ -31,6 +33,10 @@ export interface RewindRequest {
   readonly include_commands?: boolean | undefined
   /** `unrewind`: one turn forward (composer /redo) or back to the source head (HTTP unrevert). */
   readonly steps?: 'one' | 'all' | undefined
+  /** Conflicting paths the person includes: their current bytes are what the restore replaces. */
+  readonly include_conflicting?: readonly string[] | undefined
+  /** Conflicting paths the person keeps as they are: the restore leaves them out. */
+  readonly keep_current?: readonly string[] | undefined
 }
 
 export interface BranchOutcome {
@@ -67,6 +73,8 @@ export interface RewindPlan {
   readonly conflicts: Conflict[]
   /** Paths the code cannot be restored for (only in the code modes; see `code_unavailable`). */
   readonly unavailable: Array<{ path: string; reason: string }>
+  /** Paths the restore would have written that the person chose to keep as they are. */
+  readonly kept: string[]
   /** Why the code modes are unavailable, whatever mode was asked (the sheet disables them). */
   readonly code_unavailable: Array<{ path: string; reason: string }>
   readonly impact: { files: number; turns: number; command_files: number; branch: BranchOutcome }
@@ -131,7 +139,9 @@ export async function planRewind(
       ? resolveRewind(db, session, request)
       : request.operation === 'unrewind'
         ? resolveUnrewind(db, session, request)
-        : resolveAlign(db, session)
+        : request.operation === 'redo'
+          ? resolveRedo(db, session, request)
+          : resolveAlign(db, session)
   if (resolved.kind === 'error') return resolved
   const r = resolved.result
   const code = isCodeMode(r.mode)
@@ -142,20 +152,29 @@ export async function planRewind(
   const actions: RestoreAction[] = [...r.transition.actions]
   const codeUnavailable = [...r.transition.unavailable]
   const snapshotBytes = new Map<string, Buffer>()
+  const include = new Set(request.include_conflicting ?? [])
   let commandFiles = 0
   if (request.operation === 'rewind' && r.transition.undoTurns.length > 0) {
-    const commands = await commandActions(deps, r.transition.undoTurns, request.include_commands === true && code)
+    const commands = await commandActions(
+      deps,
+      r.transition.undoTurns,
+      request.include_commands === true && code,
+      include,
+    )
     if (commands.kind === 'error') return commands
     commandFiles = commands.result.files
     codeUnavailable.push(...commands.result.unavailable)
     mergeCommandActions(actions, commands.result, snapshotBytes)
   }
+  const choices = await resolveConflicting(deps, actions, include, new Set(request.keep_current ?? []))
+  codeUnavailable.push(...choices.unavailable)
 
   const conflicts: Conflict[] = []
   const running = runningTurnConflict(db, session.session_id)
   if (running) conflicts.push(running)
   let evidence: PlanEvidence = { disks: new Map(), targets: new Map() }
   const unavailable = code ? [...codeUnavailable] : []
+  const outsideLast = new Set(actions.flatMap((action) => (action.outside_last ? [action.path] : [])))
   if (code && codeUnavailable.length === 0) {
     const checked = await preflightActions({
       blobs: deps.blobs,
@@ -164,7 +183,9 @@ export async function planRewind(
       actions,
       snapshotBytes,
       changedMessage: (path) =>
-        `"${path}" changed since Retrace last recorded it; its current content is not what the journal says.`,
+        outsideLast.has(path)
+          ? `"${path}" was changed after these turns (by you or another program); its current content is not what the turns left.`
+          : `"${path}" changed since Retrace last recorded it; its current content is not what the journal says.`,
       onProgress,
     })
     conflicts.push(...checked.conflicts)
@@ -183,6 +204,8 @@ export async function planRewind(
         mode: r.mode,
         boundary: r.boundary,
         include_commands: request.include_commands === true,
+        include_conflicting: [...include].sort(),
+        keep_current: choices.kept,
         steps: request.steps ?? 'one',
         turn_id: r.turn_id,
         session: session.session_id,
@@ -209,6 +232,7 @@ export async function planRewind(
     actions: planned,
     conflicts,
     unavailable,
+    kept: code ? choices.kept : [],
     code_unavailable: codeUnavailable,
     impact: {
       files: new Set(planned.map((a) => a.path)).size,
@@ -267,6 +291,7 @@ function resolveRewind(db: Database, session: SessionRecord, request: RewindRequ
   const filesChain = filesNode === source.head_node_id ? headChain : chainOf(db, filesNode)
   const transition = planTransition(db, {
     workspaceId: session.workspace_id,
+    sessionId: session.session_id,
     from: filesNode,
     to: targetNodeId,
     undoSequence: onChain(filesChain, targetNodeId) ? checkpoint?.journal_sequence : undefined,
@@ -279,6 +304,11 @@ function resolveRewind(db: Database, session: SessionRecord, request: RewindRequ
     source_branch_id: source.branch_id,
     expected_head_version: source.head_version,
     bump_epochs: [source.branch_id],
+    previous_files: {
+      node_id: session.files_node_id,
+      alignment: session.alignment,
+      checkpoint_id: session.alignment_checkpoint_id,
+    },
   }
   const headIsRoot = targetNodeId === session.root_node_id
   let effects: BranchEffects
@@ -356,6 +386,7 @@ function resolveUnrewind(db: Database, session: SessionRecord, request: RewindRe
   const filesNode = filesNodeOf(db, session)
   const transition = planTransition(db, {
     workspaceId: session.workspace_id,
+    sessionId: session.session_id,
     from: filesNode,
     to,
     redoSequence: toSource ? parent.left_sequence : null,
@@ -385,6 +416,67 @@ function resolveUnrewind(db: Database, session: SessionRecord, request: RewindRe
   })
 }
 
+/**
+ * Issue 23 item 20: Redo right after a Rewind is its exact inverse. The files go back to the bytes
+ * the rewind found (its own receipt, see plan-redo.ts) and the conversation to where it was: a
+ * branch the rewind created and activated is archived and the source is active again (only while
+ * that branch has nothing of its own), and the alignment is what it was before the rewind.
+ */
+function resolveRedo(db: Database, session: SessionRecord, request: RewindRequest): Outcome<Resolved> {
+  const last = lastRestore(db, session.session_id)
+  const nothing = (message: string) => fail('UNAVAILABLE', message, { operation: 'redo', reason: 'not-offered' })
+  if (last?.operation !== 'rewind' || last.effects === null)
+    return nothing('Redo is offered right after an Undo or a Rewind.')
+  if (request.turn_id !== undefined && request.turn_id !== last.turn_id) {
+    return nothing('Redo applies to the restore that was just made.')
+  }
+  const rewound = last.effects
+  const active = activeBranch(db, session)
+  const created = rewound.create
+  if (
+    created
+      ? active.branch_id !== created.branch_id || active.head_node_id !== created.head_node_id
+      : active.branch_id !== rewound.source_branch_id
+  ) {
+    return nothing('The conversation moved on since this rewind; switch branches instead.')
+  }
+  const source = getBranch(db, rewound.source_branch_id)
+  if (!source) return nothing('The branch this rewind left is gone.')
+  const inverse = inverseOf(db, last.transaction_id)
+  const target = created?.head_node_id ?? rewound.files.node_id ?? source.head_node_id
+  const sourceChain = chainOf(db, source.head_node_id)
+  const redone = turnsAfter(
+    sourceChain,
+    sourceChain.findIndex((node) => node.node_id === target),
+  )
+  const effects: BranchEffects = {
+    source_branch_id: active.branch_id,
+    expected_head_version: active.head_version,
+    bump_epochs: [active.branch_id],
+    left: null,
+    files: rewound.previous_files ?? { node_id: null, alignment: 'aligned', checkpoint_id: null },
+    ...(created ? { activate: rewound.source_branch_id, archive: active.branch_id } : {}),
+  }
+  return ok({
+    turn_id: last.turn_id,
+    mode: (last.mode as RewindMode | null) ?? 'code_and_conversation',
+    boundary: 'after_turn',
+    suffix: [],
+    transition: { undoTurns: [], redoTurns: redone, fromChain: [], toChain: sourceChain, ...inverse },
+    branch: created
+      ? {
+          outcome: 'return_to_source',
+          source_branch_id: active.branch_id,
+          head_node_id: source.head_node_id,
+          head_is_root: source.head_node_id === session.root_node_id,
+          returns_to_branch_id: source.branch_id,
+        }
+      : unchanged(active, active.head_node_id, session),
+    effects,
+    prompt_text: null,
+  })
+}
+
 /** "Restore branch code": the files go to the active head's code; the conversation stays. */
 function resolveAlign(db: Database, session: SessionRecord): Outcome<Resolved> {
   if (session.alignment === 'aligned') {
@@ -393,6 +485,7 @@ function resolveAlign(db: Database, session: SessionRecord): Outcome<Resolved> {
   const active = activeBranch(db, session)
   const transition = planTransition(db, {
     workspaceId: session.workspace_id,
+    sessionId: session.session_id,
     from: filesNodeOf(db, session),
     to: active.head_node_id,
     redoSequence: active.left_sequence,
@@ -446,7 +539,12 @@ function sideEffects(db: Database, turnIds: readonly string[]): SideEffect[] {
  * Issue 16 across several turns: each file changed by commands goes back to its state before the
  * earliest undone turn whose commands changed it, and must now hold what the latest one left.
  */
-async function commandActions(deps: RewindDependencies, turns: readonly string[], include: boolean) {
+async function commandActions(
+  deps: RewindDependencies,
+  turns: readonly string[],
+  include: boolean,
+  includeConflicting: ReadonlySet<string>,
+) {
   const byPath = new Map<string, { action: RestoreAction; first: number; last: number; bytes?: Buffer }>()
   const unavailable: Array<{ path: string; reason: string }> = []
   const files = new Set<string>()
@@ -460,7 +558,7 @@ async function commandActions(deps: RewindDependencies, turns: readonly string[]
       receipts: receipts.filter((r) => r.status === 'committed'),
       snapshots: deps.snapshots ?? null,
       include,
-      includeConflicting: new Set(),
+      includeConflicting,
     })
     if (planned.kind === 'error') return planned
     for (const entry of planned.result.unavailable) unavailable.push(entry)
@@ -491,6 +589,39 @@ async function commandActions(deps: RewindDependencies, turns: readonly string[]
     bytes: new Map([...byPath.values()].flatMap((entry) => (entry.bytes ? [[entry.action.path, entry.bytes]] : []))),
     lineagesByTurn,
   })
+}
+
+/**
+ * The person's answers to a blocked rewind (issue 23 item 11): a kept path leaves the plan (its
+ * bytes stay as they are), an included one expects what is on disk now (the restore replaces it;
+ * its receipt keeps those bytes, so File History can bring them back). Either way the choice is
+ * part of the plan hash, so a change on disk after the preview makes the apply stale.
+ */
+async function resolveConflicting(
+  deps: RewindDependencies,
+  actions: RestoreAction[],
+  include: ReadonlySet<string>,
+  keep: ReadonlySet<string>,
+): Promise<{ kept: string[]; unavailable: Array<{ path: string; reason: string }> }> {
+  const kept: string[] = []
+  const unavailable: Array<{ path: string; reason: string }> = []
+  for (let index = actions.length - 1; index >= 0; index--) {
+    const action = actions[index] as RestoreAction
+    if (keep.has(action.path)) {
+      kept.push(action.path)
+      actions.splice(index, 1)
+      continue
+    }
+    if (!include.has(action.path) || action.source === 'command') continue
+    const current = await currentPathState(deps.workspace, action.path, deps.maxFileBytes)
+    if (typeof current === 'string') {
+      unavailable.push({ path: action.path, reason: current })
+      continue
+    }
+    const { outside_last: _outside, ...rest } = action
+    actions[index] = { ...rest, expected: current, changed_outside: true }
+  }
+  return { kept: kept.sort(), unavailable }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises'
-import { parentWritable, readWriteTarget, type DiskState, type Workspace } from '../journal'
+import { parentWritable, readWriteTarget, type DiskState, type FileState, type Workspace } from '../journal'
 import { statement, type BlobStore, type Database, type Digest } from '../store'
 
 /** The state a path must be in now, and the state the restore puts it in. */
@@ -18,6 +18,12 @@ export interface RestoreAction {
    * the turns being undone (the person, another session or branch); the restore replaces that too.
    */
   readonly changed_outside?: boolean
+  /**
+   * Multi-turn restores: the last change of the path was not the session's own (the person or
+   * another session), so `expected` is what the turns left there and the path is a conflict until
+   * the person keeps their bytes or includes them.
+   */
+  readonly outside_last?: boolean
 }
 
 export interface Conflict {
@@ -141,6 +147,28 @@ export async function preflightActions(input: {
     }
   }
   return { conflicts, unavailable, disks, targets }
+}
+
+/**
+ * What a path holds on disk now, as an action's expected state: what a restore replaces when the
+ * person explicitly includes a path that changed since (its receipt keeps those bytes).
+ */
+export async function currentPathState(
+  workspace: Workspace,
+  path: string,
+  maxFileBytes: number,
+): Promise<PathState | 'unsafe-path' | 'file-folder-swap'> {
+  const disk = await readWriteTarget(workspace, path, maxFileBytes)
+  if (disk.kind === 'error') return 'unsafe-path'
+  if (disk.result.kind === 'regular') return { kind: 'regular', digest: disk.result.digest, mode: '', blob_ref: null }
+  return disk.result.kind === 'absent' ? { kind: 'absent' } : 'file-folder-swap'
+}
+
+/** A recorded state as an action's state; a folder is not something a restore writes. */
+export function pathStateOf(state: FileState): PathState | 'unsupported' {
+  if (state.kind === 'absent') return { kind: 'absent' }
+  if (state.kind === 'directory') return 'unsupported'
+  return { kind: 'regular', digest: state.digest, mode: state.mode, blob_ref: state.blob_ref }
 }
 
 export function sameContent(a: PathState, b: PathState): boolean {

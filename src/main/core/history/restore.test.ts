@@ -308,3 +308,32 @@ describe('restores of the same turn compose', () => {
     expect(h.read('x.ts')).toBe('a\n')
   })
 })
+
+describe('Review marks an undone turn (issue 23 item 14)', () => {
+  test('This turn’s rows carry undone after an Undo, and lose it after the Redo', async () => {
+    const h = await setup({ 'a.txt': 'a\n' })
+    const turnId = await h.turn(
+      '*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** Add File: gen/b.txt\n+b\n*** End Patch',
+    )
+    const rows = async () =>
+      (
+        (await h.call('review.files', { scope: 'turn', turn_id: turnId })) as {
+          result: { files: Array<{ path: string; undone?: boolean }> }
+        }
+      ).result.files.map((f) => [f.path, f.undone === true])
+    expect(await rows()).toEqual([
+      ['a.txt', false],
+      ['gen/b.txt', false],
+    ])
+    expect(await h.planAndApply('undo')).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect(await rows()).toEqual([
+      ['a.txt', true],
+      ['gen/b.txt', true],
+    ])
+    expect(await h.planAndApply('redo')).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect(await rows()).toEqual([
+      ['a.txt', false],
+      ['gen/b.txt', false],
+    ])
+  })
+})

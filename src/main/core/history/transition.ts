@@ -2,7 +2,7 @@ import { foldReceipts, type NetChange } from '../changes'
 import { queryAllReceipts, turnLineagePaths, workspaceCounters, type FileState, type Receipt } from '../journal'
 import type { Database } from '../store'
 import { chainOf, checkpointAt, commonAncestorIndex, turnsAfter, type ChainNode } from './dag'
-import { sameState, type PathState, type RestoreAction } from './preflight'
+import { pathStateOf, sameContent, sameState, type PathState, type RestoreAction } from './preflight'
 
 /**
  * Moving the files from the code of one conversation node to the code of another (spec 04: a
@@ -22,6 +22,8 @@ import { sameState, type PathState, type RestoreAction } from './preflight'
  */
 export interface TransitionInput {
   readonly workspaceId: string
+  /** The session whose restores (revert, reapply, rewind) count as its own moves, not outside changes. */
+  readonly sessionId?: string | undefined
   readonly from: string
   readonly to: string
   readonly undoSequence?: number | undefined
@@ -83,12 +85,22 @@ export function planTransition(db: Database, input: TransitionInput): Transition
   ].filter((side) => side.lineages.size > 0)
   const sequenceOf = new Map(receipts.map((r) => [r.transaction_id, r.workspace_sequence]))
   const turns = new Set([...undoTurns, ...redoTurns])
-  // What the journal says each path holds now, whichever lineage put it there.
+  // What the journal says each path holds now, whichever lineage put it there, and what the
+  // session's own moves (the turns of either side, its restores) left there last.
   const pathNow = new Map<string, FileState>()
+  const pathLeft = new Map<string, FileState>()
+  const ours = (receipt: Receipt) =>
+    receipt.kind === 'edit'
+      ? turns.has(receipt.origin_turn_id ?? '')
+      : RESTORE_KINDS.has(receipt.kind) && (input.sessionId === undefined || receipt.session_id === input.sessionId)
   for (const receipt of receipts) {
+    const mine = ours(receipt)
     for (const file of receipt.files) {
       if (file.old_path !== null) pathNow.set(file.old_path, { kind: 'absent' })
       pathNow.set(file.path, file.after)
+      if (!mine) continue
+      if (file.old_path !== null) pathLeft.set(file.old_path, { kind: 'absent' })
+      pathLeft.set(file.path, file.after)
     }
   }
 
@@ -113,8 +125,8 @@ export function planTransition(db: Database, input: TransitionInput): Transition
       unavailable.push({ path: change.last_path, reason: 'outside-changes' })
       continue
     }
-    const target = pathState(change.before)
-    const current = pathState(change.after)
+    const target = pathStateOf(change.before)
+    const current = pathStateOf(change.after)
     if (target === 'unsupported' || current === 'unsupported') {
       unavailable.push({ path: change.last_path, reason: 'directory' })
       continue
@@ -131,7 +143,7 @@ export function planTransition(db: Database, input: TransitionInput): Transition
           ]
     for (const [path, expected, goal] of pairs) {
       const now = pathNow.get(path)
-      const held = now === undefined ? expected : pathState(now)
+      const held = now === undefined ? expected : pathStateOf(now)
       const action: RestoreAction = {
         path,
         file_lineage_id: change.file_lineage_id,
@@ -146,10 +158,32 @@ export function planTransition(db: Database, input: TransitionInput): Transition
     }
   }
   const unavailablePaths = new Set(unavailable.map((u) => u.path))
-  const actions = [...byPath.values()].filter(
-    (action) => !sameState(action.expected, action.target) && !unavailablePaths.has(action.path),
-  )
+  const actions = [...byPath.values()]
+    .filter((action) => !sameState(action.expected, action.target) && !unavailablePaths.has(action.path))
+    .map((action) => expectWhatTheTurnsLeft(action, pathNow.get(action.path), pathLeft.get(action.path)))
   return { undoTurns, redoTurns, fromChain, toChain, actions, unavailable }
+}
+
+const RESTORE_KINDS: ReadonlySet<string> = new Set(['revert', 'reapply', 'rewind'])
+
+/**
+ * Issue 23 item 11, the rule Undo applies (a path must hold what the turn left): when the last
+ * change of a path was not the session's own (the person saved it in Retrace's editor, another
+ * session wrote it), the action expects what the turns left there, so the shared preflight blocks
+ * it as `changed-since` with the diff against those bytes — never a silent overwrite. A path only
+ * the outside touched since the boundary expects what it held there (the action's target). The
+ * person then keeps their bytes or includes them (plan-rewind's `keep_current` / `include_conflicting`).
+ */
+function expectWhatTheTurnsLeft(
+  action: RestoreAction,
+  now: FileState | undefined,
+  left: FileState | undefined,
+): RestoreAction {
+  if (now === undefined) return action
+  const nowState = pathStateOf(now)
+  const leftState = left === undefined ? action.target : pathStateOf(left)
+  if (nowState === 'unsupported' || leftState === 'unsupported' || sameContent(nowState, leftState)) return action
+  return { ...action, expected: leftState, changed_outside: true, outside_last: true }
 }
 
 /** The lineages plus every other lineage that held one of their paths after `sequence`. */
@@ -179,12 +213,6 @@ function samePathLineages(
 /** A receipt restricted to the files of some lineages (the fold then sees nothing else). */
 function onlyLineages(receipt: Receipt, lineages: ReadonlySet<string>): Receipt {
   return { ...receipt, files: receipt.files.filter((f) => lineages.has(f.file_lineage_id)) }
-}
-
-function pathState(state: FileState): PathState | 'unsupported' {
-  if (state.kind === 'absent') return { kind: 'absent' }
-  if (state.kind === 'directory') return 'unsupported'
-  return { kind: 'regular', digest: state.digest, mode: state.mode, blob_ref: state.blob_ref }
 }
 
 function mergeOnPath(a: RestoreAction, b: RestoreAction): RestoreAction {

@@ -10,7 +10,7 @@ export {
   type FaultHook,
   type FaultPhase,
 } from './faults'
-export { queryAllReceipts, queryReceipts, type ReceiptQuery } from './receipts'
+export { queryAllReceipts, queryReceipts, receiptOf, type ReceiptQuery } from './receipts'
 export { lineStats } from './line-stats'
 export { ensureWorkspace, projectOfWorkspace, workspaceRevision } from './records'
 export type { RecoveryReport } from './recover'

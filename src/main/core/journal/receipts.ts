@@ -70,3 +70,9 @@ export function queryAllReceipts(db: Database, query: Omit<ReceiptQuery, 'limit'
     since = page[page.length - 1]?.workspace_sequence
   }
 }
+
+/** One transaction's receipt, or undefined when there is no such transaction. */
+export function receiptOf(db: Database, transactionId: string): Receipt | undefined {
+  const rows = statement(db, 'SELECT * FROM transactions WHERE transaction_id = ?').all(transactionId)
+  return receiptsFromRows(db, rows as never)[0]
+}

@@ -1,6 +1,6 @@
 import { fail, type Outcome } from '../../../shared/protocol'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
-import { changeSetIndex, isTurnOf, turnCommandChanges, turnParts, type SessionRecord } from '../history'
+import { changeSetIndex, isTurnOf, turnCommandChanges, turnParts, turnUndone, type SessionRecord } from '../history'
 import { scopeVersion, type JournalModule, type Receipt } from '../journal'
 import { createCursorSigner, createSnapshotStore } from '../paging'
 import { commandChanges, type ProjectSnapshots } from '../snapshot'
@@ -88,6 +88,9 @@ export function createReviewModule(deps: {
         let receipts: () => Receipt[]
         let version: { count: number; last: number }
         let basisKey: string
+        // Issue 23 item 14: an undone turn's rows say so (an Undo adds no transaction of the turn,
+        // so the marker is part of the basis: a snapshot from before the Undo is stale).
+        let undone = false
         if (payload.scope === 'turn') {
           const turnId = payload.turn_id
           if (turnId === undefined) return fail('INVALID_REQUEST', 'Reviewing a turn needs its turn_id.')
@@ -96,7 +99,8 @@ export function createReviewModule(deps: {
           }
           receipts = () => turnReceipts(db, workspace.workspace_id, turnId)
           version = scopeVersion(db, workspace.workspace_id, { origin_turn_id: turnId })
-          basisKey = turnId
+          undone = turnUndone(db, turnId)
+          basisKey = `${turnId}:${undone ? 'undone' : 'standing'}`
         } else {
           const branchId = session.result.active_branch_id
           receipts = () => branchReceipts(db, workspace.workspace_id, branchId)
@@ -125,7 +129,8 @@ export function createReviewModule(deps: {
               limits.statsBudgetBytes,
               changeSetIndex(db, session.result.session_id),
             )
-            if (commandChangesOfTurn.length === 0) return rows
+            const marked = (list: ReviewRow[]) => (undone ? list.map((row) => ({ ...row, undone: true })) : list)
+            if (commandChangesOfTurn.length === 0) return marked(rows)
             // A file the journal also changed in this turn keeps its exact row only.
             const journaled = new Set(rows.flatMap((row) => (row.old_path ? [row.path, row.old_path] : [row.path])))
             const fromCommands = await commandRows({
@@ -136,7 +141,7 @@ export function createReviewModule(deps: {
               limits: pinLimits,
             })
             // Snapshots that expired are listed nowhere rather than guessed at.
-            return fromCommands.kind === 'ok' ? [...rows, ...fromCommands.result] : rows
+            return marked(fromCommands.kind === 'ok' ? [...rows, ...fromCommands.result] : rows)
           },
         )
       },

@@ -88,6 +88,8 @@ export const en = {
   'review.source.git': 'git',
   'review.source.command': 'command (not covered by Undo)',
   'review.commands': 'Changed by commands',
+  'review.undone': 'undone',
+  'review.undoneLong': 'undone — this turn’s change is no longer in the files',
   'review.outside': 'includes changes made outside Retrace ({count})',
   'review.diffState.available': '',
   'review.diffState.large': 'Too large to diff.',
@@ -707,6 +709,10 @@ export const en = {
     'The files stay as they are: before the agent changes anything you choose Keep current files or Restore branch code.',
   'rewind.promptBack': 'The prompt goes back into the message box to edit and resend.',
   'rewind.changedOutside': 'also changed outside these turns',
+  'rewind.keepMine': 'Keep mine',
+  'rewind.includeIt': 'Include it (replace my version)',
+  'rewind.keptTitle': 'Kept as you left them (not restored):',
+  'rewind.unkeep': 'Restore it too',
   'rewind.sideEffects': 'Cannot be undone — commands run in these turns:',
   'rewind.confirm': 'Restore',
   'rewind.blocked': 'Blocked; nothing was changed. Resolve these first (in Review, your editor or git):',
@@ -761,6 +767,9 @@ export const en = {
   'align.failed': 'That did not happen: {message}',
   'align.blocked': 'Restore branch code is blocked; nothing was changed: {paths}',
   'align.stale': 'The files or the branch changed meanwhile; the banner was refreshed.',
+  'align.sheetTitle': 'Restore branch code',
+  'align.sheetLead':
+    'The files go to this branch’s code; the conversation stays where it is. Nothing is written until you confirm.',
   'office.reason.unreleased': 'not installed; this build offers no bundle to install yet',
 } as const
 

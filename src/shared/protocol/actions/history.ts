@@ -31,9 +31,11 @@ export const historyPlan = defineAction('history.plan', {
     .object({
       /**
        * `rewind`: back to a checkpoint of a turn on the active branch (spec 04 "Multi-turn
-       * Rewind"); `unrewind`: forward again along the branch a rewind left (the composer's /redo).
+       * Rewind"); `unrewind`: forward again along the branch a rewind left (the composer's /redo);
+       * `align`: "Restore branch code" (the files to the active head's code, previewed like every
+       * restore); `redo`: the exact inverse of the session's last Undo or Rewind.
        */
-      operation: z.enum(['undo', 'redo', 'revert', 'reapply', 'rewind', 'unrewind']),
+      operation: z.enum(['undo', 'redo', 'revert', 'reapply', 'rewind', 'unrewind', 'align']),
       turn_id: z.string().max(200).optional(),
       checkpoint_id: z.string().max(200).optional(),
       boundary: Boundary.optional(),
@@ -44,6 +46,8 @@ export const historyPlan = defineAction('history.plan', {
       include_commands: z.boolean().optional(),
       /** Command-changed files edited since the step, explicitly included anyway (their bytes are replaced). */
       include_conflicting: z.array(z.string().max(4_096)).max(10_000).optional(),
+      /** Multi-turn restores: conflicting paths the person keeps as they are (left out of the restore). */
+      keep_current: z.array(z.string().max(4_096)).max(10_000).optional(),
     })
     .strict(),
   result: z.object({
@@ -78,6 +82,8 @@ export const historyPlan = defineAction('history.plan', {
       }),
     ),
     unavailable: z.array(z.object({ path: z.string(), reason: z.string() })),
+    /** Multi-turn restores: paths left as they are because the person chose to keep them. */
+    kept: z.array(z.string()).optional(),
     /** Multi-turn restores: why the code modes are unavailable (whatever mode was asked). */
     code_unavailable: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
     impact: z.object({

@@ -43,6 +43,8 @@ export const ReviewFileSchema = z.object({
   transaction_ids: z.array(z.string()),
   /** The conversation change sets (per turn and actor) these transactions belong to. */
   change_set_ids: z.array(z.string()),
+  /** This turn: the turn's latest restore undid it (Undo or Revert); the row is no longer on disk. */
+  undone: z.boolean().optional(),
 })
 
 export const reviewFiles = defineAction('review.files', {

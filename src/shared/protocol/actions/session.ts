@@ -185,7 +185,7 @@ export const sessionAlign = defineAction('session.align', {
   mutating: true,
   /**
    * Keep current files (the active branch adopts them, with a new checkpoint) or Restore branch
-   * code (a restore transaction; the conversation head does not move). `expected_source` is the
+   * code (a restore transaction applying the previewed `plan_hash`; the conversation head does not move). `expected_source` is the
    * alignment's files_node_id, `expected_target` its head_node_id; a stale pair is `STALE_PLAN`.
    */
   payload: z
@@ -194,6 +194,14 @@ export const sessionAlign = defineAction('session.align', {
       decision: z.enum(['keep', 'restore']),
       expected_source: z.string().min(1).max(200),
       expected_target: z.string().min(1).max(200),
+      /**
+       * `restore` only: the previewed plan (`history.plan { operation: "align" }`) the person saw;
+       * without it nothing is written (`INVALID_REQUEST`, reason `preview-required`).
+       */
+      plan_hash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
     })
     .strict(),
   result: z.object({

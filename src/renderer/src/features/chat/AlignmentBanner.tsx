@@ -8,7 +8,7 @@ import type { Alignment, TranscriptNode } from './types'
 /**
  * Spec 04 alignment: when the files do not hold the active branch's code, say so and offer the
  * two ways forward — Keep current files (the branch adopts them) or Restore branch code (a
- * restore transaction; the conversation does not move). Both bind what the banner showed; a
+ * restore transaction, previewed in the impact sheet first; the conversation does not move). Both bind what the banner showed; a
  * stale choice is refused by the engine and the banner refreshes. After a code-only rewind the
  * banner only informs (the agent may continue from the rewound files).
  */
@@ -19,10 +19,12 @@ export function AlignmentBanner(props: {
   rootNodeId: string
   nodes: readonly TranscriptNode[]
   onChanged: () => void
+  /** Restore branch code opens its impact preview (issue 23 item 13); nothing is written from here. */
+  onRestore: () => void
 }) {
   const client = useClient()
   const { t } = useI18n()
-  const [working, setWorking] = useState<'keep' | 'restore' | null>(null)
+  const [working, setWorking] = useState<'keep' | null>(null)
   const [error, setError] = useState<string | null>(null)
   const { alignment } = props
   if (alignment.state === 'aligned') return null
@@ -38,7 +40,7 @@ export function AlignmentBanner(props: {
           where: filesPrompt === null ? t('align.start') : t('align.afterPrompt', { prompt: clip(filesPrompt) }),
         })
 
-  async function decide(decision: 'keep' | 'restore') {
+  async function decide(decision: 'keep') {
     setWorking(decision)
     setError(null)
     const outcome = await client.request(
@@ -83,10 +85,10 @@ export function AlignmentBanner(props: {
           type="button"
           className="primary"
           disabled={working !== null}
-          onClick={() => void decide('restore')}
+          onClick={props.onRestore}
           data-testid="align-restore"
         >
-          {working === 'restore' ? t('align.working') : t('align.restore')}
+          {t('align.restore')}
         </button>
       </div>
       {error !== null && (

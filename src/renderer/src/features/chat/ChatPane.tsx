@@ -354,6 +354,7 @@ export function ChatPane(props: {
             setError(null)
             transcript.reload()
           }}
+          onRestore={() => setSheet({ turnId: '', boundary: 'after_turn', prompt: '', branchCode: true })}
         />
       )}
       <Composer
@@ -389,7 +390,7 @@ export function ChatPane(props: {
       />
       {sheet !== null && sessionId !== null && (
         <RewindSheet
-          key={`${sheet.turnId}:${sheet.boundary}`}
+          key={sheet.branchCode ? 'branch-code' : `${sheet.turnId}:${sheet.boundary}`}
           projectId={props.projectId}
           sessionId={sessionId}
           target={sheet}

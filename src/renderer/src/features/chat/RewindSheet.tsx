@@ -5,7 +5,7 @@ import { failureMessage } from '../../ui/outcome-message'
 import { ConflictDiff } from './ConflictDiff'
 import { REASON_TEXT } from './RestorePanel'
 import type { RestorePlan } from './types'
-import { useRewind, type ApplyResult, type RewindMode, type RewindTarget } from './use-rewind'
+import { useRewind, type ApplyResult, type ConflictChoices, type RewindMode, type RewindTarget } from './use-rewind'
 
 const MODES: readonly RewindMode[] = ['code_and_conversation', 'conversation', 'code']
 const FILES_PAGE = 50
@@ -49,7 +49,7 @@ export function RewindSheet(props: {
   const { t } = useI18n()
   const titleId = useId()
   const dialog = useRef<HTMLDivElement>(null)
-  const { state, mode, includeCommands, preview, apply } = useRewind({
+  const { state, mode, includeCommands, choices, preview, apply } = useRewind({
     projectId: props.projectId,
     sessionId: props.sessionId,
     target: props.target,
@@ -59,6 +59,7 @@ export function RewindSheet(props: {
   const applying = state.kind === 'applying'
   const plan = state.kind === 'planned' || state.kind === 'applying' ? state.plan : undefined
   const codeUnavailable = (plan?.code_unavailable?.length ?? 0) > 0
+  const branchCode = props.target.branchCode === true
 
   useEffect(() => {
     const returnFocus = document.activeElement
@@ -95,41 +96,48 @@ export function RewindSheet(props: {
       >
         <header className="rewind-header">
           <h2 id={titleId}>
-            {t(props.target.boundary === 'before_turn' ? 'rewind.titleBefore' : 'rewind.titleAfter')}
+            {branchCode
+              ? t('align.sheetTitle')
+              : t(props.target.boundary === 'before_turn' ? 'rewind.titleBefore' : 'rewind.titleAfter')}
           </h2>
         </header>
         <div className="rewind-body">
-          <p className="rewind-target">
-            <span>{t(props.target.boundary === 'before_turn' ? 'rewind.targetBefore' : 'rewind.targetAfter')}</span>
-            <q className="rewind-prompt" title={props.target.prompt} data-testid="rewind-prompt">
-              {props.target.prompt}
-            </q>
-          </p>
-          <fieldset className="rewind-modes" disabled={applying}>
-            <legend>{t('rewind.mode')}</legend>
-            {MODES.map((option) => {
-              const unavailable = option !== 'conversation' && codeUnavailable
-              return (
-                <label key={option} className="rewind-mode" data-unavailable={unavailable || undefined}>
-                  <input
-                    type="radio"
-                    name={`${titleId}-mode`}
-                    value={option}
-                    checked={mode === option}
-                    disabled={unavailable && mode !== option}
-                    onChange={() => choose(option)}
-                    data-testid={`rewind-mode-${option}`}
-                  />
-                  <span className="rewind-mode-text">
-                    <span className="rewind-mode-label">{t(`rewind.mode.${option}`)}</span>
-                    <span className="rewind-mode-hint">
-                      {unavailable ? t('rewind.modeUnavailable') : t(`rewind.modeHint.${option}`)}
+          {branchCode && <p className="rewind-target">{t('align.sheetLead')}</p>}
+          {!branchCode && (
+            <p className="rewind-target">
+              <span>{t(props.target.boundary === 'before_turn' ? 'rewind.targetBefore' : 'rewind.targetAfter')}</span>
+              <q className="rewind-prompt" title={props.target.prompt} data-testid="rewind-prompt">
+                {props.target.prompt}
+              </q>
+            </p>
+          )}
+          {!branchCode && (
+            <fieldset className="rewind-modes" disabled={applying}>
+              <legend>{t('rewind.mode')}</legend>
+              {MODES.map((option) => {
+                const unavailable = option !== 'conversation' && codeUnavailable
+                return (
+                  <label key={option} className="rewind-mode" data-unavailable={unavailable || undefined}>
+                    <input
+                      type="radio"
+                      name={`${titleId}-mode`}
+                      value={option}
+                      checked={mode === option}
+                      disabled={unavailable && mode !== option}
+                      onChange={() => choose(option)}
+                      data-testid={`rewind-mode-${option}`}
+                    />
+                    <span className="rewind-mode-text">
+                      <span className="rewind-mode-label">{t(`rewind.mode.${option}`)}</span>
+                      <span className="rewind-mode-hint">
+                        {unavailable ? t('rewind.modeUnavailable') : t(`rewind.modeHint.${option}`)}
+                      </span>
                     </span>
-                  </span>
-                </label>
-              )
-            })}
-          </fieldset>
+                  </label>
+                )
+              })}
+            </fieldset>
+          )}
           {state.kind === 'planning' && (
             <p className="rewind-status" role="status">
               {state.progress && state.progress.total > 0
@@ -158,6 +166,8 @@ export function RewindSheet(props: {
               onMore={() => setShown((n) => n + FILES_PAGE)}
               includeCommands={includeCommands}
               onIncludeCommands={(checked) => void preview(mode, checked)}
+              choices={choices}
+              onChoose={(next) => void preview(mode, includeCommands, next)}
               onOpenFile={props.onOpenFile}
               disabled={applying}
             />
@@ -173,7 +183,7 @@ export function RewindSheet(props: {
               {t('explorer.retry')}
             </button>
           ) : state.kind === 'failed' || state.kind === 'ended' ? (
-            <button type="button" onClick={() => void preview(mode, includeCommands)}>
+            <button type="button" onClick={() => void preview(mode, includeCommands, choices)}>
               {t('restore.previewAgain')}
             </button>
           ) : (
@@ -188,7 +198,9 @@ export function RewindSheet(props: {
                 ? state.progress
                   ? t('restore.applyingProgress', { done: state.progress.done, total: state.progress.total })
                   : t('restore.applying')
-                : t('rewind.confirm')}
+                : branchCode
+                  ? t('align.restore')
+                  : t('rewind.confirm')}
             </button>
           )}
           <button type="button" onClick={close} disabled={applying} data-testid="rewind-cancel">
@@ -208,6 +220,8 @@ function PlanDetails(props: {
   onMore: () => void
   includeCommands: boolean
   onIncludeCommands: (checked: boolean) => void
+  choices: ConflictChoices
+  onChoose: (choices: ConflictChoices) => void
   onOpenFile?: ((path: string) => void) | undefined
   disabled: boolean
 }) {
@@ -260,13 +274,61 @@ function PlanDetails(props: {
                     planHash={plan.plan_hash}
                   />
                 )}
-                {conflict.path !== '' && props.onOpenFile && (
+                {conflict.path !== '' && (
                   <div className="restore-conflict-actions">
-                    <button type="button" onClick={() => props.onOpenFile?.(conflict.path)}>
-                      <Icon name="go-to-file" /> {t('review.open')}
-                    </button>
+                    {conflict.reason === 'changed-since' && (
+                      <>
+                        <button
+                          type="button"
+                          disabled={props.disabled}
+                          onClick={() =>
+                            props.onChoose({ ...props.choices, keep: [...props.choices.keep, conflict.path] })
+                          }
+                          data-testid="rewind-keep-mine"
+                        >
+                          {t('rewind.keepMine')}
+                        </button>
+                        <button
+                          type="button"
+                          disabled={props.disabled}
+                          onClick={() =>
+                            props.onChoose({ ...props.choices, include: [...props.choices.include, conflict.path] })
+                          }
+                          data-testid="rewind-include-it"
+                        >
+                          {t('rewind.includeIt')}
+                        </button>
+                      </>
+                    )}
+                    {props.onOpenFile && (
+                      <button type="button" onClick={() => props.onOpenFile?.(conflict.path)}>
+                        <Icon name="go-to-file" /> {t('review.open')}
+                      </button>
+                    )}
                   </div>
                 )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {(plan.kept?.length ?? 0) > 0 && (
+        <section className="rewind-section" aria-label={t('rewind.keptTitle')}>
+          <p className="restore-lead">{t('rewind.keptTitle')}</p>
+          <ul className="restore-paths" data-testid="rewind-kept">
+            {plan.kept?.map((path) => (
+              <li key={path}>
+                <code>{path}</code>
+                <button
+                  type="button"
+                  className="link-button"
+                  disabled={props.disabled}
+                  onClick={() =>
+                    props.onChoose({ ...props.choices, keep: props.choices.keep.filter((kept) => kept !== path) })
+                  }
+                >
+                  {t('rewind.unkeep')}
+                </button>
               </li>
             ))}
           </ul>

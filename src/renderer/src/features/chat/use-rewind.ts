@@ -14,7 +14,17 @@ export interface RewindTarget {
   readonly boundary: 'before_turn' | 'after_turn'
   /** The prompt the checkpoint is named by, for the sheet's heading. */
   readonly prompt: string
+  /** "Restore branch code" (issue 23 item 13): the active head's code over the files, previewed here too. */
+  readonly branchCode?: boolean
 }
+
+/** The person's answers to conflicts (issue 23 item 11): paths kept as they are, paths included anyway. */
+export interface ConflictChoices {
+  readonly keep: readonly string[]
+  readonly include: readonly string[]
+}
+
+const NO_CHOICES: ConflictChoices = { keep: [], include: [] }
 
 export type RewindState =
   | { readonly kind: 'planning'; readonly progress: { done: number; total: number } | null }
@@ -68,24 +78,32 @@ export function useRewind(props: {
   const [state, setState] = useState<RewindState>({ kind: 'planning', progress: null })
   const [mode, setMode] = useState<RewindMode>('code_and_conversation')
   const [includeCommands, setIncludeCommands] = useState(false)
+  const [choices, setChoices] = useState<ConflictChoices>(NO_CHOICES)
   const owner = { project_id: props.projectId, session_id: props.sessionId }
   const current = useRef(0)
-  const { turnId, boundary } = props.target
+  const { turnId, boundary, branchCode } = props.target
 
   /** Asks for the plan; the answer replaces the state unless a newer preview was asked meanwhile. */
   const fetchPlan = useCallback(
-    async (nextMode: RewindMode, commands: boolean) => {
+    async (nextMode: RewindMode, commands: boolean, answers: ConflictChoices) => {
       const ticket = ++current.current
+      const resolved = {
+        ...(answers.keep.length > 0 ? { keep_current: [...answers.keep] } : {}),
+        ...(answers.include.length > 0 ? { include_conflicting: [...answers.include] } : {}),
+      }
       const outcome = await planRestore(
         client,
         { project_id: props.projectId, session_id: props.sessionId },
-        {
-          operation: 'rewind',
-          turn_id: turnId,
-          boundary,
-          mode: nextMode,
-          ...(commands && nextMode !== 'conversation' ? { include_commands: true } : {}),
-        },
+        branchCode
+          ? { operation: 'align', ...resolved }
+          : {
+              operation: 'rewind',
+              turn_id: turnId,
+              boundary,
+              mode: nextMode,
+              ...(commands && nextMode !== 'conversation' ? { include_commands: true } : {}),
+              ...(nextMode !== 'conversation' ? resolved : {}),
+            },
       )
       if (ticket !== current.current || outcome.kind === 'cancelled') return
       setState(
@@ -94,18 +112,20 @@ export function useRewind(props: {
           : { kind: 'failed', failure: outcome },
       )
     },
-    [client, props.projectId, props.sessionId, turnId, boundary],
+    [client, props.projectId, props.sessionId, turnId, boundary, branchCode],
   )
 
   useEffect(() => {
-    void fetchPlan('code_and_conversation', false)
+    void fetchPlan('code_and_conversation', false, NO_CHOICES)
   }, [fetchPlan])
 
-  function preview(nextMode: RewindMode, commands: boolean) {
+  /** A new mode or commands box starts the conflict answers over: they belong to one plan's conflicts. */
+  function preview(nextMode: RewindMode, commands: boolean, answers: ConflictChoices = NO_CHOICES) {
     setMode(nextMode)
     setIncludeCommands(commands)
+    setChoices(answers)
     setState({ kind: 'planning', progress: null })
-    return fetchPlan(nextMode, commands)
+    return fetchPlan(nextMode, commands, answers)
   }
 
   const busy = state.kind === 'planning' || state.kind === 'applying'
@@ -135,5 +155,5 @@ export function useRewind(props: {
     else props.onApplied(outcome.result, plan)
   }
 
-  return { state, mode, includeCommands, preview, apply }
+  return { state, mode, includeCommands, choices, preview, apply }
 }

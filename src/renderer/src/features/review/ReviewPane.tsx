@@ -267,6 +267,7 @@ export default function ReviewPane(props: {
                           data-path={row.path}
                           data-source={row.source}
                           data-operation={row.operation}
+                          data-undone={row.undone === true || undefined}
                           aria-current={row.path === view.selected}
                           onClick={() => {
                             update({ selected: row.path })
@@ -278,6 +279,11 @@ export default function ReviewPane(props: {
                             <strong>{baseName(row.path)}</strong>
                             {parentPath(row.path) !== '' && <span className="file-dir">{parentPath(row.path)}</span>}
                           </span>
+                          {row.undone === true && (
+                            <span className="review-undone-mark" data-testid="review-undone">
+                              {t('review.undone')}
+                            </span>
+                          )}
                           {row.outside_changes > 0 && (
                             <span
                               className="review-outside-mark"
@@ -313,6 +319,7 @@ export default function ReviewPane(props: {
                 <strong className="review-file-path">{file.path}</strong>
                 <span className="review-file-meta">
                   {t(`review.op.${file.operation}`)} · {t(`review.source.${file.source}`)}
+                  {file.undone === true && ` · ${t('review.undoneLong')}`}
                   {file.outside_changes > 0 && (
                     <span className="review-outside" data-testid="review-outside" role="note">
                       {' · '}

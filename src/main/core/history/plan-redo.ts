@@ -1,0 +1,77 @@
+import { receiptOf } from '../journal'
+import { statement, type Database } from '../store'
+import type { BranchEffects } from './effects'
+import { pathStateOf, type RestoreAction } from './preflight'
+
+/** The session's last committed restore, whatever its kind (spec 04: Redo follows it). */
+export interface LastRestore {
+  readonly intent_id: string
+  readonly turn_id: string
+  readonly operation: string
+  readonly transaction_id: string | null
+  readonly mode: string | null
+  /** A multi-turn restore's branch effects, as recorded before it touched any file. */
+  readonly effects: BranchEffects | null
+}
+
+export function lastRestore(db: Database, sessionId: string): LastRestore | undefined {
+  const row = statement(
+    db,
+    `SELECT intent_id, turn_id, operation, transaction_id, mode, effects FROM restore_intents
+     WHERE session_id = ? AND status = 'committed' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1`,
+  ).get(sessionId) as (Omit<LastRestore, 'effects'> & { effects: string | null }) | undefined
+  if (!row) return undefined
+  return { ...row, effects: row.effects === null ? null : (JSON.parse(row.effects) as BranchEffects) }
+}
+
+/** Redo is offered right after these (and is their inverse). */
+export const REDOABLE: ReadonlySet<string> = new Set(['undo', 'rewind'])
+
+/**
+ * Issue 23 items 12 and 20: Redo is the exact inverse of the restore it follows — every path that
+ * restore wrote goes back to the bytes it found there (kept in its receipt for rollback), whether
+ * the journal, a command (issue 16) or a rewind put them there. Each action expects what the
+ * restore left, so anything written since is a conflict like in every other restore. A restore
+ * whose receipt released its blobs (retention) is unavailable, never approximated.
+ */
+export function inverseOf(
+  db: Database,
+  transactionId: string | null,
+): { actions: RestoreAction[]; unavailable: Array<{ path: string; reason: string }> } {
+  const actions: RestoreAction[] = []
+  const unavailable: Array<{ path: string; reason: string }> = []
+  if (transactionId === null) return { actions, unavailable }
+  const receipt = receiptOf(db, transactionId)
+  if (!receipt || receipt.status !== 'committed') {
+    return { actions, unavailable: [{ path: '', reason: 'not-exact' }] }
+  }
+  for (const file of receipt.files) {
+    const found = pathStateOf(file.before)
+    const left = pathStateOf(file.after)
+    if (found === 'unsupported' || left === 'unsupported') {
+      unavailable.push({ path: file.path, reason: 'directory' })
+      continue
+    }
+    if (receipt.blobs_expired === 1 && found.kind === 'regular') {
+      unavailable.push({ path: file.path, reason: 'expired' })
+      continue
+    }
+    if (file.old_path !== null) {
+      actions.push({
+        path: file.path,
+        file_lineage_id: file.file_lineage_id,
+        expected: left,
+        target: { kind: 'absent' },
+      })
+      actions.push({
+        path: file.old_path,
+        file_lineage_id: file.file_lineage_id,
+        expected: { kind: 'absent' },
+        target: found,
+      })
+      continue
+    }
+    actions.push({ path: file.path, file_lineage_id: file.file_lineage_id, expected: left, target: found })
+  }
+  return { actions, unavailable }
+}
