@@ -15,6 +15,7 @@ import {
 import type { Journal, Receipt, Workspace } from '../journal'
 import { statement, type BlobStore, type Database, type Digest } from '../store'
 import type { EventBus } from '../events'
+import { createCommandGroups, endOrphanedGroups, terminateGroup } from './command-groups'
 import { runLoop, type ApprovalDecision, type LoopSettings, type StepSnapshots, type TurnEnd } from './loop'
 import { lineageMessages } from './messages'
 import { languageModelFor, type ProviderSettings } from './providers'
@@ -62,6 +63,7 @@ const STREAM_FLUSH_MS = 80
 export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime {
   const { db, events } = deps
   const running = new Map<string, RunningTurn>()
+  const commandGroups = createCommandGroups(db)
 
   const readRecords = (sessionId: string): ReadRecords => ({
     get(path) {
@@ -153,7 +155,8 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
               })
             }),
           planning,
-          toolContext: (callId, approved) => toolContext(workspace, turn, reads, abort.signal, callId, approved),
+          toolContext: (callId, approved) =>
+            toolContext(workspace, session, turn, reads, abort.signal, callId, approved),
           update(index, part, streaming) {
             parts[index] = part
             const timer = pendingFlush.get(index)
@@ -204,6 +207,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
 
   function toolContext(
     workspace: Workspace,
+    session: SessionRecord,
     turn: Turn,
     reads: ReadRecords,
     signal: AbortSignal,
@@ -217,6 +221,11 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       callId,
       limits: deps.journal.limits,
       reads,
+      commandGroups: {
+        record: (group) =>
+          commandGroups.record({ ...group, sessionId: session.session_id, turnId: turn.turn_id, callId }),
+        releaseIfEnded: (pgid, marker) => commandGroups.releaseIfEnded(pgid, marker),
+      },
       async mutate(plan) {
         const stopped = () =>
           fail('UNAVAILABLE', 'Stopped before the change was written; nothing was changed.', { reason: 'aborted' })
@@ -284,6 +293,9 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       return ok({})
     },
     async recover() {
+      // Before the turns are closed as aborted: what their commands still run is stopped first,
+      // so nothing keeps writing into the project after the turn says it ended.
+      await endOrphanedGroups(db, deps.log)
       const rows = interruptedTurns(db)
       for (const row of rows) {
         const session = getSession(db, row.project_id, row.session_id)
@@ -315,7 +327,11 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       return rows.length
     },
     dispose() {
-      const background = killBackgroundProcesses()
+      // Background commands, and what a finished command left running (`cmd &`), end with the engine.
+      const background = Promise.all([
+        killBackgroundProcesses(),
+        ...commandGroups.ownLive().map((group) => terminateGroup(group.pgid)),
+      ])
       if (running.size === 0) {
         void background
         return null

@@ -308,4 +308,26 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE INDEX branches_by_session ON branches (session_id, created_at_ms);
     `,
   },
+  {
+    name: '012-agent-command-groups',
+    sql: `
+      -- Issue 23: the process group of every agent command, written before the command may run,
+      -- with the engine process that started it. Start-up recovery ends the groups a dead engine
+      -- left running; leader_identity (boot id + start time) and the marker in the command's
+      -- environment keep a reused pid from ever being signalled.
+      CREATE TABLE agent_command_groups (
+        pgid INTEGER NOT NULL,
+        leader_identity TEXT NOT NULL,
+        marker TEXT NOT NULL,
+        owner_pid INTEGER NOT NULL,
+        owner_identity TEXT NOT NULL,
+        session_id TEXT,
+        turn_id TEXT,
+        call_id TEXT NOT NULL,
+        command TEXT NOT NULL,
+        started_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (pgid, marker)
+      ) STRICT;
+    `,
+  },
 ]
