@@ -35,8 +35,16 @@ export interface AgentRuntimeDependencies {
   readonly settings: LoopSettings
   readonly onCommitted: (workspace: Workspace, receipt: Receipt) => void
   readonly log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
-  /** Spec 06 step snapshots of a project folder (absent: turns run without them). */
-  readonly snapshots?: (projectId: string, root: string) => StepSnapshots
+  /** Spec 06 step snapshots of a project folder, for one turn (absent: turns run without them). */
+  readonly snapshots?: (scope: {
+    projectId: string
+    root: string
+    workspaceId: string
+    sessionId: string
+    turnId: string
+  }) => StepSnapshots
+  /** Ends the command windows of turns a stopped process left running (issue 23). */
+  readonly closeAbandonedWindows?: (turnIds: readonly string[]) => void
   /** The full file list of a patch part whose stored list was cut short. */
   readonly patchFiles?: (session: SessionRecord, patch: PatchPart) => Promise<readonly string[] | null>
 }
@@ -93,7 +101,17 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
         : {}),
     })
     const changed = finalized.kind === 'ok' ? finalized.result.summary : null
-    const summary = changed && (changed.files > 0 || (changed.command_files ?? 0) > 0) ? changed : null
+    // A turn whose commands left only notes (nothing recorded, or nothing restorable by default)
+    // still gets its card: issue 23, what was not recorded is said.
+    const summary =
+      changed &&
+      (changed.files > 0 ||
+        (changed.command_files ?? 0) > 0 ||
+        changed.command_held !== undefined ||
+        changed.command_excluded !== undefined ||
+        changed.command_unrecorded !== undefined)
+        ? changed
+        : null
     events.emit('turn.finished', ownerOf(session), { session_id: session.session_id, turn_id: turnId, status, summary })
     sessionUpdated(session)
   }
@@ -125,7 +143,13 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       const nodes = transcript(db, session).nodes
       const reads = readRecords(session.session_id)
       const planning = () => ({ workspace, limits: deps.journal.limits })
-      const snapshots = deps.snapshots?.(session.project_id, workspace.root)
+      const snapshots = deps.snapshots?.({
+        projectId: session.project_id,
+        root: workspace.root,
+        workspaceId: workspace.workspace_id,
+        sessionId: session.session_id,
+        turnId: turn.turn_id,
+      })
       status = await runLoop(
         {
           ...(snapshots ? { snapshots } : {}),
@@ -297,6 +321,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       // so nothing keeps writing into the project after the turn says it ended.
       await endOrphanedGroups(db, deps.log)
       const rows = interruptedTurns(db)
+      deps.closeAbandonedWindows?.(rows.map((row) => row.node_id))
       for (const row of rows) {
         const session = getSession(db, row.project_id, row.session_id)
         if (session.kind === 'error') continue

@@ -330,4 +330,27 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       ) STRICT;
     `,
   },
+  {
+    name: '013-snapshot-command-windows',
+    sql: `
+      -- Issue 23: when each step's commands ran, on which shadow repository, between which two
+      -- trees and workspace sequences. A step's changes are credited to its commands only where no
+      -- journaled write, earlier change or other session's overlapping command explains them.
+      CREATE TABLE snapshot_command_windows (
+        turn_id TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        git_dir TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        -- The tree just before the commands were let run (NULL: that capture failed).
+        from_hash TEXT,
+        from_sequence INTEGER NOT NULL,
+        started_at_ms INTEGER NOT NULL,
+        -- The tree once the step's tools finished (NULL while they run, or when that capture failed).
+        to_hash TEXT,
+        ended_at_ms INTEGER,
+        PRIMARY KEY (turn_id, step)
+      ) STRICT;
+      CREATE INDEX snapshot_command_windows_by_shadow ON snapshot_command_windows (git_dir, started_at_ms);
+    `,
+  },
 ]
