@@ -96,7 +96,11 @@ test('a command a SIGKILLed engine left running is ended by start-up recovery, a
   const sessions = resultOf(await project.call('session.list', {})) as { sessions: Array<{ session_id: string }> }
   const transcript = resultOf(
     await core.handle(
-      request('session.transcript', { session_id: sessions.sessions[0]?.session_id }, { project_id: project.projectId }),
+      request(
+        'session.transcript',
+        { session_id: sessions.sessions[0]?.session_id },
+        { project_id: project.projectId },
+      ),
     ),
   ) as { nodes: TranscriptNode[] }
   const turn = transcript.nodes.find((n) => n.kind === 'assistant') as TranscriptNode

@@ -185,11 +185,7 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
       files: changed.result.slice(0, PATCH_FILES_KEPT),
       files_total: changed.result.length,
       ...(excluded.length > 0 ? { excluded: excluded.slice(0, 100) } : {}),
-      ...(held.length > PATCH_FILES_KEPT
-        ? { held_all: held[0]?.reason ?? 'person' }
-        : held.length > 0
-          ? { held }
-          : {}),
+      ...(held.length > PATCH_FILES_KEPT ? { held_all: held[0]?.reason ?? 'person' } : held.length > 0 ? { held } : {}),
       ...(attribution && attribution.nestedRepositories.length > 0
         ? { nested_repositories: attribution.nestedRepositories.slice(0, 100) }
         : {}),

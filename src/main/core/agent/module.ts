@@ -75,7 +75,8 @@ export function createAgentModule(deps: {
     log: deps.log,
     snapshots: (scope) => {
       const project = deps.snapshotsOf(scope.projectId, scope.root)
-      const treeOf = (capture: { kind: string; hash?: string }) => (capture.kind === 'snapshot' ? (capture.hash ?? null) : null)
+      const treeOf = (capture: { kind: string; hash?: string }) =>
+        capture.kind === 'snapshot' ? (capture.hash ?? null) : null
       return {
         capture: project.track,
         changedPaths: project.changedPaths,

@@ -122,9 +122,7 @@ export async function commandNotes(
     if (note && steps.has(part.step) && !CONFIGURED.has(note.reason)) unrecorded ??= note
   }
   return {
-    ...(heldCounts.size > 0
-      ? { command_held: [...heldCounts].map(([reason, files]) => ({ reason, files })) }
-      : {}),
+    ...(heldCounts.size > 0 ? { command_held: [...heldCounts].map(([reason, files]) => ({ reason, files })) } : {}),
     ...(excluded.size > 0
       ? {
           command_excluded: [...excluded].map(([reason, paths]) => ({

@@ -88,10 +88,10 @@ export function commandWindow(db: Database, turnId: string, step: number): Comma
  */
 export function closeAbandonedWindows(db: Database, turnIds: readonly string[], nowMs: number): void {
   for (const turnId of turnIds) {
-    statement(
-      db,
-      'UPDATE snapshot_command_windows SET ended_at_ms = ? WHERE turn_id = ? AND ended_at_ms IS NULL',
-    ).run(nowMs, turnId)
+    statement(db, 'UPDATE snapshot_command_windows SET ended_at_ms = ? WHERE turn_id = ? AND ended_at_ms IS NULL').run(
+      nowMs,
+      turnId,
+    )
   }
 }
 

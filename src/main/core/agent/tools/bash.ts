@@ -44,8 +44,7 @@ function terminate(child: ChildProcess, exited: Promise<unknown>): Promise<void>
 const GATE = 'IFS= read -r _ || exit 125; exec /bin/bash -c "$1" </dev/null'
 
 type Gated =
-  | { kind: 'running'; child: ChildProcess; marker: string }
-  | { kind: 'failed'; code: string; message: string }
+  { kind: 'running'; child: ChildProcess; marker: string } | { kind: 'failed'; code: string; message: string }
 
 async function startGated(
   command: string,
