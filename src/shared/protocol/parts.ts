@@ -86,6 +86,13 @@ export const StepFinishPartSchema = z.object({
 })
 
 /**
+ * Why a file changed during a command step is not credited to the step's commands (issue 23): it
+ * is shown with the reason and restored only when the person asks for that file.
+ */
+export const HeldReasonSchema = z.enum(['person', 'other-session', 'ambiguous', 'nested-repository', 'ignored-folder'])
+export type HeldReason = z.infer<typeof HeldReasonSchema>
+
+/**
  * Spec 06 `patch` part: these files changed during the step; before it they looked like the tree
  * `hash`, and the step left them as in `after`. Written also when a step is interrupted. At most
  * PATCH_FILES_KEPT paths are stored; the full list is always recomputable from the two trees.
@@ -108,6 +115,15 @@ export const PatchPartSchema = z.object({
       }),
     )
     .optional(),
+  /**
+   * Issue 23: changed files this step's commands are not credited with, each with why (files in
+   * dependency folders are held too, by their path alone, and not listed here). At most
+   * PATCH_FILES_KEPT; `held_all` says more were held than fit, so none of the step's files is credited.
+   */
+  held: z.array(z.object({ path: z.string(), reason: HeldReasonSchema })).optional(),
+  held_all: HeldReasonSchema.optional(),
+  /** Folders of the project that are repositories of their own: nothing below them is credited. */
+  nested_repositories: z.array(z.string()).optional(),
 })
 export type PatchPart = z.infer<typeof PatchPartSchema>
 export const PATCH_FILES_KEPT = 1_000
@@ -125,6 +141,21 @@ export const TurnSummarySchema = z.object({
   outside_changes: z.number().int().positive().optional(),
   /** Files changed by commands (a step's patch, no receipt in that step): not covered by Undo. */
   command_files: z.number().int().nonnegative().optional(),
+  /**
+   * Issue 23 "what was not recorded is said": files changed during command steps that are shown but
+   * not restored unless asked (by reason), files left out of the snapshots (over the size limit,
+   * nested repositories, undecodable names), and why a command step has no snapshot at all.
+   */
+  command_held: z.array(z.object({ reason: HeldReasonSchema, files: z.number().int().positive() })).optional(),
+  command_excluded: z
+    .array(
+      z.object({
+        reason: z.enum(['large', 'nested-repository', 'not-unicode']),
+        files: z.number().int().positive(),
+      }),
+    )
+    .optional(),
+  command_unrecorded: SnapshotNoteSchema.optional(),
 })
 export type TurnSummaryData = z.infer<typeof TurnSummarySchema>
 

@@ -9,7 +9,7 @@ import {
   type TurnPart,
 } from '../../../shared/protocol'
 import type { MutatorContext } from '../journal'
-import type { Capture } from '../snapshot'
+import type { Capture, CommandWindow, StepAttribution } from '../snapshot'
 import { storageFailure, type Digest } from '../store'
 import { describeChanges } from './approvals'
 import { turnMessages } from './messages'
@@ -53,12 +53,34 @@ export interface LoopDependencies {
   update(index: number, part: TurnPart, streaming?: boolean): void
   /** Spec 06 step snapshots of the project; absent when the engine runs without them. */
   readonly snapshots?: StepSnapshots
+  /**
+   * Awaited before a command of the current step is let run (a sub-agent's commands use its
+   * parent's): the first one of a step captures the tree the step's commands start from.
+   */
+  readonly commandStarting?: () => Promise<void>
 }
 
 /** What the loop needs of the shadow repository: a capture, and which files two captures differ in. */
 export interface StepSnapshots {
   capture(): Promise<Capture>
   changedPaths(from: string, to: string): Promise<Outcome<string[]>>
+  /** Issue 23: when each step's commands ran, so their changes are credited per session and step. */
+  readonly windows?: CommandWindows
+}
+
+/** The command windows of one turn (bound to its session, project and shadow repository). */
+export interface CommandWindows {
+  /** The workspace's journal sequence now: receipts after it land inside a window opened next. */
+  sequence(): number
+  open(step: number, from: Capture, fromSequence: number, startedAtMs: number): void
+  close(step: number, after: Capture, endedAtMs: number): CommandWindow | null
+  attribute(input: {
+    stepStart: string
+    window: CommandWindow
+    after: string
+    endedAtMs: number
+    files: readonly string[]
+  }): Promise<StepAttribution>
 }
 
 export type TurnEnd = 'complete' | 'aborted' | 'error'
@@ -94,6 +116,27 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
   let nextStart: Promise<Capture> | null = deps.snapshots?.capture() ?? null
   let current: { step: number; start: Promise<Capture> | null } | null = null
 
+  // Issue 23: steps whose commands opened a window, and whether a background command runs (every
+  // later step of the turn is then a command step from its start).
+  const windowsOpened = new Map<number, Promise<void>>()
+  let backgroundStarted = false
+  const stepStarts = new Map<number, { sequence: number; atMs: number }>()
+  const commandStarting =
+    deps.commandStarting ??
+    (async () => {
+      const windows = deps.snapshots?.windows
+      if (!current || !deps.snapshots || !windows) return
+      const { step } = current
+      let opened = windowsOpened.get(step)
+      if (!opened) {
+        const sequence = windows.sequence()
+        opened = deps.snapshots.capture().then((from) => windows.open(step, from, sequence, Date.now()))
+        windowsOpened.set(step, opened)
+      }
+      await opened
+    })
+  const loopDeps: LoopDependencies = { ...deps, commandStarting }
+
   /** The step's closing snapshot, stored in its step-finish part, and its patch part when files changed. */
   const finishStep = async () => {
     if (!current || !deps.snapshots) return
@@ -102,13 +145,37 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
     const end = deps.snapshots.capture()
     nextStart = end
     const [before, after] = await Promise.all([start, end])
+    const endedAtMs = Date.now()
     const finishIndex = parts.findLastIndex((p) => p.type === 'step-finish' && p.step === step)
     const finish = parts[finishIndex]
     if (finish?.type === 'step-finish') set(finishIndex, withCapture(finish, after))
+    const windows = deps.snapshots.windows
+    await windowsOpened.get(step)
+    if (windows && backgroundStarted && !windowsOpened.has(step) && before) {
+      // A background command ran through the whole step: its window is the step.
+      const started = stepStarts.get(step)
+      windows.open(step, before, started?.sequence ?? 0, started?.atMs ?? 0)
+      windowsOpened.set(step, Promise.resolve())
+    }
+    const window = windows && windowsOpened.has(step) ? windows.close(step, after, endedAtMs) : null
     if (before?.kind !== 'snapshot' || after.kind !== 'snapshot') return
     const changed = await deps.snapshots.changedPaths(before.hash, after.hash)
-    if (changed.kind === 'error' || changed.result.length === 0) return
-    const excluded = after.excluded.filter((e) => e.reason === 'large')
+    if (changed.kind === 'error') return
+    // Only what this step newly left out (a large file that was already there is not the step's).
+    const known = new Set(before.excluded.map((e) => `${e.reason}\0${e.path}\0${e.size ?? ''}`))
+    const excluded = after.excluded.filter((e) => !known.has(`${e.reason}\0${e.path}\0${e.size ?? ''}`))
+    if (changed.result.length === 0 && excluded.length === 0) return
+    let attribution: StepAttribution | null = null
+    if (window && windows && changed.result.length > 0) {
+      attribution = await windows.attribute({
+        stepStart: before.hash,
+        window,
+        after: after.hash,
+        endedAtMs,
+        files: changed.result,
+      })
+    }
+    const held = attribution?.held ?? []
     push({
       type: 'patch',
       id: `step_${step}_patch`,
@@ -118,6 +185,10 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
       files: changed.result.slice(0, PATCH_FILES_KEPT),
       files_total: changed.result.length,
       ...(excluded.length > 0 ? { excluded: excluded.slice(0, 100) } : {}),
+      ...(held.length > PATCH_FILES_KEPT ? { held_all: held[0]?.reason ?? 'person' } : held.length > 0 ? { held } : {}),
+      ...(attribution && attribution.nestedRepositories.length > 0
+        ? { nested_repositories: attribution.nestedRepositories.slice(0, 100) }
+        : {}),
     })
   }
   /**
@@ -146,6 +217,7 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
           waitForApproval: (callId) => deps.waitForApproval(idOf(callId)),
           toolContext: (callId, approved) => deps.toolContext(idOf(callId), approved),
           planning: () => deps.planning(),
+          commandStarting,
           update(index, part) {
             if (part.type !== 'tool') return
             const shown: ToolPart = { ...part, id: idOf(part.id), task_call_id: taskCallId }
@@ -191,6 +263,8 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
       return 'complete'
     }
     const startIndex = push({ type: 'step-start', id: `step_${step}_start`, step, snapshot: null })
+    const windowsOfTurn = deps.snapshots?.windows
+    if (windowsOfTurn) stepStarts.set(step, { sequence: windowsOfTurn.sequence(), atMs: Date.now() })
     const start = nextStart ?? deps.snapshots?.capture() ?? null
     nextStart = null
     current = { step, start }
@@ -242,7 +316,16 @@ export async function runLoop(deps: LoopDependencies, parts: TurnPart[]): Promis
     }
 
     await start
-    await Promise.all(calls.map((index) => runTool(deps, byName, parts, index, set, spawnFor)))
+    await Promise.all(calls.map((index) => runTool(loopDeps, byName, parts, index, set, spawnFor)))
+    backgroundStarted ||= calls.some((index) => {
+      const part = parts[index]
+      return (
+        part?.type === 'tool' &&
+        part.tool === 'bash' &&
+        part.started_at_ms !== undefined &&
+        (part.input as { run_in_background?: unknown } | null)?.run_in_background === true
+      )
+    })
     if (deps.signal.aborted) return abortedEnd()
     await finishStep()
   }
@@ -527,6 +610,8 @@ async function runTool(
       },
     })
   }
+  // The tree the step's commands start from is taken after every approval, right before they run.
+  if (definition.kind === 'command') await deps.commandStarting?.()
   if (deps.signal.aborted) return
   update({ state: 'running', started_at_ms: Date.now() })
   let result: ToolResult

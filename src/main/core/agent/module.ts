@@ -2,9 +2,15 @@ import { fail, ok, type ProjectSummary, type ProviderKind } from '../../../share
 import type { ModuleActions } from '../actions'
 import type { EventBus } from '../events'
 import type { HistoryModule } from '../history'
-import type { JournalModule } from '../journal'
+import { workspaceCounters, type JournalModule } from '../journal'
 import { statement } from '../store'
-import type { ProjectSnapshots } from '../snapshot'
+import {
+  attributeStep,
+  closeAbandonedWindows,
+  closeCommandWindow,
+  openCommandWindow,
+  type ProjectSnapshots,
+} from '../snapshot'
 import { DEFAULT_LOOP_SETTINGS, type LoopSettings } from './loop'
 import { createProviderSettings, testConnection, type SecretStore } from './providers'
 import { createAgentRuntime } from './runtime'
@@ -67,10 +73,42 @@ export function createAgentModule(deps: {
     settings: { ...DEFAULT_LOOP_SETTINGS, ...deps.loop },
     onCommitted: journal.announceReceipt,
     log: deps.log,
-    snapshots: (projectId, root) => {
-      const project = deps.snapshotsOf(projectId, root)
-      return { capture: project.track, changedPaths: project.changedPaths }
+    snapshots: (scope) => {
+      const project = deps.snapshotsOf(scope.projectId, scope.root)
+      const treeOf = (capture: { kind: string; hash?: string }) =>
+        capture.kind === 'snapshot' ? (capture.hash ?? null) : null
+      return {
+        capture: project.track,
+        changedPaths: project.changedPaths,
+        windows: {
+          sequence: () => workspaceCounters(db, scope.workspaceId).sequence,
+          open: (step, from, fromSequence, startedAtMs) =>
+            openCommandWindow(db, {
+              turnId: scope.turnId,
+              step,
+              gitDir: project.gitDir,
+              sessionId: scope.sessionId,
+              fromHash: treeOf(from),
+              fromSequence,
+              startedAtMs,
+            }),
+          close: (step, after, endedAtMs) => closeCommandWindow(db, scope.turnId, step, treeOf(after), endedAtMs),
+          attribute: (input) =>
+            attributeStep({
+              ...input,
+              db,
+              root: scope.root,
+              workspaceId: scope.workspaceId,
+              turnId: scope.turnId,
+              changedPaths: async (from, to) => {
+                const listed = await project.changedPaths(from, to)
+                return listed.kind === 'ok' ? listed.result : null
+              },
+            }),
+        },
+      }
     },
+    closeAbandonedWindows: (turnIds) => closeAbandonedWindows(db, turnIds, Date.now()),
     patchFiles: async (session, patch) => {
       const project = deps.projectOf(session.project_id)
       if (!project) return null

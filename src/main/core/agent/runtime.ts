@@ -15,6 +15,7 @@ import {
 import type { Journal, Receipt, Workspace } from '../journal'
 import { resourceShortageOf, statement, type BlobStore, type Database, type Digest } from '../store'
 import type { EventBus } from '../events'
+import { createCommandGroups, endOrphanedGroups, terminateGroup } from './command-groups'
 import { runLoop, type ApprovalDecision, type LoopSettings, type StepSnapshots, type TurnEnd } from './loop'
 import { lineageMessages } from './messages'
 import { languageModelFor, type ProviderSettings } from './providers'
@@ -34,8 +35,16 @@ export interface AgentRuntimeDependencies {
   readonly settings: LoopSettings
   readonly onCommitted: (workspace: Workspace, receipt: Receipt) => void
   readonly log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
-  /** Spec 06 step snapshots of a project folder (absent: turns run without them). */
-  readonly snapshots?: (projectId: string, root: string) => StepSnapshots
+  /** Spec 06 step snapshots of a project folder, for one turn (absent: turns run without them). */
+  readonly snapshots?: (scope: {
+    projectId: string
+    root: string
+    workspaceId: string
+    sessionId: string
+    turnId: string
+  }) => StepSnapshots
+  /** Ends the command windows of turns a stopped process left running (issue 23). */
+  readonly closeAbandonedWindows?: (turnIds: readonly string[]) => void
   /** The full file list of a patch part whose stored list was cut short. */
   readonly patchFiles?: (session: SessionRecord, patch: PatchPart) => Promise<readonly string[] | null>
 }
@@ -62,6 +71,7 @@ const STREAM_FLUSH_MS = 80
 export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime {
   const { db, events } = deps
   const running = new Map<string, RunningTurn>()
+  const commandGroups = createCommandGroups(db)
 
   const readRecords = (sessionId: string): ReadRecords => ({
     get(path) {
@@ -91,7 +101,17 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
         : {}),
     })
     const changed = finalized.kind === 'ok' ? finalized.result.summary : null
-    const summary = changed && (changed.files > 0 || (changed.command_files ?? 0) > 0) ? changed : null
+    // A turn whose commands left only notes (nothing recorded, or nothing restorable by default)
+    // still gets its card: issue 23, what was not recorded is said.
+    const summary =
+      changed &&
+      (changed.files > 0 ||
+        (changed.command_files ?? 0) > 0 ||
+        changed.command_held !== undefined ||
+        changed.command_excluded !== undefined ||
+        changed.command_unrecorded !== undefined)
+        ? changed
+        : null
     events.emit('turn.finished', ownerOf(session), { session_id: session.session_id, turn_id: turnId, status, summary })
     sessionUpdated(session)
   }
@@ -132,7 +152,13 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       const nodes = transcript(db, session).nodes
       const reads = readRecords(session.session_id)
       const planning = () => ({ workspace, limits: deps.journal.limits })
-      const snapshots = deps.snapshots?.(session.project_id, workspace.root)
+      const snapshots = deps.snapshots?.({
+        projectId: session.project_id,
+        root: workspace.root,
+        workspaceId: workspace.workspace_id,
+        sessionId: session.session_id,
+        turnId: turn.turn_id,
+      })
       status = await runLoop(
         {
           ...(snapshots ? { snapshots } : {}),
@@ -162,7 +188,8 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
               })
             }),
           planning,
-          toolContext: (callId, approved) => toolContext(workspace, turn, reads, abort.signal, callId, approved),
+          toolContext: (callId, approved) =>
+            toolContext(workspace, session, turn, reads, abort.signal, callId, approved),
           update(index, part, streaming) {
             parts[index] = part
             const timer = pendingFlush.get(index)
@@ -213,6 +240,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
 
   function toolContext(
     workspace: Workspace,
+    session: SessionRecord,
     turn: Turn,
     reads: ReadRecords,
     signal: AbortSignal,
@@ -226,6 +254,11 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       callId,
       limits: deps.journal.limits,
       reads,
+      commandGroups: {
+        record: (group) =>
+          commandGroups.record({ ...group, sessionId: session.session_id, turnId: turn.turn_id, callId }),
+        releaseIfEnded: (pgid, marker) => commandGroups.releaseIfEnded(pgid, marker),
+      },
       async mutate(plan) {
         const stopped = () =>
           fail('UNAVAILABLE', 'Stopped before the change was written; nothing was changed.', { reason: 'aborted' })
@@ -293,7 +326,11 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       return ok({})
     },
     async recover() {
+      // Before the turns are closed as aborted: what their commands still run is stopped first,
+      // so nothing keeps writing into the project after the turn says it ended.
+      await endOrphanedGroups(db, deps.log)
       const rows = interruptedTurns(db)
+      deps.closeAbandonedWindows?.(rows.map((row) => row.node_id))
       for (const row of rows) {
         const session = getSession(db, row.project_id, row.session_id)
         if (session.kind === 'error') continue
@@ -324,7 +361,11 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       return rows.length
     },
     dispose() {
-      const background = killBackgroundProcesses()
+      // Background commands, and what a finished command left running (`cmd &`), end with the engine.
+      const background = Promise.all([
+        killBackgroundProcesses(),
+        ...commandGroups.ownLive().map((group) => terminateGroup(group.pgid)),
+      ])
       if (running.size === 0) {
         void background
         return null

@@ -1,8 +1,9 @@
-import { ok, type Outcome, type PatchPart } from '../../../shared/protocol'
+import { ok, type HeldReason, type Outcome, type PatchPart } from '../../../shared/protocol'
 import type { Receipt, Workspace } from '../journal'
 import {
   commandChanges,
   commandPatches,
+  heldCommandChanges,
   receiptSteps,
   type CommandChange,
   type PlannedTarget,
@@ -34,6 +35,8 @@ export interface CommandPlan {
   /** Target bytes by path, from the step snapshots. */
   readonly bytes: Map<string, Buffer>
   readonly unavailable: Array<{ path: string; reason: string }>
+  /** Issue 23: changed during command steps but not the commands' own; restored only when named. */
+  readonly held: Array<{ path: string; reason: HeldReason }>
   /** The step of each journal transaction of the turn, to order command and journal changes of one path. */
   readonly receiptSteps: Map<string, number>
 }
@@ -48,8 +51,28 @@ export async function turnCommandChanges(
   parts: readonly Part[],
   receipts: readonly Receipt[] | (() => readonly Receipt[]),
   snapshots: Pick<CommandSnapshots, 'changedPaths'> | null,
+  include: ReadonlySet<string> = new Set(),
 ) {
   if (!parts.some((part) => part.type === 'patch')) return []
+  const { receiptPaths, fullList } = commandSources(receipts, snapshots)
+  return commandPatches(parts, receiptPaths, fullList, include)
+}
+
+/** Files of the turn's command steps that are shown but not the commands' own (issue 23). */
+export async function turnHeldChanges(
+  parts: readonly Part[],
+  receipts: readonly Receipt[] | (() => readonly Receipt[]),
+  snapshots: Pick<CommandSnapshots, 'changedPaths'> | null,
+) {
+  if (!parts.some((part) => part.type === 'patch')) return []
+  const { receiptPaths, fullList } = commandSources(receipts, snapshots)
+  return heldCommandChanges(parts, receiptPaths, fullList)
+}
+
+function commandSources(
+  receipts: readonly Receipt[] | (() => readonly Receipt[]),
+  snapshots: Pick<CommandSnapshots, 'changedPaths'> | null,
+) {
   const list = typeof receipts === 'function' ? receipts() : receipts
   const paths = new Map(
     list.map((r) => [r.transaction_id, r.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path]))]),
@@ -59,7 +82,7 @@ export async function turnCommandChanges(
     const listed = await snapshots.changedPaths(patch.hash, patch.after)
     return listed.kind === 'ok' ? listed.result : null
   }
-  return commandPatches(parts, (id) => paths.get(id) ?? [], fullList)
+  return { receiptPaths: (id: string) => paths.get(id) ?? [], fullList }
 }
 
 const octalMode = (mode: '100644' | '100755') => (mode === '100755' ? '0755' : '0644')
@@ -82,13 +105,18 @@ export async function planCommandActions(input: {
   readonly includeConflicting: ReadonlySet<string>
 }): Promise<Outcome<CommandPlan>> {
   const parts = turnParts(input.db, input.turnId)
-  const patches = await turnCommandChanges(parts, input.receipts, input.snapshots)
+  // A held file (issue 23) is restored only when the person names it, like a conflicting one.
+  const patches = await turnCommandChanges(parts, input.receipts, input.snapshots, input.includeConflicting)
   const changes = commandChanges(patches)
+  const held = (await turnHeldChanges(parts, input.receipts, input.snapshots))
+    .filter((change) => !input.includeConflicting.has(change.path))
+    .map(({ path, reason }) => ({ path, reason }))
   const plan: CommandPlan = {
     files: changes.length,
     actions: [],
     bytes: new Map(),
     unavailable: [],
+    held,
     receiptSteps: receiptSteps(parts),
   }
   if (!input.include || changes.length === 0) return ok(plan)

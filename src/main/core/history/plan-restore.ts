@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fail, ok, type HeldReason, type Outcome } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import {
   laterLineageChanges,
@@ -53,6 +53,8 @@ export interface RestorePlan {
   readonly unavailable: Array<{ path: string; reason: string }>
   /** `command_files`: files the turn's commands changed, restored only when asked for. */
   readonly impact: { files: number; turns: number; command_files: number }
+  /** Issue 23: files of command steps that are not the commands' own, restored only when named. */
+  readonly command_held?: Array<{ path: string; reason: HeldReason }>
 }
 
 export interface PlanDependencies {
@@ -95,14 +97,19 @@ function turnsOnBranch(db: Database, session: SessionRecord): string[] {
   return turns
 }
 
-/** Whether the turn committed any file change or its commands changed files (index probes, not receipt loads). */
+/**
+ * Whether the turn committed any file change or its commands changed files — their own, or held
+ * ones the person may name (issue 23) — by index probes, not receipt loads.
+ */
 function changedFiles(db: Database, workspaceId: string, turnId: string): boolean {
   return (
     turnCommittedChanges(db, workspaceId, turnId) ||
     statement(
       db,
       `SELECT 1 FROM nodes n, json_each(n.parts) p WHERE n.node_id = ?
-       AND json_extract(p.value, '$.type') = 'file-summary' AND json_extract(p.value, '$.summary.command_files') > 0`,
+       AND json_extract(p.value, '$.type') = 'file-summary'
+       AND (json_extract(p.value, '$.summary.command_files') > 0
+            OR json_extract(p.value, '$.summary.command_held') IS NOT NULL)`,
     ).get(turnId) !== undefined
   )
 }
@@ -357,6 +364,7 @@ export async function planRestore(
     conflicts,
     unavailable,
     impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.files },
+    ...(commands.result.held.length > 0 ? { command_held: commands.result.held } : {}),
     evidence: { disks, targets },
   })
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { fail, ok, type Outcome, type PatchPart } from '../../../shared/protocol'
 import { countChanges, foldReceipts, isNoChange } from '../changes'
 import { queryAllReceipts, workspaceCounters, type Attribution, type Receipt } from '../journal'
-import { commandChanges, commandPatches } from '../snapshot'
+import { commandChanges, commandNotes, commandPatches } from '../snapshot'
 import { inImmediateTransaction, statement, type BlobStore, type Database } from '../store'
 import { getBranch, titleFromPrompt } from './sessions'
 import type { Part, SessionRecord, TurnSummary } from './types'
@@ -170,14 +170,22 @@ export async function finalizeTurn(
   const receiptPaths = new Map(
     committed.map((r) => [r.transaction_id, r.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path]))]),
   )
+  const receiptPathsOf = (id: string) => receiptPaths.get(id) ?? []
   const commandFiles = commandChanges(
-    await commandPatches(input.parts, (id) => receiptPaths.get(id) ?? [], input.patchFiles ?? (async () => null)),
+    await commandPatches(input.parts, receiptPathsOf, input.patchFiles ?? (async () => null)),
   ).length
-  const total: TurnSummary = commandFiles > 0 ? { ...journaled, command_files: commandFiles } : journaled
+  // Issue 23: what commands changed that is not recorded, or not restored by default, is said.
+  const notes = await commandNotes(input.parts, receiptPathsOf, input.patchFiles ?? (async () => null))
+  const noted = Object.keys(notes).length > 0
+  const total: TurnSummary = {
+    ...journaled,
+    ...(commandFiles > 0 ? { command_files: commandFiles } : {}),
+    ...notes,
+  }
 
   // The turn card's exact counts travel with the parts (spec 05 `file-summary`).
   const parts: readonly Part[] =
-    total.files > 0 || commandFiles > 0
+    total.files > 0 || commandFiles > 0 || noted
       ? [...input.parts, { type: 'file-summary', id: 'file-summary', summary: total }]
       : input.parts
   inImmediateTransaction(db, () => {

@@ -1,7 +1,7 @@
 export type NodeKind = 'root' | 'user' | 'assistant'
 export type NodeStatus = 'complete' | 'running' | 'aborted' | 'error'
 
-import type { PermissionMode, TurnPart } from '../../../shared/protocol'
+import type { PermissionMode, TurnPart, TurnSummaryData } from '../../../shared/protocol'
 
 /** A persisted part of a node (spec 05 "Loop"); user nodes hold one text part. */
 export type Part = TurnPart
@@ -63,6 +63,10 @@ export interface TurnSummary {
   readonly outside_changes?: number
   /** Files changed by commands (spec 06: a step's patch with no receipt in that step); not covered by Undo. */
   readonly command_files?: number
+  /** Issue 23: command changes not recorded, or not restored by default, with why (see TurnSummarySchema). */
+  readonly command_held?: TurnSummaryData['command_held']
+  readonly command_excluded?: TurnSummaryData['command_excluded']
+  readonly command_unrecorded?: TurnSummaryData['command_unrecorded']
 }
 
 export interface NodeRecord {

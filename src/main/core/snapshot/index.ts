@@ -157,7 +157,25 @@ export function createSnapshotService(options: SnapshotServiceOptions): Snapshot
   }
 }
 
-export { commandChanges, commandPatches, receiptSteps, type CommandChange, type CommandPatch } from './command-changes'
+export {
+  commandChanges,
+  commandNotes,
+  commandPatches,
+  heldCommandChanges,
+  heldReason,
+  receiptSteps,
+  type CommandChange,
+  type CommandPatch,
+  type HeldChange,
+} from './command-changes'
+export { attributeStep, inDependencyFolder, type StepAttribution } from './attribute'
+export {
+  closeAbandonedWindows,
+  closeCommandWindow,
+  commandWindow,
+  openCommandWindow,
+  type CommandWindow,
+} from './windows'
 
 /** The app setting that turns step snapshots off (spec 06 `snapshot: false`). */
 const SETTING = 'snapshot'

@@ -15,6 +15,7 @@ import {
 } from './repo'
 import type { SnapshotRuntime } from './runtime'
 import { changedSince, collectChanges, identityOf } from './stage'
+import { isSnapshotHash } from './tree'
 import type { Capture, NoSnapshotReason } from './types'
 
 const none = (reason: NoSnapshotReason, message: string, paths?: readonly string[]): Capture => ({
@@ -146,6 +147,11 @@ async function capture(rt: SnapshotRuntime, user: UserRepo): Promise<Capture> {
       return none('raced', 'Files kept changing while the snapshot was taken; no snapshot was recorded.', raced)
     }
     const hash = written.result.stdout.toString('utf8').trim()
+    // Only a real tree id is ever recorded: anything else git printed is a failure with its text.
+    if (!isSnapshotHash(hash)) {
+      rt.last = null
+      return none('failed', `git write-tree answered no tree id: ${JSON.stringify(hash.slice(0, 200))}`)
+    }
     rt.last = { index: identityOf(indexFile), hash }
     return { kind: 'snapshot', hash, excluded: staging.result.excluded, reseeded }
   }

@@ -308,4 +308,49 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE INDEX branches_by_session ON branches (session_id, created_at_ms);
     `,
   },
+  {
+    name: '012-agent-command-groups',
+    sql: `
+      -- Issue 23: the process group of every agent command, written before the command may run,
+      -- with the engine process that started it. Start-up recovery ends the groups a dead engine
+      -- left running; leader_identity (boot id + start time) and the marker in the command's
+      -- environment keep a reused pid from ever being signalled.
+      CREATE TABLE agent_command_groups (
+        pgid INTEGER NOT NULL,
+        leader_identity TEXT NOT NULL,
+        marker TEXT NOT NULL,
+        owner_pid INTEGER NOT NULL,
+        owner_identity TEXT NOT NULL,
+        session_id TEXT,
+        turn_id TEXT,
+        call_id TEXT NOT NULL,
+        command TEXT NOT NULL,
+        started_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (pgid, marker)
+      ) STRICT;
+    `,
+  },
+  {
+    name: '013-snapshot-command-windows',
+    sql: `
+      -- Issue 23: when each step's commands ran, on which shadow repository, between which two
+      -- trees and workspace sequences. A step's changes are credited to its commands only where no
+      -- journaled write, earlier change or other session's overlapping command explains them.
+      CREATE TABLE snapshot_command_windows (
+        turn_id TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        git_dir TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        -- The tree just before the commands were let run (NULL: that capture failed).
+        from_hash TEXT,
+        from_sequence INTEGER NOT NULL,
+        started_at_ms INTEGER NOT NULL,
+        -- The tree once the step's tools finished (NULL while they run, or when that capture failed).
+        to_hash TEXT,
+        ended_at_ms INTEGER,
+        PRIMARY KEY (turn_id, step)
+      ) STRICT;
+      CREATE INDEX snapshot_command_windows_by_shadow ON snapshot_command_windows (git_dir, started_at_ms);
+    `,
+  },
 ]

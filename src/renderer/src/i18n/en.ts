@@ -189,6 +189,19 @@ export const en = {
   'turnCard.commandFile': '{count} file changed by commands (not covered by Undo)',
   'turnCard.commandFiles': '{count} files changed by commands (not covered by Undo)',
   'turnCard.commandsUntracked': 'Files changed by commands in this turn are not tracked: {reason}',
+  'turnCard.held.person': '{count} file(s) you changed during a command step: shown, restored only if you ask',
+  'turnCard.held.other-session':
+    '{count} file(s) another session changed during a command step: restored only if you ask',
+  'turnCard.held.ambiguous':
+    '{count} file(s) changed while another session’s command also ran (ambiguous): restored only if you ask',
+  'turnCard.held.ignored-folder':
+    '{count} file(s) in dependency folders (node_modules, .venv…): restored only if you ask',
+  'turnCard.held.nested-repository': '{count} file(s) inside a nested repository: restored only if you ask',
+  'turnCard.excluded.large': 'Not recorded: {count} file(s) over the 2 MiB snapshot limit',
+  'turnCard.excluded.nested-repository': 'Not recorded: {count} nested repositor(ies) created by commands',
+  'turnCard.excluded.not-unicode': 'Not recorded: {count} file(s) whose names are not UTF-8',
+  'turnCard.unrecorded': 'Not recorded: a step snapshot failed ({reason})',
+  'turnCard.commandNotes': 'What commands changed that is not restored by default',
   'restore.planning': 'Checking what this would change…',
   'restore.confirmUndo': 'Undo restores {count} file(s) to their state before this turn:',
   'restore.confirmRedo': 'Redo puts {count} file(s) back to their state after this turn:',

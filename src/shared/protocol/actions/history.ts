@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineAction } from '../define-action'
+import { HeldReasonSchema } from '../parts'
 
 const PathState = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('absent') }),
@@ -94,6 +95,12 @@ export const historyPlan = defineAction('history.plan', {
       /** Multi-turn restores: what happens to the conversation. */
       branch: BranchOutcomeSchema.optional(),
     }),
+    /**
+     * Issue 23: files changed during the turn's command steps that are not the commands' own (the
+     * person wrote them, another session did, they lie in a dependency folder or a nested
+     * repository). Never restored unless named in include_conflicting.
+     */
+    command_held: z.array(z.object({ path: z.string(), reason: HeldReasonSchema })).optional(),
     /** A conversation mode to before a prompt: the prompt, for the composer. */
     prompt_text: z.string().nullable().optional(),
     /** What a file restore cannot take back: the commands the undone turns ran. */

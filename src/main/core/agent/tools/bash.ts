@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { mkdirSync, openSync, closeSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { boundOutput, defineTool, type ToolResult } from './define-tool'
+import { COMMAND_MARKER_VARIABLE } from '../command-groups'
+import { processStartIdentity } from '../process-identity'
+import { boundOutput, defineTool, type ToolContext, type ToolResult } from './define-tool'
 
 const DEFAULT_TIMEOUT_MS = 120_000
 const MAX_TIMEOUT_MS = 600_000
@@ -30,6 +33,74 @@ function terminate(child: ChildProcess, exited: Promise<unknown>): Promise<void>
     // Grandchildren that ignored SIGTERM go too.
     killGroup(child, 'SIGKILL')
   })
+}
+
+/**
+ * The command runs behind a gate: bash waits for one line on stdin, then `exec`s the command
+ * (same pid, same group, same start time) with stdin from /dev/null as before. The engine writes
+ * that line only once the group is recorded in SQLite, so no command ever runs unrecorded; if
+ * the engine dies before, the gate reads end-of-file and exits without running anything.
+ */
+const GATE = 'IFS= read -r _ || exit 125; exec /bin/bash -c "$1" </dev/null'
+
+type Gated =
+  { kind: 'running'; child: ChildProcess; marker: string } | { kind: 'failed'; code: string; message: string }
+
+async function startGated(
+  command: string,
+  context: ToolContext,
+  /** 'pipe' to capture the output, or the descriptor of a background command's log file. */
+  output: 'pipe' | number,
+): Promise<Gated> {
+  const marker = randomUUID()
+  const child = spawn('/bin/bash', ['-c', GATE, 'retrace-command', command], {
+    cwd: context.root,
+    detached: true,
+    stdio: ['pipe', output, output],
+    env: { ...process.env, [COMMAND_MARKER_VARIABLE]: marker },
+  })
+  // A failed start is an answer, never an unhandled 'error' event in the main process.
+  const started = await new Promise<Error | null>((resolve) => {
+    child.once('spawn', () => resolve(null))
+    child.once('error', resolve)
+  })
+  if (started) return { kind: 'failed', code: 'INTERNAL', message: `Could not start bash: ${started.message}` }
+  const pgid = child.pid as number
+  // The gate is still waiting, so its identity is the command's (exec keeps the start time).
+  const leaderIdentity = processStartIdentity(pgid)
+  const recorded =
+    context.commandGroups === undefined
+      ? ({ kind: 'recorded' } as const)
+      : leaderIdentity === null
+        ? ({ kind: 'failed', message: 'its process could not be identified' } as const)
+        : context.commandGroups.record({ pgid, leaderIdentity, marker, command })
+  if (recorded.kind === 'failed' || context.signal.aborted) {
+    child.stdin?.destroy()
+    killGroupOf(pgid, 'SIGKILL')
+    if (recorded.kind === 'failed') {
+      return {
+        kind: 'failed',
+        code: 'INTERNAL',
+        message: `Not run: Retrace could not record the command's process group (${recorded.message}); nothing was done.`,
+      }
+    }
+    return { kind: 'failed', code: 'ABORTED', message: 'stopped before it ran — nothing was done' }
+  }
+  child.stdin?.on('error', () => {})
+  child.stdin?.end('go\n')
+  child.once('exit', () => {
+    // A `cmd &` left behind keeps the group (and its row) until it ends or the engine stops it.
+    context.commandGroups?.releaseIfEnded(pgid, marker)
+  })
+  return { kind: 'running', child, marker }
+}
+
+function killGroupOf(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal)
+  } catch {
+    // Already gone.
+  }
 }
 
 /** Stops every background command this process started (on shutdown). */
@@ -70,18 +141,9 @@ export const bashTool = defineTool({
       mkdirSync(logDir, { recursive: true, mode: 0o700 })
       const logPath = join(logDir, `${context.callId.replace(/[^A-Za-z0-9_-]/g, '_')}.log`)
       const log = openSync(logPath, 'a', 0o600)
-      const child = spawn('/bin/bash', ['-c', input.command], {
-        cwd: context.root,
-        detached: true,
-        stdio: ['ignore', log, log],
-      })
-      closeSync(log)
-      // A failed start is an answer, never an unhandled 'error' event in the main process.
-      const started = await new Promise<Error | null>((resolve) => {
-        child.once('spawn', () => resolve(null))
-        child.once('error', resolve)
-      })
-      if (started) return { kind: 'error', code: 'INTERNAL', message: `Could not start bash: ${started.message}` }
+      const gated = await startGated(input.command, context, log).finally(() => closeSync(log))
+      if (gated.kind === 'failed') return { kind: 'error', code: gated.code, message: gated.message }
+      const { child } = gated
       background.add(child)
       child.once('exit', () => background.delete(child))
       return {
@@ -89,11 +151,9 @@ export const bashTool = defineTool({
         output: `Started in the background: pid ${child.pid ?? '?'}; output goes to ${logPath} (read it with bash, e.g. tail).`,
       }
     }
-    const child = spawn('/bin/bash', ['-c', input.command], {
-      cwd: context.root,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const gated = await startGated(input.command, context, 'pipe')
+    if (gated.kind === 'failed') return { kind: 'error', code: gated.code, message: gated.message }
+    const { child } = gated
     let output = ''
     let dropped = 0
     // Decoded as a stream: a character split across chunks is not garbled.

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { Outcome } from '../../../../shared/protocol'
 import type { JournalLimits, MutatorContext, PlannedChange, Receipt } from '../../journal'
+import type { CommandGroupRecord, RecordOutcome } from '../command-groups'
 import type { ReadRecords } from '../read-records'
 
 /**
@@ -20,6 +21,14 @@ export interface ToolContext {
   readonly reads: ReadRecords
   /** A trusted mutation attributed to the turn; refuses to start once `signal` is aborted. */
   mutate(plan: (context: MutatorContext) => Promise<Outcome<PlannedChange[]>>): Promise<Outcome<Receipt>>
+  /**
+   * Where a command's process group is recorded before it may run (issue 23), bound to the turn.
+   * Absent only in unit tests of the tools themselves: the engine always provides it.
+   */
+  readonly commandGroups?: {
+    record(group: Pick<CommandGroupRecord, 'pgid' | 'leaderIdentity' | 'marker' | 'command'>): RecordOutcome
+    releaseIfEnded(pgid: number, marker: string): void
+  }
   /** The `task` tool's sub-agent, run by the loop for this call (a sub-agent has no `task` tool to use it). */
   spawn?(task: { description: string; prompt: string }): Promise<ToolResult>
 }

@@ -61,7 +61,14 @@ export function AssistantTurn(props: {
   const { t } = useI18n()
   const { node, context } = props
   const summary = summaryOf(node)
-  const changed = summary !== null && (summary.files > 0 || (summary.command_files ?? 0) > 0)
+  // A turn whose commands left only notes (issue 23: not recorded, or held) still shows its card.
+  const changed =
+    summary !== null &&
+    (summary.files > 0 ||
+      (summary.command_files ?? 0) > 0 ||
+      summary.command_held !== undefined ||
+      summary.command_excluded !== undefined ||
+      summary.command_unrecorded !== undefined)
   const running = node.status === 'running'
   return (
     <div className="assistant-turn" data-testid="turn" data-turn-id={node.node_id} data-status={node.status}>

@@ -4,6 +4,7 @@ import { baseName, parentPath } from '../../../../shared/paths'
 import { useI18n } from '../../i18n'
 import { FileEditIcon, RestoreIcon } from './icons'
 import { OPERATION_LABEL, RestorePanel } from './RestorePanel'
+import { commandNotes } from './transcript-model'
 import { executableActions, restoredState } from './turn-actions'
 import type { RestoreOffers } from './types'
 import { useNarrow } from './use-narrow'
@@ -53,7 +54,8 @@ export function TurnCard(props: {
   const shown = summary.first_files.slice(0, 3)
   const more = summary.files - shown.length
   const commandFiles = summary.command_files ?? 0
-  const footer = restored !== null || restore.state.kind !== 'idle' || commandFiles > 0
+  const notes = commandNotes(summary, t)
+  const footer = restored !== null || restore.state.kind !== 'idle' || commandFiles > 0 || notes.length > 0
   const footerRef = useRef<HTMLDivElement>(null)
   const restoreStep = restore.state.kind
 
@@ -139,6 +141,19 @@ export function TurnCard(props: {
             >
               {t(commandFiles === 1 ? 'turnCard.commandFile' : 'turnCard.commandFiles', { count: commandFiles })}
             </button>
+          )}
+          {notes.length > 0 && restore.state.kind === 'idle' && (
+            <ul
+              className="turn-card-command-notes"
+              aria-label={t('turnCard.commandNotes')}
+              data-testid="turn-card-command-notes"
+            >
+              {notes.map((note) => (
+                <li key={note.key} data-kind={note.key}>
+                  {note.text}
+                </li>
+              ))}
+            </ul>
           )}
           {restored !== null && restore.state.kind === 'idle' && (
             <p className="turn-card-note">{t(restored === 'undone' ? 'turnCard.undone' : 'turnCard.reverted')}</p>

@@ -1,5 +1,6 @@
 import type { TurnPart, TurnSummaryData } from '../../../../shared/protocol'
 import type { TranscriptData, TranscriptNode } from './types'
+import type { Translate } from '../../i18n'
 
 /** Parts announced by `turn.part` events, by index, for turns still running (holes not yet seen). */
 export type LiveTurns = ReadonlyMap<string, ReadonlyArray<TurnPart | undefined>>
@@ -76,7 +77,16 @@ export function summaryOf(node: TranscriptNode): TurnSummaryData | null {
   const part = node.parts.find((p) => p.type === 'file-summary')
   const stored = part?.type === 'file-summary' ? part.summary : null
   if (node.summary) {
-    return stored?.command_files ? { ...node.summary, command_files: stored.command_files } : node.summary
+    // The per-actor change set holds the journal's counts; what commands did rides on the part.
+    if (!stored) return node.summary
+    const { command_files, command_held, command_excluded, command_unrecorded } = stored
+    return {
+      ...node.summary,
+      ...(command_files ? { command_files } : {}),
+      ...(command_held ? { command_held } : {}),
+      ...(command_excluded ? { command_excluded } : {}),
+      ...(command_unrecorded ? { command_unrecorded } : {}),
+    }
   }
   return stored
 }
@@ -142,4 +152,28 @@ export function forkMarkers(data: TranscriptData, lineage: readonly TranscriptNo
     markers.set(branch.fork_node_id, list)
   }
   return markers
+}
+
+/**
+ * Issue 23: what commands changed that was not recorded, or that Undo leaves alone unless asked —
+ * one line each, said rather than silently dropped.
+ */
+export function commandNotes(summary: TurnSummaryData, t: Translate): Array<{ key: string; text: string }> {
+  const notes: Array<{ key: string; text: string }> = []
+  if (summary.command_unrecorded) {
+    notes.push({
+      key: `unrecorded-${summary.command_unrecorded.reason}`,
+      text: t('turnCard.unrecorded', { reason: summary.command_unrecorded.message }),
+    })
+  }
+  for (const entry of summary.command_excluded ?? []) {
+    notes.push({
+      key: `excluded-${entry.reason}`,
+      text: t(`turnCard.excluded.${entry.reason}`, { count: entry.files }),
+    })
+  }
+  for (const entry of summary.command_held ?? []) {
+    notes.push({ key: `held-${entry.reason}`, text: t(`turnCard.held.${entry.reason}`, { count: entry.files }) })
+  }
+  return notes
 }
