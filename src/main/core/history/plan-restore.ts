@@ -245,6 +245,7 @@ export async function planRestore(
         bytes: new Map<string, Buffer>(),
         unavailable: [],
         receiptSteps: new Map<string, number>(),
+        held: [],
       })
     : await planCommandActions({
         db,
