@@ -13,12 +13,24 @@ const ZERO = /^0+$/
 
 /**
  * `git diff --raw -z --no-renames <from> [<to>]`: without `to` it compares against the worktree
- * (new ids are zeros there and the content is read from disk).
+ * (new ids are zeros there and the content is read from disk). Submodules by their commit only,
+ * as `status` sees them.
  */
 export async function diffRaw(root: string, from: string, to?: string): Promise<Outcome<RawChange[]>> {
   const out = await git(
     root,
-    ['diff', '--raw', '-z', '--no-renames', '--no-ext-diff', from, ...(to ? [to] : []), '--'],
+    [
+      'diff',
+      '--raw',
+      '-z',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--ignore-submodules=dirty',
+      from,
+      ...(to ? [to] : []),
+      '--',
+    ],
     'diff',
   )
   if (out.kind === 'error') return out
