@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test, vi } from 'vitest'
 import { hostileRepo, markerProgram } from '../../../../test/support/hostile-repo'
@@ -159,4 +168,24 @@ describe('nothing but git runs (issue 23 items 1 and 19)', () => {
     const allowed = /^(PATH|HOME|XDG_CONFIG_HOME|TMPDIR|LC_ALL|PWD|SHLVL|_|OLDPWD|GIT_[A-Z_0-9]+)$/
     expect([...seen.keys()].filter((name) => !allowed.test(name))).toEqual([])
   })
+})
+
+test("comparing with the worktree never rewrites the person's index, and touched-but-unchanged files are not changes", async () => {
+  const root = realpathSync(tempDir('retrace-runner-'))
+  const run = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
+  run('init', '-q')
+  for (const name of ['a', 'b', 'c']) writeFileSync(join(root, name), `${name}\n`)
+  run('add', '-A')
+  run('-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '-m', 'one')
+  writeFileSync(join(root, 'c'), 'changed\n')
+  const later = new Date(Date.now() + 5_000)
+  for (const name of ['a', 'b']) utimesSync(join(root, name), later, later)
+  const index = () => {
+    const info = statSync(join(root, '.git', 'index'), { bigint: true })
+    return `${info.ino}:${info.mtimeNs}:${info.ctimeNs}`
+  }
+  const before = index()
+  const changes = await diffRaw(root, 'HEAD')
+  expect(changes.kind === 'ok' && changes.result.map((c) => c.path)).toEqual(['c'])
+  expect(index()).toBe(before)
 })
