@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
@@ -64,13 +65,15 @@ async function openHostile(repo: HostileRepo) {
 type Page = { snapshot_id: string; files: Array<{ path: string }> }
 
 /** The explorer, search and every sub-scope of Review's git workspace, with a diff of each file listed. */
-async function browseEverything(agent: Awaited<ReturnType<typeof agentFixture>>) {
+async function browseEverything(agent: Awaited<ReturnType<typeof agentFixture>>, repo: HostileRepo) {
   const call = agent.project.call
   const status = resultOf(await call('git.status', {})) as { kind: string; entries: Array<{ path: string }> }
   expect(status.kind).toBe('ok')
+  expect(repo.ran()).toEqual([])
   resultOf(await call('files.list', { path: '' }))
   const found = resultOf(await call('files.search', { query: 'txt' })) as { entries: Array<{ path: string }> }
   expect(found.entries.map((e) => e.path)).toContain('a.txt')
+  expect(repo.ran()).toEqual([])
   const listed: Record<string, string[]> = {}
   for (const sub of ['unstaged', 'staged', 'branch', 'commit'] as const) {
     const page = resultOf(await agent.session('review.files', { scope: 'workspace', sub_scope: sub })) as Page
@@ -89,7 +92,7 @@ describe('a hostile repository runs nothing of its own (issue 23 items 1 and 19)
     const { llm, agent } = await openHostile(repo)
     expect(repo.ran()).toEqual([])
 
-    const { status, listed } = await browseEverything(agent)
+    const { status, listed } = await browseEverything(agent, repo)
     expect(status.entries.map((e) => e.path)).toEqual(['b.txt', 'notes.md', 'new.txt'])
     expect(listed).toEqual({
       unstaged: ['new.txt', 'notes.md'],
@@ -129,9 +132,43 @@ describe('a hostile repository runs nothing of its own (issue 23 items 1 and 19)
     const repo = hostileRepo({ gitfile: true })
     const global = hostileGlobalConfig()
     const { agent } = await openHostile(repo)
-    const { listed } = await browseEverything(agent)
+    const { listed } = await browseEverything(agent, repo)
     expect(listed.staged).toEqual(['b.txt'])
     expect(repo.ran()).toEqual([])
+    expect(global.ran()).toEqual([])
+  })
+
+  test("the person's global hooks, fsmonitor and filters do not run inside step snapshots of a plain repository", async () => {
+    const root = realpathSync(tempDir('retrace-plain-'))
+    execFileSync('git', ['-C', root, 'init', '-q'])
+    writeFileSync(join(root, 'keep.txt'), 'keep\n')
+    execFileSync('git', ['-C', root, 'add', '-A'])
+    execFileSync('git', [
+      '-C',
+      root,
+      '-c',
+      'user.email=t@example.com',
+      '-c',
+      'user.name=T',
+      'commit',
+      '-q',
+      '-m',
+      'one',
+    ])
+    const global = hostileGlobalConfig()
+    const llm = await startFakeOpenAI()
+    fakes.push(llm)
+    llm.enqueue(
+      { kind: 'stream', steps: [bash('c1', 'echo changed > keep.txt && echo g > g.global')] },
+      { kind: 'stream', steps: [{ text: 'Done.' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'auto' })
+    const turnId = await agent.prompt('change things')
+    expect((await agent.finished(turnId)).status).toBe('complete')
+    const node = await agent.turn(turnId)
+    const patch = node.parts.find((p) => p.type === 'patch') as { files: string[] } | undefined
+    expect(patch?.files).toEqual(['g.global', 'keep.txt'])
+    resultOf(await agent.project.call('git.status', {}))
     expect(global.ran()).toEqual([])
   })
 })
