@@ -13,13 +13,48 @@ const ZERO = /^0+$/
 
 /**
  * `git diff --raw -z --no-renames <from> [<to>]`: without `to` it compares against the worktree
- * (new ids are zeros there and the content is read from disk).
+ * (new ids are zeros there and the content is read from disk). Submodules by their commit only,
+ * as `status` sees them.
+ *
+ * Against the worktree, git's own check of files whose stat data changed but not their bytes would
+ * rewrite the person's index (`diff.autoRefreshIndex`, which ignores `--no-optional-locks`): it is
+ * off, and those files are told apart here by hashing them as git would (`hash-object`, which
+ * writes nothing).
  */
 export async function diffRaw(root: string, from: string, to?: string): Promise<Outcome<RawChange[]>> {
+  const changes = await listRaw(root, from, to)
+  if (changes.kind === 'error' || to !== undefined) return changes
+  const suspects = changes.result.filter((c) => c.status === 'M' && c.new_oid === null && c.old_oid !== null)
+  if (suspects.length === 0) return changes
+  const hashed = await git(root, ['hash-object', '--stdin-paths'], 'hash-object', {
+    stdin: `${suspects.map((c) => c.path).join('\n')}\n`,
+  })
+  // Paths with a line break cannot go through --stdin-paths: such a change is kept, as listed.
+  if (hashed.kind === 'error' || suspects.some((c) => c.path.includes('\n'))) return changes
+  const hashes = hashed.result.toString('utf8').split('\n')
+  const unchanged = new Set(suspects.filter((c, i) => hashes[i] === c.old_oid).map((c) => c.path))
+  return { kind: 'ok', result: changes.result.filter((c) => !unchanged.has(c.path)) }
+}
+
+async function listRaw(root: string, from: string, to?: string): Promise<Outcome<RawChange[]>> {
   const out = await git(
     root,
-    ['diff', '--raw', '-z', '--no-renames', '--no-ext-diff', from, ...(to ? [to] : []), '--'],
+    [
+      'diff',
+      '--raw',
+      // Whole ids: an abbreviated one can be ambiguous in a large repository.
+      '--no-abbrev',
+      '-z',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--ignore-submodules=dirty',
+      from,
+      ...(to ? [to] : []),
+      '--',
+    ],
     'diff',
+    { config: { 'diff.autoRefreshIndex': 'false' } },
   )
   if (out.kind === 'error') return out
   const fields = out.result.toString('utf8').split('\0')

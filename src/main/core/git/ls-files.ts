@@ -6,15 +6,13 @@ import { git } from './runner'
  * the tracked files (the index, fast) and the untracked ones no ignore source excludes (`.gitignore`
  * at every level, `.git/info/exclude`, the global excludes file; git walks the folders for these).
  * NUL-separated as git printed them. The repository is named explicitly (`<root>/.git`, a directory
- * or a gitfile), so a `GIT_DIR` in our environment cannot redirect it. A search only reads: the
- * repository's `core.fsmonitor` command (reading the index would run it) is turned off.
+ * or a gitfile). Nothing the repository configures runs (runner.ts).
  */
 
 function lsFiles(root: string, args: readonly string[]): Promise<Outcome<Buffer>> {
   return git(root, ['ls-files', ...args, '-z'], 'ls-files', {
     gitDir: `${root}/.git`,
     workTree: root,
-    config: { 'core.fsmonitor': 'false' },
   })
 }
 

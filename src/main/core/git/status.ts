@@ -13,9 +13,17 @@ export interface StatusEntry {
   readonly index_oid: string | null
 }
 
-/** Working-tree status with untracked files that .gitignore does not exclude (spec 07). */
+/**
+ * Working-tree status with untracked files that .gitignore does not exclude (spec 07). A submodule
+ * counts as changed when its commit moved, not when its own files did: finding that out would run
+ * a git inside it under its own configuration (runner.ts).
+ */
 export async function status(root: string): Promise<Outcome<{ entries: StatusEntry[]; raw: Buffer }>> {
-  const out = await git(root, ['status', '--porcelain=v2', '-z', '--untracked-files=all'], 'status')
+  const out = await git(
+    root,
+    ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignore-submodules=dirty'],
+    'status',
+  )
   if (out.kind === 'error') return out
   return { kind: 'ok', result: { entries: parsePorcelainV2(out.result.toString('utf8')), raw: out.result } }
 }
