@@ -28,7 +28,14 @@ import { planWrite } from '../journal'
 import { createBundleStore, type BundleStore } from './bundle/install'
 import { loadPin } from './bundle/pin'
 import type { ExtractLimits } from './bundle/extract'
-import { ALL_FORMATS, BUILTIN_EDIT, BUILTIN_PREVIEW, conversionTargets, ONLYOFFICE_EDIT } from './formats'
+import {
+  ALL_FORMATS,
+  BUILTIN_EDIT,
+  BUILTIN_PREVIEW,
+  conversionTargets,
+  IMPORT_FILTERS,
+  ONLYOFFICE_EDIT,
+} from './formats'
 import { inspectOffice, type Inspection } from './inspect'
 import { createConverter, type Converter } from './libreoffice/converter'
 import { detectLibreOffice, type Detection } from './libreoffice/detect'
@@ -320,7 +327,13 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         if (!engine) return fail('UNAVAILABLE', 'LibreOffice is not available.', { reason: 'no-engine' })
         const output = join(staged.dir, 'preview.pdf')
         const outcome = await engine.convert(
-          { input: staged.input, output, target: 'pdf', timeoutMs: options.conversionTimeoutMs ?? 120_000 },
+          {
+            input: staged.input,
+            output,
+            target: 'pdf',
+            timeoutMs: options.conversionTimeoutMs ?? 120_000,
+            ...importFilter(inspection.format),
+          },
           (phase) => progress.phase(phase),
         )
         progress.finish(outcome.kind === 'ok')
@@ -395,7 +408,13 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     try {
       const output = join(staged.dir, `converted.${payload.to}`)
       const outcome = await engine.convert(
-        { input: staged.input, output, target: payload.to, timeoutMs: options.conversionTimeoutMs ?? 120_000 },
+        {
+          input: staged.input,
+          output,
+          target: payload.to,
+          timeoutMs: options.conversionTimeoutMs ?? 120_000,
+          ...importFilter(inspection.format),
+        },
         (phase) => progress.phase(phase),
       )
       if (outcome.kind !== 'ok') {
@@ -470,6 +489,11 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       void converter?.then((c) => c?.dispose())
     },
   }
+}
+
+function importFilter(format: OfficeFormat) {
+  const filter = IMPORT_FILTERS[format]
+  return filter ? { inputFilter: filter } : {}
 }
 
 function eventOwner(context: OfficeRequestContext) {
