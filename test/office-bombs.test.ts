@@ -52,7 +52,9 @@ async function deflatedRepeat(unit: Buffer, total: number): Promise<DeflatedPart
 function paragraphUnit(bytes = 8192): Buffer {
   const open = '<w:p><w:r><w:t>'
   const close = '</w:t></w:r></w:p>'
-  const text = randomBytes(bytes).toString('hex').slice(0, bytes - open.length - close.length)
+  const text = randomBytes(bytes)
+    .toString('hex')
+    .slice(0, bytes - open.length - close.length)
   return Buffer.from(open + text + close)
 }
 
@@ -196,36 +198,45 @@ async function bombProject(name: string, bytes: Buffer, inspectLimits?: { timeMs
   const root = tempDir('retrace-office-bomb-')
   writeFileSync(join(root, name), bytes)
   const core = startCore({
-    office: { detect: async () => ({ kind: 'missing', reason: 'not needed' }), ...(inspectLimits ? { inspectLimits } : {}) },
+    office: {
+      detect: async () => ({ kind: 'missing', reason: 'not needed' }),
+      ...(inspectLimits ? { inspectLimits } : {}),
+    },
   })
   return { core, ...(await openProject(core, root)) }
 }
 
 describe('crafted Office packages are refused within bounds', () => {
-  test.each(CASES)('$name → $expected; app.info answers throughout, memory stays bounded', async (bomb) => {
-    const bytes = await bomb.build()
-    expect(bytes.length).toBeLessThan(8 * MiB)
-    const { core, call } = await bombProject('crafted.docx', bytes)
-    const { value: answer, liveness } = await watchEngine(core, () => call('office.inspect', { path: 'crafted.docx' }))
-    console.log(
-      `${bomb.name}: ${(bytes.length / MiB).toFixed(1)} MiB on disk; app.info ${liveness.answers}× while inspecting, ` +
-        `slowest ${liveness.maxLatencyMs.toFixed(0)} ms; RSS +${liveness.rssGrowthMiB.toFixed(0)} MiB`,
-    )
-    if ('reason' in bomb.expected) {
-      expect(answer).toMatchObject({
-        status: 'error',
-        error: { code: 'TOO_LARGE', details: { path: 'crafted.docx', reason: bomb.expected.reason } },
-      })
-      expect((answer as { error: { message: string } }).error.message).toMatch(/^"crafted\.docx" cannot be opened: /)
-    } else {
-      expect(answer).toMatchObject({ status: 'ok', result: { format: 'docx', state: bomb.expected.state } })
-    }
-    // Liveness, not speed: the engine answered while the file was being inspected, and was never
-    // blocked for long (before the fix a single part's scan froze it for seconds).
-    expect(liveness.answers).toBeGreaterThanOrEqual(1)
-    expect(liveness.maxLatencyMs).toBeLessThan(1_500)
-    expect(liveness.rssGrowthMiB).toBeLessThan(384)
-  }, 60_000)
+  test.each(CASES)(
+    '$name → $expected; app.info answers throughout, memory stays bounded',
+    async (bomb) => {
+      const bytes = await bomb.build()
+      expect(bytes.length).toBeLessThan(8 * MiB)
+      const { core, call } = await bombProject('crafted.docx', bytes)
+      const { value: answer, liveness } = await watchEngine(core, () =>
+        call('office.inspect', { path: 'crafted.docx' }),
+      )
+      console.log(
+        `${bomb.name}: ${(bytes.length / MiB).toFixed(1)} MiB on disk; app.info ${liveness.answers}× while inspecting, ` +
+          `slowest ${liveness.maxLatencyMs.toFixed(0)} ms; RSS +${liveness.rssGrowthMiB.toFixed(0)} MiB`,
+      )
+      if ('reason' in bomb.expected) {
+        expect(answer).toMatchObject({
+          status: 'error',
+          error: { code: 'TOO_LARGE', details: { path: 'crafted.docx', reason: bomb.expected.reason } },
+        })
+        expect((answer as { error: { message: string } }).error.message).toMatch(/^"crafted\.docx" cannot be opened: /)
+      } else {
+        expect(answer).toMatchObject({ status: 'ok', result: { format: 'docx', state: bomb.expected.state } })
+      }
+      // Liveness, not speed: the engine answered while the file was being inspected, and was never
+      // blocked for long (before the fix a single part's scan froze it for seconds).
+      expect(liveness.answers).toBeGreaterThanOrEqual(1)
+      expect(liveness.maxLatencyMs).toBeLessThan(1_500)
+      expect(liveness.rssGrowthMiB).toBeLessThan(384)
+    },
+    60_000,
+  )
 
   test('preview and convert of a crafted package answer the same TOO_LARGE before any engine sees it', async () => {
     const header = await deflatedRepeat(paragraphUnit(), 100 * MiB)
@@ -241,7 +252,10 @@ describe('crafted Office packages are refused within bounds', () => {
       idempotency_key: randomUUID(),
       payload: { path: 'crafted.docx', to: 'odt' },
     })
-    expect(converted).toMatchObject({ status: 'error', error: { code: 'TOO_LARGE', details: { reason: 'part-bytes' } } })
+    expect(converted).toMatchObject({
+      status: 'error',
+      error: { code: 'TOO_LARGE', details: { reason: 'part-bytes' } },
+    })
   })
 
   test('an inspection past its time budget is stopped and refused as TOO_LARGE (time)', async () => {

@@ -29,7 +29,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close()
 })
 
-async function setup() {
+async function setup(extractLimits = { maxBytes: 10 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 }) {
   const server = await startBundleServer()
   servers.push(server)
   const pinFile = join(tempDir('retrace-pin-'), 'office-bundle.json')
@@ -54,7 +54,7 @@ async function setup() {
     office: {
       env: { RETRACE_OFFICE_BUNDLE: pinFile },
       detect: async () => ({ kind: 'missing', reason: 'not needed' }),
-      extractLimits: { maxBytes: 10 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 },
+      extractLimits,
     },
   })
   const events: EventFrame[] = []
@@ -322,6 +322,22 @@ describe('hostile bundle archives', () => {
     },
     60_000,
   )
+
+  test('a manifest over 16 MiB is refused before it is parsed', async () => {
+    const { core, pin, installAndWait } = await setup({ maxBytes: 64 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 })
+    const files = bundleFiles('8.3.0')
+    // Valid JSON all the same: the listing, then 17 MiB of whitespace.
+    const manifest = manifestFor('8.3.0', files) + ' '.repeat(17 * 1024 * 1024)
+    pin(
+      'huge-manifest.tar.gz',
+      tarGz([
+        { type: 'file', path: 'retrace-office-manifest.json', content: manifest },
+        ...Object.entries(files).map(([path, content]) => ({ type: 'file' as const, path, content })),
+      ]),
+    )
+    expect(await installAndWait()).toMatchObject({ phase: 'failed', error: { code: 'manifest-invalid' } })
+    expect(await core.office.bundleDirectory()).toBeNull()
+  })
 
   test('setuid, setgid and sticky bits (and group/other write) in the archive never reach the installed files', async () => {
     const { core, pin, installAndWait } = await setup()

@@ -19,6 +19,8 @@ test('the TIFF page limit the view states (English, Chinese) and the README stat
   expect(en['tiff.tooLarge']).toContain(`pages over ${limit} megapixels are not decoded`)
   expect(zhCN['tiff.tooLarge']).toContain(`超过 ${limit * 100} 万像素`)
   const readme = readFileSync(join(repo, 'README.md'), 'utf8')
-  const stated = [...readme.matchAll(/TIFF[\s\S]{0,200}?pages over (\d+) megapixels are not decoded/g)].map((m) => Number(m[1]))
+  const stated = [...readme.matchAll(/TIFF[\s\S]{0,200}?pages over (\d+) megapixels are not decoded/g)].map((m) =>
+    Number(m[1]),
+  )
   expect(stated).toEqual([limit])
 })

@@ -13,8 +13,7 @@ export interface InspectJob {
 }
 
 export type InspectReply =
-  | { id: number; kind: 'done'; outcome: InspectionOutcome }
-  | { id: number; kind: 'failed'; message: string }
+  { id: number; kind: 'done'; outcome: InspectionOutcome } | { id: number; kind: 'failed'; message: string }
 
 /** The worker script: next to the bundle in a build, the TypeScript source (through tsx) under tests. */
 function workerScript(): { file: string; execArgv?: string[] } {
