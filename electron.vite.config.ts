@@ -19,6 +19,8 @@ export default defineConfig({
           'diff-worker': resolve(__dirname, 'src/main/core/review/diff-worker.ts'),
           // The project search's walk and ranking (files.search), off the main thread.
           'search-worker': resolve(__dirname, 'src/main/core/files/search-worker.ts'),
+          // Office inspection (office.inspect/preview/convert) under byte, ratio, time and heap bounds.
+          'office-inspect-worker': resolve(__dirname, 'src/main/core/office/inspect-worker.ts'),
         },
       },
     },

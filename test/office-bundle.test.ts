@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -7,8 +7,21 @@ import type { Core } from '../src/main/core'
 import { answerOfficeAsset } from '../src/main/core/office'
 import { startWebHost, type WebHost } from '../src/main/web/server'
 import type { EventFrame } from '../src/shared/protocol'
-import { goodBundle, sha256, startBundleServer, tarGz, type BundleServer } from './support/bundle-fixtures'
+import { gzipSync } from 'node:zlib'
+import {
+  bundleFiles,
+  goodBundle,
+  manifestFor,
+  sha256,
+  startBundleServer,
+  tarBytes,
+  tarGz,
+  tarHeader,
+  type BundleServer,
+  type TarEntry,
+} from './support/bundle-fixtures'
 import { openProject, startCore } from './support/core'
+import { watchEngine } from './support/liveness'
 import { tempDir } from './support/temp'
 
 const servers: Array<BundleServer | WebHost> = []
@@ -16,7 +29,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close()
 })
 
-async function setup() {
+async function setup(extractLimits = { maxBytes: 10 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 }) {
   const server = await startBundleServer()
   servers.push(server)
   const pinFile = join(tempDir('retrace-pin-'), 'office-bundle.json')
@@ -41,7 +54,7 @@ async function setup() {
     office: {
       env: { RETRACE_OFFICE_BUNDLE: pinFile },
       detect: async () => ({ kind: 'missing', reason: 'not needed' }),
-      extractLimits: { maxBytes: 10 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 },
+      extractLimits,
     },
   })
   const events: EventFrame[] = []
@@ -245,6 +258,126 @@ describe('ONLYOFFICE bundle install', () => {
       payload: {},
     })
     expect(response).toMatchObject({ status: 'error', error: { code: 'UNAVAILABLE', details: { reason: 'unpinned' } } })
+  })
+})
+
+/** The entries of a good bundle (manifest first), for archives built around them. */
+function goodEntries(version: string, modes: Record<string, number> = {}): TarEntry[] {
+  const files = bundleFiles(version)
+  return [
+    { type: 'file', path: 'retrace-office-manifest.json', content: manifestFor(version, files) },
+    { type: 'dir', path: 'web-apps/', ...(modes['web-apps/'] !== undefined ? { mode: modes['web-apps/'] } : {}) },
+    { type: 'dir', path: 'x2t/', ...(modes['x2t/'] !== undefined ? { mode: modes['x2t/'] } : {}) },
+    ...Object.entries(files).map(([path, content]) => ({
+      type: 'file' as const,
+      path,
+      content,
+      ...(modes[path] !== undefined ? { mode: modes[path] } : {}),
+    })),
+  ]
+}
+
+/**
+ * A valid bundle whose gzip stream also inflates to 1 GiB: either the body of a pax header that tar
+ * skips unread, or data after the end-of-archive blocks. Built from concatenated gzip members (one
+ * 16 MiB member repeated), so the file is 4 MiB and nothing of 1 GiB is ever held in memory. The
+ * data compresses about 250:1 — under tar's own 1000:1 guard, which therefore never trips.
+ */
+function gzipBomb(where: 'pax-header' | 'after-end'): Buffer {
+  const unit = randomBytes(256)
+  const chunk = Buffer.alloc(16 * 1024 * 1024)
+  for (let at = 0; at < chunk.length; at += unit.length) unit.copy(chunk, at)
+  const member = gzipSync(chunk)
+  const bomb = Array.from({ length: 64 }, () => member)
+  const bundle = goodEntries('8.3.0')
+  return where === 'pax-header'
+    ? Buffer.concat([
+        gzipSync(tarHeader({ type: 'pax', path: 'PaxHeader/bomb' }, 64 * chunk.length)),
+        ...bomb,
+        gzipSync(tarBytes(bundle)),
+      ])
+    : Buffer.concat([gzipSync(tarBytes(bundle)), ...bomb])
+}
+
+describe('hostile bundle archives', () => {
+  test.each(['pax-header', 'after-end'] as const)(
+    'a gzip bomb (%s) whose digest matches the pin stops early with limits-exceeded; nothing is installed and the engine answers throughout',
+    async (where) => {
+      const { core, pin, installAndWait, dataDir } = await setup()
+      const archive = gzipBomb(where)
+      expect(archive.length).toBeLessThan(8 * 1024 * 1024)
+      pin('bomb.tar.gz', archive)
+      const { value: outcome, liveness } = await watchEngine(core, installAndWait)
+      console.log(
+        `bundle bomb (${where}): app.info ${liveness.answers}× during the install, slowest ${liveness.maxLatencyMs.toFixed(0)} ms, RSS +${liveness.rssGrowthMiB.toFixed(0)} MiB`,
+      )
+      expect(outcome).toMatchObject({ phase: 'failed', error: { code: 'limits-exceeded' } })
+      expect(await core.office.bundleDirectory()).toBeNull()
+      expect(officeFiles(dataDir)).toEqual({ bundles: [], tmp: [] })
+      // Liveness, not speed: before the fix one read of the archive inflated 1 GiB in a single
+      // synchronous call.
+      expect(liveness.answers).toBeGreaterThanOrEqual(1)
+      expect(liveness.maxLatencyMs).toBeLessThan(1_500)
+      expect(liveness.rssGrowthMiB).toBeLessThan(256)
+    },
+    60_000,
+  )
+
+  test('a manifest over 16 MiB is refused before it is parsed', async () => {
+    const { core, pin, installAndWait } = await setup({ maxBytes: 64 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 })
+    const files = bundleFiles('8.3.0')
+    // Valid JSON all the same: the listing, then 17 MiB of whitespace.
+    const manifest = manifestFor('8.3.0', files) + ' '.repeat(17 * 1024 * 1024)
+    pin(
+      'huge-manifest.tar.gz',
+      tarGz([
+        { type: 'file', path: 'retrace-office-manifest.json', content: manifest },
+        ...Object.entries(files).map(([path, content]) => ({ type: 'file' as const, path, content })),
+      ]),
+    )
+    expect(await installAndWait()).toMatchObject({ phase: 'failed', error: { code: 'manifest-invalid' } })
+    expect(await core.office.bundleDirectory()).toBeNull()
+  })
+
+  test('setuid, setgid and sticky bits (and group/other write) in the archive never reach the installed files', async () => {
+    const { core, pin, installAndWait } = await setup()
+    pin(
+      'modes.tar.gz',
+      gzipSync(
+        tarBytes(
+          goodEntries('8.3.0', {
+            'web-apps/': 0o2777,
+            'x2t/': 0o1777,
+            'index.html': 0o4755,
+            'web-apps/api.js': 0o6777,
+            'x2t/x2t.wasm': 0o2644,
+            'fonts/readme.txt': 0o666,
+          }),
+        ),
+      ),
+    )
+    expect(await installAndWait()).toMatchObject({ phase: 'done' })
+    const directory = await core.office.bundleDirectory()
+    if (!directory) throw new Error('no bundle installed')
+    const modes: Record<string, string> = {}
+    const walk = (relative: string) => {
+      for (const name of readdirSync(join(directory, relative))) {
+        const path = relative === '' ? name : `${relative}/${name}`
+        const info = lstatSync(join(directory, path))
+        modes[path] = (info.mode & 0o7777).toString(8)
+        if (info.isDirectory()) walk(path)
+      }
+    }
+    walk('')
+    expect(modes).toMatchObject({
+      'web-apps': '755',
+      x2t: '755',
+      'index.html': '755',
+      'web-apps/api.js': '755',
+      'x2t/x2t.wasm': '644',
+      'fonts/readme.txt': '644',
+    })
+    for (const [path, mode] of Object.entries(modes)) expect(Number.parseInt(mode, 8) & 0o7022, path).toBe(0)
   })
 })
 

@@ -10,20 +10,24 @@ import { gzipSync } from 'node:zlib'
  */
 
 export type TarEntry =
-  | { type: 'file'; path: string; content: Buffer | string }
-  | { type: 'dir'; path: string }
+  | { type: 'file'; path: string; content: Buffer | string; mode?: number }
+  | { type: 'dir'; path: string; mode?: number }
   | { type: 'symlink' | 'link'; path: string; target: string }
   | { type: 'chardev'; path: string }
+  /** A pax extended header (`x`): its body is written by the caller (bombs stream theirs). */
+  | { type: 'pax'; path: string }
 
-const TYPEFLAG = { file: '0', link: '1', symlink: '2', chardev: '3', dir: '5' } as const
+const TYPEFLAG = { file: '0', link: '1', symlink: '2', chardev: '3', dir: '5', pax: 'x' } as const
 
-function header(entry: TarEntry, size: number): Buffer {
+/** One 512-byte ustar header; `mode` defaults to 0755 for folders and 0644 otherwise. */
+export function tarHeader(entry: TarEntry, size: number): Buffer {
   const block = Buffer.alloc(512)
   const write = (offset: number, length: number, value: string) => block.write(value.slice(0, length), offset, 'utf8')
   const octal = (offset: number, length: number, value: number) =>
     write(offset, length, `${value.toString(8).padStart(length - 1, '0')}\0`)
   write(0, 100, entry.path)
-  octal(100, 8, entry.type === 'dir' ? 0o755 : 0o644)
+  const mode = entry.type === 'file' || entry.type === 'dir' ? entry.mode : undefined
+  octal(100, 8, mode ?? (entry.type === 'dir' ? 0o755 : 0o644))
   octal(108, 8, 0)
   octal(116, 8, 0)
   octal(124, 12, size)
@@ -39,14 +43,19 @@ function header(entry: TarEntry, size: number): Buffer {
   return block
 }
 
-export function tarGz(entries: TarEntry[]): Buffer {
+/** The tar stream of `entries`, without the two end-of-archive blocks when `end` is false. */
+export function tarBytes(entries: TarEntry[], end = true): Buffer {
   const blocks: Buffer[] = []
   for (const entry of entries) {
     const content = entry.type === 'file' ? Buffer.from(entry.content) : Buffer.alloc(0)
-    blocks.push(header(entry, content.length), content, Buffer.alloc((512 - (content.length % 512)) % 512))
+    blocks.push(tarHeader(entry, content.length), content, Buffer.alloc((512 - (content.length % 512)) % 512))
   }
-  blocks.push(Buffer.alloc(1024))
-  return gzipSync(Buffer.concat(blocks))
+  if (end) blocks.push(Buffer.alloc(1024))
+  return Buffer.concat(blocks)
+}
+
+export function tarGz(entries: TarEntry[]): Buffer {
+  return gzipSync(tarBytes(entries))
 }
 
 export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex')

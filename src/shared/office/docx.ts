@@ -1,6 +1,6 @@
 import { mainPart, relationshipsOf } from './opc'
 import { scanTags } from './xml'
-import { openPackage, PackageError } from './zip'
+import { openPackage, PackageError, type OfficePackage } from './zip'
 
 /**
  * What the built-in DOCX editor would lose. `@eigenpal/docx-editor-react` drops charts, SmartArt,
@@ -44,7 +44,11 @@ const TRACKED = new Set([
 const STORY_TYPES = new Set(['header', 'footer', 'footnotes', 'endnotes', 'comments'])
 
 export async function scanDocx(bytes: Uint8Array): Promise<DocxScan> {
-  const pkg = await openPackage(bytes)
+  return scanDocxPackage(await openPackage(bytes))
+}
+
+/** The same scan of a package already open (the engine's inspection reads it under its own limits). */
+export async function scanDocxPackage(pkg: OfficePackage): Promise<DocxScan> {
   const document = await mainPart(pkg)
   if (document === undefined || !pkg.has(document))
     throw new PackageError('missing-part', 'The package has no document part.')

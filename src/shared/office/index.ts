@@ -1,4 +1,11 @@
-export { openPackage, PackageError, PACKAGE_LIMITS, type OfficePackage } from './zip'
+export {
+  openPackage,
+  PackageError,
+  PACKAGE_LIMITS,
+  type OfficePackage,
+  type PackageLimit,
+  type PackageLimits,
+} from './zip'
 export { relationshipsOf, mainPart, type Relationship } from './opc'
 export {
   editCell,
@@ -23,5 +30,5 @@ export {
   type ShapeText,
   type SlideEditOutcome,
 } from './pptx'
-export { scanDocx, DOCX_FEATURE_LABELS, type DocxScan, type DocxLoss, type DocxFeature } from './docx'
+export { scanDocx, scanDocxPackage, DOCX_FEATURE_LABELS, type DocxScan, type DocxLoss, type DocxFeature } from './docx'
 export { dedupeMedia } from './media'

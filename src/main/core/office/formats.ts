@@ -72,6 +72,17 @@ export const EXPORT_FILTERS: Partial<Record<OfficeFormat, string>> = {
 }
 
 /**
+ * Import filters for formats LibreOffice cannot load on detection alone. A CSV loaded through UNO
+ * without filter options comes back as nothing at all (its import normally asks for them in a
+ * dialog), so it is named with the options a person means by "CSV": comma-separated, `"` quotes,
+ * UTF-8 (encoding 76), from the first line. Decision: no separator guessing — a semicolon file
+ * opens as one column, which is visible, rather than being split by a guess.
+ */
+export const IMPORT_FILTERS: Partial<Record<OfficeFormat, { readonly name: string; readonly options: string }>> = {
+  csv: { name: 'Text - txt - csv (StarCalc)', options: '44,34,76,1' },
+}
+
+/**
  * What a conversion may produce from `from`: the OOXML and ODF formats of the same family (never
  * across families — LibreOffice refuses a Writer document as a spreadsheet), never the format itself.
  */

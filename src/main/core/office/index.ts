@@ -28,8 +28,16 @@ import { planWrite } from '../journal'
 import { createBundleStore, type BundleStore } from './bundle/install'
 import { loadPin } from './bundle/pin'
 import type { ExtractLimits } from './bundle/extract'
-import { ALL_FORMATS, BUILTIN_EDIT, BUILTIN_PREVIEW, conversionTargets, ONLYOFFICE_EDIT } from './formats'
-import { inspectOffice, type Inspection } from './inspect'
+import {
+  ALL_FORMATS,
+  BUILTIN_EDIT,
+  BUILTIN_PREVIEW,
+  conversionTargets,
+  IMPORT_FILTERS,
+  ONLYOFFICE_EDIT,
+} from './formats'
+import { INSPECT_LIMITS, type Inspection, type InspectionOutcome, type InspectLimits } from './inspect'
+import { createInspectRunner } from './inspect-runner'
 import { createConverter, type Converter } from './libreoffice/converter'
 import { detectLibreOffice, type Detection } from './libreoffice/detect'
 import { openInLibreOffice } from './libreoffice/open-external'
@@ -68,6 +76,8 @@ export interface OfficeModuleOptions {
   readonly conversionTimeoutMs?: number
   readonly maxSourceBytes?: number
   readonly extractLimits?: ExtractLimits
+  /** Bounds of one inspection (inflated bytes, ratio, time, heap); tests tighten them. */
+  readonly inspectLimits?: Partial<InspectLimits>
   /** Tests replace the machine's LibreOffice with none (`missing`) or a specific one. */
   readonly detect?: () => Promise<Detection>
 }
@@ -121,6 +131,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
   let detection: { at: number; result: Promise<Detection>; missing: boolean } | undefined
   let converter: Promise<Converter | undefined> | undefined
   let disposed = false
+  const inspector = createInspectRunner({ ...INSPECT_LIMITS, ...options.inspectLimits })
   void bundles.cleanup().catch(() => undefined)
 
   function libreOffice(): Promise<Detection> {
@@ -247,10 +258,27 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     return readSource(deps.rootsOf(context.project.root), path, options.maxSourceBytes ?? DEFAULT_MAX_SOURCE)
   }
 
-  async function inspect(payload: { path: string }, context: OfficeRequestContext) {
+  /** The inspection of a snapshot, off the main thread; a file past a bound is refused as TOO_LARGE. */
+  async function inspectSource(read: SourceBytes): Promise<Outcome<Inspection>> {
+    const outcome: InspectionOutcome = await inspector.inspect(basename(read.path), read.bytes)
+    if (outcome.kind === 'inspected') return ok(outcome.inspection)
+    return fail('TOO_LARGE', `"${read.path}" cannot be opened: ${outcome.message}`, {
+      path: read.path,
+      reason: outcome.limit,
+      limit: outcome.value,
+      ...(outcome.part !== undefined ? { part: outcome.part } : {}),
+    })
+  }
+
+  async function inspect(
+    payload: { path: string },
+    context: OfficeRequestContext,
+  ): Promise<Outcome<ResultOf<'office.inspect'>>> {
     const read = await source(context, payload.path)
     if (read.kind === 'error') return read
-    const inspection = await inspectOffice(basename(payload.path), read.result.bytes)
+    const inspected = await inspectSource(read.result)
+    if (inspected.kind === 'error') return inspected
+    const inspection = inspected.result
     return ok({
       path: payload.path,
       revision: read.result.revision,
@@ -279,7 +307,9 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
   ): Promise<Outcome<ResultOf<'office.preview'>>> {
     const read = await source(context, payload.path)
     if (read.kind === 'error') return read
-    const inspection = await inspectOffice(basename(payload.path), read.result.bytes)
+    const inspected = await inspectSource(read.result)
+    if (inspected.kind === 'error') return inspected
+    const inspection = inspected.result
     if (inspection.state !== 'ok') return ok(unavailable(payload.path, inspection))
     const found = await libreOffice()
     if (found.kind !== 'found') {
@@ -320,7 +350,13 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         if (!engine) return fail('UNAVAILABLE', 'LibreOffice is not available.', { reason: 'no-engine' })
         const output = join(staged.dir, 'preview.pdf')
         const outcome = await engine.convert(
-          { input: staged.input, output, target: 'pdf', timeoutMs: options.conversionTimeoutMs ?? 120_000 },
+          {
+            input: staged.input,
+            output,
+            target: 'pdf',
+            timeoutMs: options.conversionTimeoutMs ?? 120_000,
+            ...importFilter(inspection.format),
+          },
           (phase) => progress.phase(phase),
         )
         progress.finish(outcome.kind === 'ok')
@@ -367,7 +403,9 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     operation: OperationContext,
     canonical: { payload: unknown; precondition: unknown },
   ): Promise<Outcome<ResultOf<'office.convert'>>> {
-    const inspection = await inspectOffice(basename(payload.path), read.bytes)
+    const inspected = await inspectSource(read)
+    if (inspected.kind === 'error') return inspected
+    const inspection = inspected.result
     if (inspection.state !== 'ok') {
       const reason = inspection.state
       return fail(reason === 'unsupported' ? 'UNSUPPORTED' : 'UNAVAILABLE', inspection.message, { reason })
@@ -395,7 +433,13 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     try {
       const output = join(staged.dir, `converted.${payload.to}`)
       const outcome = await engine.convert(
-        { input: staged.input, output, target: payload.to, timeoutMs: options.conversionTimeoutMs ?? 120_000 },
+        {
+          input: staged.input,
+          output,
+          target: payload.to,
+          timeoutMs: options.conversionTimeoutMs ?? 120_000,
+          ...importFilter(inspection.format),
+        },
         (phase) => progress.phase(phase),
       )
       if (outcome.kind !== 'ok') {
@@ -467,9 +511,15 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     },
     dispose() {
       disposed = true
+      inspector.dispose()
       void converter?.then((c) => c?.dispose())
     },
   }
+}
+
+function importFilter(format: OfficeFormat) {
+  const filter = IMPORT_FILTERS[format]
+  return filter ? { inputFilter: filter } : {}
 }
 
 function eventOwner(context: OfficeRequestContext) {

@@ -1,13 +1,22 @@
 import CFB from 'cfb'
 import type { OfficeFormat } from '../../../shared/protocol'
-import { openPackage, PackageError, scanDocx, type DocxLoss } from '../../../shared/office'
+import {
+  openPackage,
+  PackageError,
+  PACKAGE_LIMITS,
+  scanDocxPackage,
+  type DocxLoss,
+  type PackageLimit,
+  type PackageLimits,
+} from '../../../shared/office'
 import { formatFromName } from './formats'
 
 /**
  * What an Office file is, before any engine touches it: its real format (by content, the name
  * only breaking ties), whether it is password-protected (OOXML in an encrypted CFB container,
  * legacy Word/Excel/PowerPoint encryption flags, ODF encrypted manifest entries) or damaged, and
- * for DOCX what the built-in editor would lose. Pure over the bytes; nothing is executed.
+ * for DOCX what the built-in editor would lose. Pure over the bytes; nothing is executed. The
+ * engine runs it in a worker (`inspect-runner.ts`) under `INSPECT_LIMITS`.
  */
 
 export type Inspection =
@@ -16,12 +25,69 @@ export type Inspection =
   | { state: 'corrupt'; format: OfficeFormat | null; message: string }
   | { state: 'unsupported'; format: OfficeFormat | null; message: string }
 
+/** Which bound stopped an inspection: a package bound, the time budget, or the worker's heap. */
+export type InspectionLimit = PackageLimit | 'time' | 'memory'
+
+export type InspectionOutcome =
+  | { kind: 'inspected'; inspection: Inspection }
+  | { kind: 'refused'; limit: InspectionLimit; value: number; part?: string; message: string }
+
+export interface InspectLimits extends PackageLimits {
+  /** Wall time of one inspection, from the moment the worker is handed the bytes. */
+  readonly timeMs: number
+  /** The worker's V8 heap (decoded XML text lives there). */
+  readonly heapMb: number
+}
+
+/**
+ * Decision: tighter than the patchers' defaults. Inspection reads only small parts (content types,
+ * relationships, the ODF manifest) and, for DOCX, the story parts (document, headers, footers,
+ * notes, comments) to list what the editor would lose. 64 MiB of WordprocessingML is a document of
+ * many thousands of pages; 160 MiB over all story parts leaves room for several such parts. A
+ * crafted package past these bounds is refused within about a second, instead of costing minutes
+ * and gigabytes.
+ */
+export const INSPECT_LIMITS: InspectLimits = {
+  ...PACKAGE_LIMITS,
+  maxPartBytes: 64 * 1024 * 1024,
+  maxTotalBytes: 160 * 1024 * 1024,
+  timeMs: 20_000,
+  heapMb: 512,
+}
+
 const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
 
-export async function inspectOffice(name: string, bytes: Buffer): Promise<Inspection> {
+/** The inspection, or which bound refused it (the worker's entry point). */
+export async function inspectWithinLimits(
+  name: string,
+  bytes: Buffer,
+  limits: PackageLimits = INSPECT_LIMITS,
+): Promise<InspectionOutcome> {
+  try {
+    return { kind: 'inspected', inspection: await inspectOffice(name, bytes, limits) }
+  } catch (error) {
+    if (error instanceof PackageError && error.reason === 'too-large' && error.limit) {
+      return {
+        kind: 'refused',
+        limit: error.limit.kind,
+        value: error.limit.value,
+        ...(error.limit.part !== undefined ? { part: error.limit.part } : {}),
+        message: error.message,
+      }
+    }
+    throw error
+  }
+}
+
+/** Throws the package's `too-large` PackageError when a bound is crossed. */
+export async function inspectOffice(
+  name: string,
+  bytes: Buffer,
+  limits: PackageLimits = INSPECT_LIMITS,
+): Promise<Inspection> {
   const byName = formatFromName(name)
   if (bytes.subarray(0, 8).equals(CFB_MAGIC)) return inspectCompound(bytes, byName)
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return inspectZip(bytes, byName)
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return inspectZip(bytes, byName, limits)
   if (bytes.subarray(0, 5).toString('latin1') === '{\\rtf') return { state: 'ok', format: 'rtf' }
   if (byName === 'csv') return { state: 'ok', format: 'csv' }
   if (byName !== null) {
@@ -92,15 +158,17 @@ function hasFilePass(book: Buffer): boolean {
   return false
 }
 
-async function inspectZip(bytes: Buffer, byName: OfficeFormat | null): Promise<Inspection> {
+/** A package past a bound throws its `too-large` PackageError up to `inspectOffice`, which refuses. */
+async function inspectZip(bytes: Buffer, byName: OfficeFormat | null, limits: PackageLimits): Promise<Inspection> {
   let pkg
   try {
-    pkg = await openPackage(bytes)
+    pkg = await openPackage(bytes, limits)
   } catch (error) {
+    if (error instanceof PackageError && error.reason === 'too-large') throw error
     if (error instanceof PackageError && error.reason === 'encrypted') {
       return { state: 'password-protected', format: byName, message: 'This document is protected with a password.' }
     }
-    return { state: 'corrupt', format: byName, message: damaged(error) }
+    return { state: 'corrupt', format: byName, message: DAMAGED }
   }
   try {
     if (pkg.has('mimetype')) {
@@ -123,18 +191,15 @@ async function inspectZip(bytes: Buffer, byName: OfficeFormat | null): Promise<I
         format: byName,
         message: 'This package is not a Word, Excel or PowerPoint document.',
       }
-    if (format === 'docx') return { state: 'ok', format, docxLosses: (await scanDocx(bytes)).losses }
+    if (format === 'docx') return { state: 'ok', format, docxLosses: (await scanDocxPackage(pkg)).losses }
     return { state: 'ok', format }
   } catch (error) {
-    return { state: 'corrupt', format: byName, message: damaged(error) }
+    if (error instanceof PackageError && error.reason === 'too-large') throw error
+    return { state: 'corrupt', format: byName, message: DAMAGED }
   }
 }
 
-function damaged(error: unknown): string {
-  return error instanceof PackageError && error.reason === 'too-large'
-    ? 'The document expands beyond the size Retrace opens.'
-    : 'The document is damaged or incomplete and cannot be opened.'
-}
+const DAMAGED = 'The document is damaged or incomplete and cannot be opened.'
 
 const ODF_TYPES: Record<string, OfficeFormat> = {
   'application/vnd.oasis.opendocument.text': 'odt',

@@ -8,6 +8,12 @@ import { unsafeEntry } from './extract'
 
 export const MANIFEST_NAME = 'retrace-office-manifest.json'
 
+/**
+ * The manifest is parsed in one synchronous JSON.parse: bounded so a crafted one cannot hold the
+ * event loop. 50 000 entries (the extraction limit) of path, size and SHA-256 fit in about 8 MiB.
+ */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+
 export const BundleManifest = z
   .object({
     format: z.literal(1),
@@ -35,6 +41,13 @@ export type BundleManifest = z.infer<typeof BundleManifest>
  */
 export async function verifyBundle(root: string, expectedVersion: string): Promise<BundleManifest> {
   let manifest: BundleManifest
+  const size = (await lstat(join(root, MANIFEST_NAME)).catch(() => undefined))?.size ?? 0
+  if (size > MAX_MANIFEST_BYTES) {
+    throw new InstallError(
+      'manifest-invalid',
+      `The bundle's ${MANIFEST_NAME} is larger than ${MAX_MANIFEST_BYTES} bytes.`,
+    )
+  }
   try {
     const parsed = BundleManifest.safeParse(JSON.parse(await readFile(join(root, MANIFEST_NAME), 'utf8')))
     if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'invalid')

@@ -22,7 +22,16 @@ export async function convertOneShot(
     const target = job.target === 'pdf' ? 'pdf' : `${job.target}:${EXPORT_FILTERS[job.target] ?? ''}`
     const child = spawnGroup(
       soffice,
-      [profile.argument, ...HEADLESS_ARGUMENTS, '--convert-to', target, '--outdir', outDir, job.input],
+      [
+        profile.argument,
+        ...HEADLESS_ARGUMENTS,
+        ...(job.inputFilter ? [`--infilter=${job.inputFilter.name}:${job.inputFilter.options}`] : []),
+        '--convert-to',
+        target,
+        '--outdir',
+        outDir,
+        job.input,
+      ],
       { env: profile.environment(env), stdio: ['ignore', 'pipe', 'pipe'] },
     )
     const stderr = tail(child.stderr)

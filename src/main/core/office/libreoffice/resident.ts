@@ -171,7 +171,8 @@ export async function startResident(options: {
             })
           }
         })
-        bridge.stdin?.write(`${JSON.stringify({ id, input: job.input, output: job.output, filters })}\n`)
+        const input_filter = job.inputFilter ?? null
+        bridge.stdin?.write(`${JSON.stringify({ id, input: job.input, output: job.output, filters, input_filter })}\n`)
       })
     },
   }

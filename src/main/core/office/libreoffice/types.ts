@@ -6,6 +6,8 @@ export interface ConversionJob {
   /** Absolute path the result is written to. */
   readonly output: string
   readonly target: 'pdf' | OfficeFormat
+  /** The import filter and its options, for inputs LibreOffice must not guess (`IMPORT_FILTERS`). */
+  readonly inputFilter?: { readonly name: string; readonly options: string }
   readonly timeoutMs: number
   readonly signal?: AbortSignal
 }

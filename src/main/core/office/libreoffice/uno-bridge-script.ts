@@ -85,6 +85,8 @@ def main():
                 prop('UpdateDocMode', 0),
                 prop('InteractionHandler', interactions),
             )
+            if request.get('input_filter'):
+                props = props + (prop('FilterName', request['input_filter']['name']), prop('FilterOptions', request['input_filter']['options']))
             doc = desktop.loadComponentFromURL(uno.systemPathToFileUrl(request['input']), '_blank', 0, props)
             if doc is None:
                 answer['ok'] = False
