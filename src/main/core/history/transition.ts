@@ -89,16 +89,43 @@ export function planTransition(db: Database, input: TransitionInput): Transition
   // session's own moves (the turns of either side, its restores) left there last.
   const pathNow = new Map<string, FileState>()
   const pathLeft = new Map<string, FileState>()
-  const ours = (receipt: Receipt) =>
-    receipt.kind === 'edit'
-      ? turns.has(receipt.origin_turn_id ?? '')
-      : RESTORE_KINDS.has(receipt.kind) && (input.sessionId === undefined || receipt.session_id === input.sessionId)
+  const turnEdit = (receipt: Receipt) => receipt.kind === 'edit' && turns.has(receipt.origin_turn_id ?? '')
+  const sessionRestore = (receipt: Receipt) =>
+    RESTORE_KINDS.has(receipt.kind) && (input.sessionId === undefined || receipt.session_id === input.sessionId)
+  // A restore of the session's is its own move unless it put back bytes someone else wrote: a
+  // Redo of a rewind that included the person's version brings their bytes back, and a later
+  // rewind must block on them again. Someone else's bytes: what another writer (the person,
+  // another session) committed, and what a restore of ours replaced that was not ours.
+  const foreign = new Map<string, Set<string>>()
+  const sessionTurn = (receipt: Receipt) =>
+    receipt.kind === 'edit' &&
+    receipt.origin_turn_id !== null &&
+    (input.sessionId === undefined || receipt.session_id === input.sessionId)
+  const digestOf = (state: FileState) => (state.kind === 'regular' ? state.digest : undefined)
+  const markForeign = (path: string, state: FileState) => {
+    const digest = digestOf(state)
+    if (digest === undefined) return
+    const set = foreign.get(path) ?? new Set<string>()
+    set.add(digest)
+    foreign.set(path, set)
+  }
   for (const receipt of receipts) {
-    const mine = ours(receipt)
+    const edit = turnEdit(receipt)
+    const restore = sessionRestore(receipt)
     for (const file of receipt.files) {
       if (file.old_path !== null) pathNow.set(file.old_path, { kind: 'absent' })
       pathNow.set(file.path, file.after)
-      if (!mine) continue
+      if (!edit && !restore) {
+        // The session's turns on other branches are neither what these turns left nor foreign.
+        if (!sessionTurn(receipt)) markForeign(file.path, file.after)
+        continue
+      }
+      if (restore) {
+        const left = pathLeft.get(file.path)
+        if (left !== undefined && digestOf(file.before) !== digestOf(left)) markForeign(file.path, file.before)
+        const after = digestOf(file.after)
+        if (after !== undefined && foreign.get(file.path)?.has(after)) continue
+      }
       if (file.old_path !== null) pathLeft.set(file.old_path, { kind: 'absent' })
       pathLeft.set(file.path, file.after)
     }
