@@ -118,8 +118,8 @@ describe('headers', () => {
 })
 
 describe('resource limits', () => {
-  test('token-less idle connections are closed, and past the cap new ones are refused at once', async () => {
-    const { host, cookie } = await start({ idleTimeoutMs: 300, maxPendingConnections: 5 })
+  test('token-less idle connections are closed, and past the cap the oldest make room', async () => {
+    const { host, cookie } = await start({ preAuthDeadlineMs: 300, maxPreAuthConnections: 5 })
     const sockets: Socket[] = []
     const closed: Array<Promise<number>> = []
     const started = Date.now()
@@ -130,7 +130,7 @@ describe('resource limits', () => {
       await new Promise((resolve) => socket.once('connect', resolve))
     }
     const times = await Promise.all(closed)
-    // Three were over the cap; all eight are gone without ever sending a byte.
+    // Three made room by closing the oldest; all eight are gone without ever sending a byte.
     expect(times).toHaveLength(8)
     // The host still serves an authorised request afterwards.
     expect((await httpGet(host.port, '/', { Cookie: cookie })).status).toBe(200)
@@ -172,4 +172,41 @@ describe('resource limits', () => {
     expect(grew).toBeLessThan(256)
     other.close()
   }, 60_000)
+})
+
+describe('backpressure slows a client down and never drops one that reads normally', () => {
+  test('ten concurrent 60 MB reads on one WebSocket all succeed', async () => {
+    const { host, project } = await start()
+    const line = `${'x'.repeat(99)}\n`
+    writeFileSync(join(project, 'big.txt'), line.repeat(600_000))
+    const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
+    const opened = request('project.open', { path: project })
+    client.send(opened)
+    const projectId = ((await client.next(30_000)) as { result: { project_id: string } }).result.project_id
+    // A browser spends a while parsing each 60 MB frame before it reads the next: a steady reader.
+    client.socket.on('message', () => {
+      client.socket.pause()
+      setTimeout(() => client.socket.resume(), 300)
+    })
+    const reads = Array.from({ length: 10 }, () =>
+      request('files.read', { path: 'big.txt' }, { project_id: projectId }),
+    )
+    for (const read of reads) client.send(read)
+    const answers: Array<{ status: string; size?: number; code?: string }> = []
+    for (let i = 0; i < reads.length; i++) {
+      const closed = client.closed.then(() => ({ status: 'CLOSED' }))
+      const frame = (await Promise.race([client.next(60_000), closed])) as {
+        status: string
+        result?: { size: number }
+        error?: { code: string }
+      }
+      answers.push({ status: frame.status, size: frame.result?.size, code: frame.error?.code })
+    }
+    expect(answers).toEqual(Array(10).fill({ status: 'ok', size: 60_000_000, code: undefined }))
+    // The client is still connected and answered.
+    const info = request('app.info', {})
+    client.send(info)
+    expect(await client.next()).toMatchObject({ request_id: info.request_id, status: 'ok' })
+    client.close()
+  }, 120_000)
 })
