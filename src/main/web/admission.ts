@@ -4,14 +4,14 @@ import type { Socket } from 'node:net'
 export type HostLog = (level: 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
 
 /**
- * Which connections a loopback port keeps when more arrive than it will hold. Both of browser
+ * Which connections a loopback port keeps when more arrive than it should hold. Both of browser
  * mode's ports use it: the app port for connections that have not yet shown the token, the Office
  * origin (which has no token) for every connection.
  */
 export interface AdmissionLimits {
-  /** Connections the gate holds at once, across all peers. */
+  /** Connections held at once, across all peers, before new ones start closing old ones. */
   readonly maxConnections: number
-  /** Connections one peer address holds at once. */
+  /** The same for one peer address. */
   readonly maxPerPeer: number
   /**
    * A connection is closed this long after it was accepted unless it left the gate (the app port:
@@ -19,22 +19,33 @@ export interface AdmissionLimits {
    * Office connection gets the same time again after each answer.
    */
   readonly deadlineMs: number
+  /** How long a new connection is safe from being closed to make room: time to send its request. */
+  readonly graceMs: number
 }
+
+/**
+ * Past `maxConnections` (or `maxPerPeer`) a new connection closes the oldest one that has had its
+ * grace; only past this many times the limit does it close one still within its grace. The hard
+ * ceiling bounds descriptors; the soft limit keeps a connection that is about to speak from being
+ * pushed out by a stream of silent ones arriving right behind it.
+ */
+export const HARD_LIMIT_FACTOR = 4
 
 export type Admission =
   | { kind: 'admitted'; evicted: number }
-  /** Every connection that could make room is busy answering a request. */
+  /** Past the hard ceiling and every held connection is busy answering a request. */
   | { kind: 'refused'; reason: 'peer-limit' | 'connection-limit' }
 
 interface Held {
   readonly socket: Socket
   readonly peer: string
+  readonly admittedAt: number
   busy: boolean
   timer: NodeJS.Timeout | null
 }
 
 export interface ConnectionGate {
-  /** Takes a newly accepted connection, making room by closing the oldest idle one if needed. */
+  /** Takes a newly accepted connection, making room by closing an old idle one if needed. */
   admit(socket: Socket): Admission
   /** The connection proved it may stay (the token): no longer counted, timed or evictable. */
   release(socket: Socket): void
@@ -46,14 +57,14 @@ export interface ConnectionGate {
 }
 
 /**
- * Room is made rather than refused: a new connection closes the oldest idle one — of its own peer
- * when that peer is at its share, else of the peer holding the most. An idle token-less socket
- * therefore never keeps a real client out, and one peer cannot fill every slot. The new
- * connection is refused only when every candidate is busy answering a request (the Office
- * origin's concurrent requests, each bounded in time by the deadline and the socket timeout).
+ * Room is made rather than refused: a new connection closes the oldest idle one that has had its
+ * grace — of its own peer when that peer is at its share, else of the peer holding the most. Idle
+ * token-less sockets therefore never keep a real client out, and one peer cannot fill every
+ * slot. A new connection is refused only past the hard ceiling with every held one busy (the
+ * Office origin's requests in progress, each bounded by the socket timeout).
  */
 export function createConnectionGate(limits: AdmissionLimits): ConnectionGate {
-  // Insertion order is age order: the first entry of a peer is its oldest connection.
+  // Insertion order is age order: the first matching entry is the oldest.
   const held = new Map<Socket, Held>()
   const perPeer = new Map<string, number>()
 
@@ -71,44 +82,50 @@ export function createConnectionGate(limits: AdmissionLimits): ConnectionGate {
     if (count === 0) perPeer.delete(entry.peer)
     else perPeer.set(entry.peer, count)
   }
-  const oldestIdle = (peer: string | null): Held | undefined => {
+  const oldestIdle = (peer: string | null, agedBefore: number): Held | undefined => {
     for (const entry of held.values()) {
-      if (!entry.busy && (peer === null || entry.peer === peer)) return entry
+      if (!entry.busy && entry.admittedAt <= agedBefore && (peer === null || entry.peer === peer)) return entry
     }
     return undefined
   }
-  const evict = (entry: Held) => {
-    forget(entry.socket)
-    entry.socket.destroy()
+  /** Closes one connection of `peer` (null: the heaviest peer, then anyone); false if none may go. */
+  const makeRoom = (peer: string | null, count: number, limit: number, now: number): boolean => {
+    if (count < limit) return true
+    const heaviest = peer ?? heaviestPeer()
+    const aged = now - limits.graceMs
+    let victim = oldestIdle(heaviest, aged) ?? (peer === null ? oldestIdle(null, aged) : undefined)
+    if (!victim && count >= limit * HARD_LIMIT_FACTOR) victim = oldestIdle(peer, Number.POSITIVE_INFINITY)
+    if (!victim) return count < limit * HARD_LIMIT_FACTOR
+    forget(victim.socket)
+    victim.socket.destroy()
+    return true
+  }
+  const heaviestPeer = (): string | null => {
+    let heaviest: string | null = null
+    for (const [candidate, count] of perPeer) {
+      if (heaviest === null || count > (perPeer.get(heaviest) ?? 0)) heaviest = candidate
+    }
+    return heaviest
   }
 
   return {
     admit(socket) {
-      // A socket closed before it was accepted has no address; it is gone anyway.
+      // A socket reset before it was accepted has no address; it is gone anyway.
       const peer = socket.remoteAddress ?? 'unknown'
-      let evicted = 0
-      if ((perPeer.get(peer) ?? 0) >= limits.maxPerPeer) {
-        const victim = oldestIdle(peer)
-        if (!victim) return { kind: 'refused', reason: 'peer-limit' }
-        evict(victim)
-        evicted++
+      const now = Date.now()
+      const before = held.size
+      if (!makeRoom(peer, perPeer.get(peer) ?? 0, limits.maxPerPeer, now)) {
+        return { kind: 'refused', reason: 'peer-limit' }
       }
-      if (held.size >= limits.maxConnections) {
-        let heaviest: string | null = null
-        for (const [candidate, count] of perPeer) {
-          if (heaviest === null || count > (perPeer.get(heaviest) ?? 0)) heaviest = candidate
-        }
-        const victim = oldestIdle(heaviest) ?? oldestIdle(null)
-        if (!victim) return { kind: 'refused', reason: 'connection-limit' }
-        evict(victim)
-        evicted++
+      if (!makeRoom(null, held.size, limits.maxConnections, now)) {
+        return { kind: 'refused', reason: 'connection-limit' }
       }
-      const entry: Held = { socket, peer, busy: false, timer: null }
+      const entry: Held = { socket, peer, admittedAt: now, busy: false, timer: null }
       held.set(socket, entry)
       perPeer.set(peer, (perPeer.get(peer) ?? 0) + 1)
       arm(entry)
       socket.once('close', () => forget(socket))
-      return { kind: 'admitted', evicted }
+      return { kind: 'admitted', evicted: before - held.size + 1 }
     },
     release: forget,
     setBusy(socket, busy) {

@@ -37,6 +37,11 @@ export const HOST_LIMITS = {
    * accepted — a browser does it within milliseconds; a silent or trickling socket is closed.
    */
   preAuthDeadlineMs: 5_000,
+  /**
+   * A new connection (on either port) is not closed to make room for this long: time to send its
+   * request. Past it, silent sockets are the first to go.
+   */
+  admissionGraceMs: 500,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   /**
@@ -105,6 +110,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       maxConnections: limits.officeMaxConnections,
       maxPerPeer: limits.officeMaxPerPeer,
       deadlineMs: limits.officeIdleMs,
+      graceMs: limits.admissionGraceMs,
     },
     log,
   })
@@ -114,6 +120,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     maxConnections: limits.maxPreAuthConnections,
     maxPerPeer: limits.maxPreAuthPerPeer,
     deadlineMs: limits.preAuthDeadlineMs,
+    graceMs: limits.admissionGraceMs,
   })
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
 
