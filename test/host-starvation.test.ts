@@ -90,7 +90,7 @@ async function call(
       request_id?: string
       status: string
       result?: unknown
-      error?: { code: string; details?: Record<string, unknown> }
+      error?: { code: string; message: string; details?: Record<string, unknown> }
     }
     if (frame.request_id === envelope.request_id) return frame
   }
@@ -197,4 +197,37 @@ describe('the Office origin holds a bounded number of connections', () => {
     expect(host.openFds()).toBeLessThan(300)
     office.stop()
   }, 90_000)
+})
+
+describe('at the descriptor limit', () => {
+  test('reads and writes that meet EMFILE say so (never a race); the host stays up and the window gets in once the flood ends', async () => {
+    const { host, client, owner, url, photo } = await setup({ maxOpenFiles: 120 })
+    // More idle sockets than the process has descriptors: the gate's hard ceiling is above the limit.
+    const flood = new Flood(host.port, 300)
+    floods.push(flood)
+    await sleep(1_500)
+    const outcomes = []
+    for (let i = 0; i < 5; i++) {
+      outcomes.push(
+        await call(
+          client,
+          'files.write',
+          { path: `deep/er/n${i}.md`, content: 'x', expected_revision: null },
+          owner,
+          true,
+        ),
+        await call(client, 'files.read', { path: 'photo.bin' }, owner),
+      )
+    }
+    flood.stop()
+    for (const outcome of outcomes) {
+      if (outcome.status === 'ok') continue
+      expect(outcome.error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'io-error' } })
+      expect((outcome.error as { message: string }).message).toMatch(/\((EMFILE|ENFILE)\)/)
+    }
+    // The flood did reach the limit: at least one operation met it.
+    expect(outcomes.some((o) => o.status !== 'ok')).toBe(true)
+    await sleep(500)
+    await windowGetsIn(host, url, photo)
+  }, 60_000)
 })

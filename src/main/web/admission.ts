@@ -151,9 +151,10 @@ export function createConnectionGate(limits: AdmissionLimits): ConnectionGate {
 }
 
 /**
- * At the descriptor limit the kernel cannot accept (EMFILE/ENFILE): libuv drops that connection
- * and Node reports it as a server error, which would otherwise end the process. It is logged as
- * what it is, at most every 10 s, and the port keeps serving the connections it has.
+ * At the descriptor limit the kernel cannot accept (EMFILE/ENFILE). libuv usually drops such a
+ * connection quietly (it keeps a spare descriptor for that); when it cannot, Node reports the
+ * failure as a server error, which with no listener would end the process. It is logged as what
+ * it is, at most every 10 s, and the port keeps serving the connections it has.
  */
 export function reportAcceptFailures(server: Server, port: string, log: HostLog): void {
   let lastReport = 0
