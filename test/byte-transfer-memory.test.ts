@@ -63,47 +63,52 @@ async function peakRss(host: ChildWebHost, ms: number): Promise<number> {
   return peak
 }
 
+/** A project whose 48 MB binary file was saved over once: its original is a File History version. */
+async function largeVersion() {
+  const project = tempDir()
+  // Binary content (NUL bytes), so the version is served by byte transfer, not as text.
+  const original = Buffer.alloc(48 * 1000 * 1000)
+  for (let i = 0; i < original.length; i += 4096) original.writeUInt32LE(i, i)
+  writeFileSync(join(project, 'video.bin'), original)
+  const host = await startChildWebHost(tempDir('retrace-data-'), project)
+  hosts.push(host)
+  const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
+  const listed = (await call(client, 'project.list', {})) as { result: { projects: Array<{ project_id: string }> } }
+  const owner = { project_id: listed.result.projects[0]?.project_id ?? '' }
+  const revision = `sha256:${createHash('sha256').update(original).digest('hex')}`
+  // Saving over the file records the 48 MB original as a File History version.
+  const saved = request(
+    'files.write',
+    { path: 'video.bin', content_base64: Buffer.from('small now').toString('base64'), expected_revision: revision },
+    owner,
+  )
+  client.send({ ...saved, idempotency_key: crypto.randomUUID() })
+  for (;;) {
+    const frame = (await client.next(60_000)) as { request_id?: string; status: string }
+    if (frame.request_id === saved.request_id) {
+      expect(frame.status).toBe('ok')
+      break
+    }
+  }
+  const history = (await call(client, 'files.history', { path: 'video.bin' }, owner)) as {
+    result: { versions: Array<{ version_id: string; size: number }> }
+  }
+  const version = history.result.versions.find((v) => v.size === original.length)
+  expect(version).toBeDefined()
+  const read = (await call(
+    client,
+    'files.read_version',
+    { path: 'video.bin', version_id: version?.version_id ?? '' },
+    owner,
+  )) as { status: string; result: { kind: string; url: string } }
+  expect(read.result.kind).toBe('binary')
+
+  return { host, client, owner, original, version: version?.version_id ?? '', url: read.result.url }
+}
+
 describe('byte transfers of File History versions stream from the content store', () => {
   test('60 paused readers of a 48 MB version: the host grows < 200 MiB and returns near baseline after they close', async () => {
-    const project = tempDir()
-    // Binary content (NUL bytes), so the version is served by byte transfer, not as text.
-    const original = Buffer.alloc(48 * 1000 * 1000)
-    for (let i = 0; i < original.length; i += 4096) original.writeUInt32LE(i, i)
-    writeFileSync(join(project, 'video.bin'), original)
-    const host = await startChildWebHost(tempDir('retrace-data-'), project)
-    hosts.push(host)
-    const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
-    const listed = (await call(client, 'project.list', {})) as { result: { projects: Array<{ project_id: string }> } }
-    const owner = { project_id: listed.result.projects[0]?.project_id ?? '' }
-    const revision = `sha256:${createHash('sha256').update(original).digest('hex')}`
-    // Saving over the file records the 48 MB original as a File History version.
-    const saved = request(
-      'files.write',
-      { path: 'video.bin', content_base64: Buffer.from('small now').toString('base64'), expected_revision: revision },
-      owner,
-    )
-    client.send({ ...saved, idempotency_key: crypto.randomUUID() })
-    for (;;) {
-      const frame = (await client.next(60_000)) as { request_id?: string; status: string }
-      if (frame.request_id === saved.request_id) {
-        expect(frame.status).toBe('ok')
-        break
-      }
-    }
-    const history = (await call(client, 'files.history', { path: 'video.bin' }, owner)) as {
-      result: { versions: Array<{ version_id: string; size: number }> }
-    }
-    const version = history.result.versions.find((v) => v.size === original.length)
-    expect(version).toBeDefined()
-    const read = (await call(
-      client,
-      'files.read_version',
-      { path: 'video.bin', version_id: version?.version_id ?? '' },
-      owner,
-    )) as { status: string; result: { kind: string; url: string } }
-    expect(read.result.kind).toBe('binary')
-    const url = read.result.url
-
+    const { host, client, original, url } = await largeVersion()
     await sleep(1_500)
     const baseline = host.rssMiB()
     const readers: Array<{ req: ClientRequest; res: IncomingMessage }> = []
@@ -143,6 +148,32 @@ describe('byte transfers of File History versions stream from the content store'
       req.end()
     })
     expect(ranged.equals(original.subarray(1_000_000, 2_000_000))).toBe(true)
+    client.close()
+  }, 120_000)
+
+  test('12 concurrent files.read_version of the 48 MB version wait for the read budget instead of all loading at once', async () => {
+    const { host, client, owner, version } = await largeVersion()
+    await sleep(1_500)
+    const baseline = host.rssMiB()
+    let peak = baseline
+    const sampler = setInterval(() => (peak = Math.max(peak, host.rssMiB())), 20)
+    try {
+      const sent = Array.from({ length: 12 }, () =>
+        request('files.read_version', { path: 'video.bin', version_id: version }, owner),
+      )
+      for (const envelope of sent) client.send(envelope)
+      const reads: Array<{ status: string }> = []
+      while (reads.length < sent.length) {
+        const frame = (await client.next(60_000)) as { request_id?: string; status: string }
+        if (sent.some((e) => e.request_id === frame.request_id)) reads.push(frame)
+      }
+      expect(reads.map((r) => r.status)).toEqual(Array(12).fill('ok'))
+    } finally {
+      clearInterval(sampler)
+    }
+    console.log(`12 concurrent read_version of 48 MB: peak +${(peak - baseline).toFixed(0)} MiB`)
+    // The budget is 128 MiB (two of these at once); all twelve at once would be 576 MB.
+    expect(peak - baseline).toBeLessThan(300)
     client.close()
   }, 120_000)
 })
