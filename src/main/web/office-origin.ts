@@ -34,6 +34,9 @@ export async function startOfficeOrigin(options: {
   const server = createServer((request, response) => {
     gate.setBusy(request.socket, true)
     response.once('close', () => gate.setBusy(request.socket, false))
+    // Per answer, because Node resets a kept-alive socket's timeout between requests: a reader
+    // that stops taking this answer is closed like an idle socket, and its slot is freed.
+    response.setTimeout(options.limits.deadlineMs, () => response.destroy())
     void serve(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end()
       else response.destroy()
