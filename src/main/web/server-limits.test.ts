@@ -1,6 +1,7 @@
+import { createHash, randomUUID } from 'node:crypto'
 import { connect, type Socket } from 'node:net'
 import { request as httpRequest } from 'node:http'
-import { writeFileSync } from 'node:fs'
+import { chmodSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { request, startCore } from '../../../test/support/core'
@@ -41,7 +42,7 @@ async function start(limits: Partial<HostLimits> = {}) {
     }
   }
   const cookie = `retrace_token_${host.port}=${host.token}`
-  return { host, client, project, call, cookie }
+  return { host, client, project, projectId, call, cookie, core }
 }
 
 function getBytes(port: number, path: string, headers: Record<string, string>, method = 'GET') {
@@ -94,6 +95,50 @@ describe('byte transfer: large bytes travel over HTTP, never inside a JSON frame
 
     writeFileSync(join(project, 'paper.pdf'), Buffer.concat([bytes, Buffer.from('more')]))
     expect((await getBytes(host.port, issued.result.url, { Cookie: cookie })).status).toBe(409)
+  })
+})
+
+describe('byte transfer of a stored version', () => {
+  test('streams the blob whole and by range, and a blob corrupted on disk is never served as complete', async () => {
+    const { host, project, projectId, call, cookie, core } = await start()
+    const original = Buffer.alloc(2 * 1024 * 1024 + 5)
+    for (let i = 0; i < original.length; i++) original[i] = (i * 13) & 0xff
+    writeFileSync(join(project, 'clip.bin'), original)
+    const revision = `sha256:${createHash('sha256').update(original).digest('hex')}`
+    // Saving over the file keeps the original as a File History version (a blob in the store).
+    const saved = await core.handle({
+      ...request(
+        'files.write',
+        { path: 'clip.bin', content: 'replaced', expected_revision: revision },
+        {
+          project_id: projectId,
+        },
+      ),
+      idempotency_key: randomUUID(),
+    })
+    expect(saved.status).toBe('ok')
+    const history = (await call('files.history', { path: 'clip.bin' })) as {
+      result: { versions: Array<{ version_id: string; size: number }> }
+    }
+    const version = history.result.versions.find((v) => v.size === original.length)
+    const read = (await call('files.read_version', { path: 'clip.bin', version_id: version?.version_id })) as {
+      result: { url: string }
+    }
+    const whole = await getBytes(host.port, read.result.url, { Cookie: cookie })
+    expect(whole.status).toBe(200)
+    expect(whole.body.equals(original)).toBe(true)
+    const slice = await getBytes(host.port, read.result.url, { Cookie: cookie, Range: 'bytes=1000000-1000099' })
+    expect(slice.status).toBe(206)
+    expect(slice.body.equals(original.subarray(1_000_000, 1_000_100))).toBe(true)
+
+    // One flipped byte in the stored blob (same size): neither a whole read nor a range returns it.
+    const blob = join(core.dataDir, 'blobs', 'sha256', revision.slice(7, 9), revision.slice(9))
+    chmodSync(blob, 0o600)
+    const corrupt = Buffer.from(original)
+    corrupt[1_500_000] = (corrupt[1_500_000] ?? 0) ^ 0xff
+    writeFileSync(blob, corrupt)
+    await expect(getBytes(host.port, read.result.url, { Cookie: cookie })).rejects.toThrow()
+    await expect(getBytes(host.port, read.result.url, { Cookie: cookie, Range: 'bytes=0-99' })).rejects.toThrow()
   })
 })
 

@@ -146,41 +146,35 @@ export function createByteTransfers(deps: {
       }
       const headers = byteHeaders(ticket, range)
       const status = range ? 206 : 200
+      let source: { open: () => Promise<OpenBytes>; verify: Verification }
       if (ticket.kind === 'blob') {
         const path = deps.blobs.locate(ticket.digest)
         if (path === null) return { status: 404, headers: plainHeaders(), body: null }
-        if (options.head) return { status, headers, body: null }
-        return {
-          status,
-          headers,
-          body: streamBytes({
-            takeTurn,
-            open: () => openBlob(path, ticket.size),
-            range: range ?? { start: 0, end: ticket.size - 1 },
-            verify: range
-              ? { kind: 'verified-identity', digest: ticket.digest, verified: verifiedBlobs }
-              : { kind: 'digest', digest: ticket.digest },
-          }),
+        source = {
+          open: () => openBlob(path, ticket.size),
+          verify: range
+            ? { kind: 'verified-identity', digest: ticket.digest, verified: verifiedBlobs }
+            : { kind: 'digest', digest: ticket.digest },
+        }
+      } else {
+        // Checked now for the status code, and again when the bytes start: a file replaced in
+        // between ends the transfer in an error, never in other bytes.
+        const opened = await openForRead(ticket.roots, ticket.path)
+        if (opened.kind === 'error') return { status: 404, headers: plainHeaders(), body: null }
+        const target = opened.result
+        const unchanged = target.kind === 'file' && identityOf(target.fd) === ticket.identity
+        target.close()
+        if (!unchanged) return { status: 409, headers: plainHeaders(), body: null }
+        source = {
+          open: () => openTicketFile(ticket),
+          verify: range ? { kind: 'identity' } : { kind: 'digest', digest: ticket.revision },
         }
       }
-      // Checked now for the status code, and again when the bytes start: a file replaced in
-      // between ends the transfer in an error, never in other bytes.
-      const opened = await openForRead(ticket.roots, ticket.path)
-      if (opened.kind === 'error') return { status: 404, headers: plainHeaders(), body: null }
-      const target = opened.result
-      const unchanged = target.kind === 'file' && identityOf(target.fd) === ticket.identity
-      target.close()
-      if (!unchanged) return { status: 409, headers: plainHeaders(), body: null }
       if (options.head) return { status, headers, body: null }
       return {
         status,
         headers,
-        body: streamBytes({
-          takeTurn,
-          open: () => openTicketFile(ticket),
-          range: range ?? { start: 0, end: ticket.size - 1 },
-          verify: range ? { kind: 'identity' } : { kind: 'digest', digest: ticket.revision },
-        }),
+        body: streamBytes({ takeTurn, ...source, range: range ?? { start: 0, end: ticket.size - 1 } }),
       }
     },
   }
