@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     process.exitCode = 1
     return
   }
-  const web = await startWebHost({ core, rendererDir: join(__dirname, '../renderer'), port })
+  const web = await startWebHost({ core, rendererDir: join(__dirname, '../renderer'), port, log: host.log })
   // `--open` rides along in the address as `open=` (next to the token); the window opens it.
   const url = open === undefined ? web.url : `${web.url}&open=${encodeURIComponent(open)}`
   process.stdout.write(`Retrace is ready at ${url}\n`)

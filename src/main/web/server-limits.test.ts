@@ -1,6 +1,7 @@
+import { createHash, randomUUID } from 'node:crypto'
 import { connect, type Socket } from 'node:net'
 import { request as httpRequest } from 'node:http'
-import { writeFileSync } from 'node:fs'
+import { chmodSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { request, startCore } from '../../../test/support/core'
@@ -41,7 +42,7 @@ async function start(limits: Partial<HostLimits> = {}) {
     }
   }
   const cookie = `retrace_token_${host.port}=${host.token}`
-  return { host, client, project, call, cookie }
+  return { host, client, project, projectId, call, cookie, core }
 }
 
 function getBytes(port: number, path: string, headers: Record<string, string>, method = 'GET') {
@@ -97,6 +98,50 @@ describe('byte transfer: large bytes travel over HTTP, never inside a JSON frame
   })
 })
 
+describe('byte transfer of a stored version', () => {
+  test('streams the blob whole and by range, and a blob corrupted on disk is never served as complete', async () => {
+    const { host, project, projectId, call, cookie, core } = await start()
+    const original = Buffer.alloc(2 * 1024 * 1024 + 5)
+    for (let i = 0; i < original.length; i++) original[i] = (i * 13) & 0xff
+    writeFileSync(join(project, 'clip.bin'), original)
+    const revision = `sha256:${createHash('sha256').update(original).digest('hex')}`
+    // Saving over the file keeps the original as a File History version (a blob in the store).
+    const saved = await core.handle({
+      ...request(
+        'files.write',
+        { path: 'clip.bin', content: 'replaced', expected_revision: revision },
+        {
+          project_id: projectId,
+        },
+      ),
+      idempotency_key: randomUUID(),
+    })
+    expect(saved.status).toBe('ok')
+    const history = (await call('files.history', { path: 'clip.bin' })) as {
+      result: { versions: Array<{ version_id: string; size: number }> }
+    }
+    const version = history.result.versions.find((v) => v.size === original.length)
+    const read = (await call('files.read_version', { path: 'clip.bin', version_id: version?.version_id })) as {
+      result: { url: string }
+    }
+    const whole = await getBytes(host.port, read.result.url, { Cookie: cookie })
+    expect(whole.status).toBe(200)
+    expect(whole.body.equals(original)).toBe(true)
+    const slice = await getBytes(host.port, read.result.url, { Cookie: cookie, Range: 'bytes=1000000-1000099' })
+    expect(slice.status).toBe(206)
+    expect(slice.body.equals(original.subarray(1_000_000, 1_000_100))).toBe(true)
+
+    // One flipped byte in the stored blob (same size): neither a whole read nor a range returns it.
+    const blob = join(core.dataDir, 'blobs', 'sha256', revision.slice(7, 9), revision.slice(9))
+    chmodSync(blob, 0o600)
+    const corrupt = Buffer.from(original)
+    corrupt[1_500_000] = (corrupt[1_500_000] ?? 0) ^ 0xff
+    writeFileSync(blob, corrupt)
+    await expect(getBytes(host.port, read.result.url, { Cookie: cookie })).rejects.toThrow()
+    await expect(getBytes(host.port, read.result.url, { Cookie: cookie, Range: 'bytes=0-99' })).rejects.toThrow()
+  })
+})
+
 describe('headers', () => {
   test('the app refuses to be framed, and a request with two Host headers is refused', async () => {
     const { host } = await start()
@@ -118,8 +163,8 @@ describe('headers', () => {
 })
 
 describe('resource limits', () => {
-  test('token-less idle connections are closed, and past the cap new ones are refused at once', async () => {
-    const { host, cookie } = await start({ idleTimeoutMs: 300, maxPendingConnections: 5 })
+  test('token-less idle connections are closed at the pre-auth deadline, over the cap too', async () => {
+    const { host, cookie } = await start({ preAuthDeadlineMs: 300, maxPreAuthConnections: 5 })
     const sockets: Socket[] = []
     const closed: Array<Promise<number>> = []
     const started = Date.now()
@@ -130,7 +175,7 @@ describe('resource limits', () => {
       await new Promise((resolve) => socket.once('connect', resolve))
     }
     const times = await Promise.all(closed)
-    // Three were over the cap; all eight are gone without ever sending a byte.
+    // Three more than the cap, still within their grace: all eight are gone without ever sending a byte.
     expect(times).toHaveLength(8)
     // The host still serves an authorised request afterwards.
     expect((await httpGet(host.port, '/', { Cookie: cookie })).status).toBe(200)
@@ -172,4 +217,41 @@ describe('resource limits', () => {
     expect(grew).toBeLessThan(256)
     other.close()
   }, 60_000)
+})
+
+describe('backpressure slows a client down and never drops one that reads normally', () => {
+  test('ten concurrent 60 MB reads on one WebSocket all succeed', async () => {
+    const { host, project } = await start()
+    const line = `${'x'.repeat(99)}\n`
+    writeFileSync(join(project, 'big.txt'), line.repeat(600_000))
+    const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
+    const opened = request('project.open', { path: project })
+    client.send(opened)
+    const projectId = ((await client.next(30_000)) as { result: { project_id: string } }).result.project_id
+    // A browser spends a while parsing each 60 MB frame before it reads the next: a steady reader.
+    client.socket.on('message', () => {
+      client.socket.pause()
+      setTimeout(() => client.socket.resume(), 300)
+    })
+    const reads = Array.from({ length: 10 }, () =>
+      request('files.read', { path: 'big.txt' }, { project_id: projectId }),
+    )
+    for (const read of reads) client.send(read)
+    const answers: Array<{ status: string; size?: number; code?: string }> = []
+    for (let i = 0; i < reads.length; i++) {
+      const closed = client.closed.then(() => ({ status: 'CLOSED' }))
+      const frame = (await Promise.race([client.next(60_000), closed])) as {
+        status: string
+        result?: { size: number }
+        error?: { code: string }
+      }
+      answers.push({ status: frame.status, size: frame.result?.size, code: frame.error?.code })
+    }
+    expect(answers).toEqual(Array(10).fill({ status: 'ok', size: 60_000_000, code: undefined }))
+    // The client is still connected and answered.
+    const info = request('app.info', {})
+    client.send(info)
+    expect(await client.next()).toMatchObject({ request_id: info.request_id, status: 'ok' })
+    client.close()
+  }, 120_000)
 })

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { appContentSecurityPolicy } from '../../shared/csp'
 import { BYTES_ROUTE, type Core } from '../core'
+import { createConnectionGate, reportAcceptFailures, type HostLog } from './admission'
 import { decideAccess, readCookie, tokenCookieName, type AccessDecision } from './access'
 import { ProjectSubscriptions, resolveStaticFile } from '../hosting'
 import { startOfficeOrigin, type OfficeOrigin } from './office-origin'
@@ -18,26 +18,61 @@ const MAX_ROUTE_BODY_BYTES = 64 * 1024
 const MAX_FRAME_BYTES = 96 * 1024 * 1024
 
 /**
- * Limits that keep one client from exhausting the process (spec 11 "Browser-mode host"). A socket
- * that has not become an authorised WebSocket is idle-timed and counted: a local process opening
- * connections and never speaking cannot use up descriptors.
+ * Limits that keep one client from exhausting the process (spec 11 "Browser-mode host"). Until a
+ * connection shows the token it is held by the pre-auth gate: timed from its accept, counted per
+ * peer and in all, and when the gate is full a new connection closes the oldest token-less one
+ * instead of being refused — idle sockets never keep the real window out. Once a connection
+ * shows the token it leaves the gate; only the token holder gets there.
  */
 export const HOST_LIMITS = {
-  /** Connections not (yet) upgraded to an authorised WebSocket, at once. */
-  maxPendingConnections: 64,
-  /** A pending connection with no traffic for this long is closed. */
-  idleTimeoutMs: 15_000,
+  /** Connections that have not (yet) shown the token, at once; a new one closes the oldest. */
+  maxPreAuthConnections: 128,
+  /**
+   * Of those, from one peer address. Every local process and the browser share 127.0.0.1, so
+   * this mostly stops a flood from other 127.x addresses from taking the whole gate.
+   */
+  maxPreAuthPerPeer: 64,
+  /**
+   * A connection must show the token (a request or the WebSocket upgrade) this soon after it was
+   * accepted — a browser does it within milliseconds; a silent or trickling socket is closed.
+   */
+  preAuthDeadlineMs: 5_000,
+  /**
+   * A new connection (on either port) is not closed to make room for this long: time to send its
+   * request. Past it, silent sockets are the first to go.
+   */
+  admissionGraceMs: 500,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
+  /**
+   * A byte transfer whose reader takes nothing for this long is cut (its transfer turn and
+   * descriptor are released; a media element asks again with a Range when it resumes).
+   */
+  transferStallMs: 60_000,
   /** Bytes queued for a WebSocket client past which we stop reading its requests. */
   pauseAboveBytes: 16 * 1024 * 1024,
   resumeBelowBytes: 4 * 1024 * 1024,
-  /** Bytes queued for a client that does not read, past which it is disconnected (memory returns). */
-  disconnectAboveBytes: 256 * 1024 * 1024,
+  /**
+   * Bytes handed to a client's socket at once; further answers wait, in order, in its outbox
+   * (one frame always goes, however large). A client that reads is slowed down, never dropped.
+   */
+  socketQueueBytes: 64 * 1024 * 1024,
+  /**
+   * A memory fuse: a client whose unsent answers (socket queue + outbox) pass this is disconnected.
+   * Answers are produced at most `maxRequestsInFlight` at a time and no new request starts while
+   * `pauseAboveBytes` are unsent, so a client that reads gets here only with more than a dozen
+   * maximum-size (64 MiB) reads outstanding at once and not reading.
+   */
+  disconnectAboveBytes: 1024 * 1024 * 1024,
   /** Requests of one WebSocket in progress at once; more wait in its queue (and reading pauses). */
   maxRequestsInFlight: 32,
-  /** A client whose unsent answers stay over `pauseAboveBytes` this long is disconnected. */
+  /** A client with more than `pauseAboveBytes` unsent that takes nothing for this long is disconnected. */
   stallTimeoutMs: 30_000,
+  /** The Office origin has no token: every connection is gated, per peer and in all. */
+  officeMaxConnections: 64,
+  officeMaxPerPeer: 32,
+  /** An Office-origin connection idle (or not reading an answer) this long is closed. */
+  officeIdleMs: 15_000,
 } as const
 
 export type HostLimits = Record<keyof typeof HOST_LIMITS, number>
@@ -49,6 +84,8 @@ export interface WebHostOptions {
   readonly port?: number
   readonly token?: string
   readonly limits?: Partial<HostLimits>
+  /** Where the host reports what it refused for lack of resources (EMFILE at accept). */
+  readonly log?: HostLog
 }
 
 export interface WebHost {
@@ -65,13 +102,26 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const limits = { ...HOST_LIMITS, ...options.limits }
   const token = options.token ?? randomBytes(24).toString('base64url')
   let port = 0
+  const log = options.log ?? (() => {})
   const office: OfficeOrigin = await startOfficeOrigin({
     core: options.core,
     appOrigin: () => `http://127.0.0.1:${port}`,
+    limits: {
+      maxConnections: limits.officeMaxConnections,
+      maxPerPeer: limits.officeMaxPerPeer,
+      deadlineMs: limits.officeIdleMs,
+      graceMs: limits.admissionGraceMs,
+    },
+    log,
   })
   const csp = appContentSecurityPolicy({ officeOrigin: office.origin })
   const sockets = new Set<WebSocket>()
-  const pending = new Set<Socket>()
+  const preAuth = createConnectionGate({
+    maxConnections: limits.maxPreAuthConnections,
+    maxPerPeer: limits.maxPreAuthPerPeer,
+    deadlineMs: limits.preAuthDeadlineMs,
+    graceMs: limits.admissionGraceMs,
+  })
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
 
   const decide = (request: IncomingMessage, url: URL): AccessDecision => {
@@ -100,14 +150,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   server.keepAliveTimeout = 5_000
 
   server.on('connection', (socket: Socket) => {
-    if (pending.size >= limits.maxPendingConnections) {
-      socket.destroy()
-      return
-    }
-    pending.add(socket)
-    socket.setTimeout(limits.idleTimeoutMs, () => socket.destroy())
-    socket.once('close', () => pending.delete(socket))
+    if (preAuth.admit(socket).kind === 'refused') socket.destroy()
   })
+  reportAcceptFailures(server, 'app', log)
 
   async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
@@ -137,6 +182,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.end(`Forbidden (${access.reason}). Open the address Retrace printed when it started.\n`)
       return
     }
+    preAuth.release(request.socket)
     if (url.pathname.startsWith(BYTES_ROUTE)) {
       await serveBytes(request, response, url.pathname.slice(BYTES_ROUTE.length), baseHeaders)
       return
@@ -184,6 +230,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       json(access.status, { error: { code: 'PERMISSION_DENIED', message: `Forbidden (${access.reason}).` } })
       return
     }
+    preAuth.release(request.socket)
     const chunks: Buffer[] = []
     let size = 0
     for await (const chunk of request as AsyncIterable<Buffer>) {
@@ -217,7 +264,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     json(answer.status, answer.body)
   }
 
-  /** Streams a byte transfer at the client's pace (the pipe applies backpressure both ways). */
+  /**
+   * Streams a byte transfer at the client's pace: the pipeline asks the body for the next chunk
+   * only once the socket took the last one, so a paused reader holds a chunk or two, not the file.
+   */
   async function serveBytes(
     request: IncomingMessage,
     response: ServerResponse,
@@ -233,12 +283,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.end()
       return
     }
-    // Long transfers are not idle connections.
-    request.socket.setTimeout(0)
+    // The status goes out now, even while the transfer waits for its turn.
+    response.flushHeaders()
+    response.setTimeout(limits.transferStallMs, () => response.destroy())
     try {
-      await pipeline(Readable.from(answer.body, { objectMode: false }), response)
+      await pipeline(answer.body, response)
     } catch {
-      // The file changed mid-transfer or the client went away: the response is cut, never completed.
+      // The bytes changed mid-transfer, the reader stalled or went away: the response is cut,
+      // never completed.
       response.destroy()
     }
   }
@@ -251,8 +303,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
       return
     }
-    pending.delete(socket)
-    socket.setTimeout(0)
+    preAuth.release(socket)
     wss.handleUpgrade(request, socket, head, (ws) => attach(ws))
   })
 
@@ -260,24 +311,31 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
    * Per-client flow control. Requests wait in the client's own queue and start only while fewer
    * than `maxRequestsInFlight` run and its unsent answers stay under `pauseAboveBytes`: a client
    * that stops reading stops getting work done (and, its queue full, stops being read — TCP pushes
-   * back). One that stays stalled past `stallTimeoutMs` is disconnected and its memory returned.
+   * back). Answers go to the socket up to `socketQueueBytes` at a time and wait in order in the
+   * outbox beyond that, so a client that asked for several large answers at once gets them all as
+   * fast as it reads. One that takes nothing for `stallTimeoutMs` while over `pauseAboveBytes` is
+   * disconnected and its memory returned.
    */
   interface Flow {
     readonly subscriptions: ProjectSubscriptions
+    /** Bytes handed to the socket and not yet written out. */
     queued: number
+    readonly outbox: string[]
+    outboxBytes: number
     inFlight: number
     readonly waiting: Array<{ data: RawData; isBinary: boolean }>
     paused: boolean
-    stalledSince: number | null
+    /** When the client last took a frame (or started owing us nothing). */
+    lastProgress: number
   }
   const flows = new WeakMap<WebSocket, Flow>()
+  const unsent = (flow: Flow) => flow.queued + flow.outboxBytes
   const stallCheck = setInterval(
     () => {
       const now = Date.now()
       for (const ws of sockets) {
         const flow = flows.get(ws)
-        if (flow?.stalledSince !== null && flow !== undefined && now - flow.stalledSince > limits.stallTimeoutMs)
-          drop(ws)
+        if (flow && unsent(flow) > limits.pauseAboveBytes && now - flow.lastProgress > limits.stallTimeoutMs) drop(ws)
       }
     },
     Math.min(1000, limits.stallTimeoutMs),
@@ -288,10 +346,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     flows.set(ws, {
       subscriptions: new ProjectSubscriptions(),
       queued: 0,
+      outbox: [],
+      outboxBytes: 0,
       inFlight: 0,
       waiting: [],
       paused: false,
-      stalledSince: null,
+      lastProgress: Date.now(),
     })
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const flow = flows.get(ws)
@@ -306,7 +366,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   function drop(ws: WebSocket): void {
     sockets.delete(ws)
     const flow = flows.get(ws)
-    if (flow) flow.waiting.length = 0
+    if (flow) {
+      flow.waiting.length = 0
+      flow.outbox.length = 0
+      flow.outboxBytes = 0
+    }
     flows.delete(ws)
     if (ws.readyState !== ws.CLOSED) ws.terminate()
   }
@@ -315,37 +379,52 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     while (
       flow.waiting.length > 0 &&
       flow.inFlight < limits.maxRequestsInFlight &&
-      flow.queued <= limits.pauseAboveBytes &&
+      unsent(flow) <= limits.pauseAboveBytes &&
       ws.readyState === ws.OPEN
     ) {
       const next = flow.waiting.shift() as { data: RawData; isBinary: boolean }
       void answer(ws, flow, next.data, next.isBinary)
     }
-    const congested = flow.waiting.length >= limits.maxRequestsInFlight || flow.queued > limits.pauseAboveBytes
+    const congested = flow.waiting.length >= limits.maxRequestsInFlight || unsent(flow) > limits.pauseAboveBytes
     if (congested && !flow.paused) {
       flow.paused = true
       ws.pause()
-    } else if (!congested && flow.paused && flow.queued < limits.resumeBelowBytes) {
+    } else if (!congested && flow.paused && unsent(flow) < limits.resumeBelowBytes) {
       flow.paused = false
       ws.resume()
     }
-    flow.stalledSince = flow.queued > limits.pauseAboveBytes ? (flow.stalledSince ?? Date.now()) : null
   }
 
-  /** Sends a frame, or drops the client if it stopped reading long ago. */
+  /** Queues a frame for the client: to its socket when there is room, else to its outbox. */
   function send(ws: WebSocket, text: string): void {
     const flow = flows.get(ws)
     if (!flow || ws.readyState !== ws.OPEN) return
     const bytes = Buffer.byteLength(text)
-    if (flow.queued + bytes > limits.disconnectAboveBytes) {
+    if (unsent(flow) + bytes > limits.disconnectAboveBytes) {
       drop(ws)
       return
     }
-    flow.queued += bytes
-    ws.send(text, () => {
-      flow.queued -= bytes
-      pump(ws, flow)
-    })
+    if (unsent(flow) === 0) flow.lastProgress = Date.now()
+    flow.outbox.push(text)
+    flow.outboxBytes += bytes
+    flush(ws, flow)
+  }
+
+  function flush(ws: WebSocket, flow: Flow): void {
+    while (flow.outbox.length > 0 && ws.readyState === ws.OPEN) {
+      const text = flow.outbox[0] as string
+      const bytes = Buffer.byteLength(text)
+      if (flow.queued > 0 && flow.queued + bytes > limits.socketQueueBytes) return
+      flow.outbox.shift()
+      flow.outboxBytes -= bytes
+      flow.queued += bytes
+      ws.send(text, () => {
+        flow.queued -= bytes
+        flow.lastProgress = Date.now()
+        flush(ws, flow)
+        pump(ws, flow)
+      })
+    }
   }
 
   async function answer(ws: WebSocket, flow: Flow, data: RawData, isBinary: boolean): Promise<void> {
@@ -397,6 +476,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     officeOrigin: office.origin,
     async close() {
       await office.close()
+      preAuth.dispose()
       subscription.dispose()
       clearInterval(stallCheck)
       for (const ws of sockets) ws.terminate()

@@ -4,7 +4,7 @@ import { relative, sep } from 'node:path'
 import { checkRelPath, isForbiddenSegment } from '../../../shared/paths'
 import { fail, type Outcome } from '../../../shared/protocol'
 import { isInside } from '../platform'
-import { openChain, openFileForRead, type FileIdentity, type OpenDir } from '../project-fs'
+import { openChain, openFileForRead, type FileIdentity, type OpenDir, type OpenedFile } from '../project-fs'
 
 export interface ProjectRoots {
   /** Real path of the project root. */
@@ -74,6 +74,13 @@ export async function openForRead(roots: ProjectRoots, path: string): Promise<Ou
       return fail('UNSUPPORTED', `"${path}" is not a regular file (a device, socket or pipe).`, { path })
     }
     if (opened.kind === 'no-access') return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path })
+    if (opened.kind === 'io-error') {
+      // Out of descriptors (EMFILE/ENFILE) or a failing disk is not a race: say what it is.
+      return fail('UNAVAILABLE', `"${path}" cannot be reached right now (${opened.code}).`, {
+        path,
+        reason: 'io-error',
+      })
+    }
   }
   return fail('PERMISSION_DENIED', `"${path}" kept changing while Retrace read it; try again.`, {
     path,
@@ -81,24 +88,48 @@ export async function openForRead(roots: ProjectRoots, path: string): Promise<Ou
   })
 }
 
-type RealOpen = { kind: 'opened'; target: OpenedForRead } | { kind: 'absent' | 'special' | 'no-access' | 'changed' }
+type RealOpen =
+  | { kind: 'opened'; target: OpenedForRead }
+  | { kind: 'absent' | 'special' | 'no-access' | 'changed' }
+  | { kind: 'io-error'; code: string }
 
+/** The kernel's own failures (no descriptors left, I/O errors) are reported, not taken for a race. */
 function openReal(root: string, segments: readonly string[]): RealOpen {
+  try {
+    return openRealOrThrow(root, segments)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (typeof code === 'string') return { kind: 'io-error', code }
+    throw error
+  }
+}
+
+function openRealOrThrow(root: string, segments: readonly string[]): RealOpen {
   if (segments.length === 0) {
     const walked = openChain(root, [])
-    if (walked.kind === 'failed') return { kind: 'changed' }
+    if (walked.kind === 'failed')
+      return walked.reason === 'io-error' ? { kind: 'io-error', code: walked.code } : { kind: 'changed' }
     const chain = walked.chain
     return { kind: 'opened', target: { kind: 'directory', dir: chain.deepest, close: () => chain.close() } }
   }
   const walked = openChain(root, segments.slice(0, -1))
-  if (walked.kind === 'failed') return { kind: walked.reason === 'no-access' ? 'no-access' : 'changed' }
+  if (walked.kind === 'failed') {
+    if (walked.reason === 'io-error') return { kind: 'io-error', code: walked.code }
+    return { kind: walked.reason === 'no-access' ? 'no-access' : 'changed' }
+  }
   const chain = walked.chain
   if (chain.missing.length > 0) {
     chain.close()
     return { kind: 'absent' }
   }
   const name = segments[segments.length - 1] as string
-  const file = openFileForRead(chain.deepest, name)
+  let file: OpenedFile
+  try {
+    file = openFileForRead(chain.deepest, name)
+  } catch (error) {
+    chain.close()
+    throw error
+  }
   switch (file.kind) {
     case 'regular':
       chain.close()
@@ -117,6 +148,7 @@ function openReal(root: string, segments: readonly string[]): RealOpen {
       chain.close()
       if (dirChain.kind === 'failed' || dirChain.chain.missing.length > 0) {
         if (dirChain.kind === 'ok') dirChain.chain.close()
+        else if (dirChain.reason === 'io-error') return { kind: 'io-error', code: dirChain.code }
         return { kind: 'changed' }
       }
       const held = dirChain.chain

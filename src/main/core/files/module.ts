@@ -98,6 +98,7 @@ export function createFilesModule(deps: {
     snapshots: historyPaging.snapshots,
     sessions: () => deps.sessions(projectId),
     maxReadBytes: readLimits.maxReadBytes,
+    budget,
   })
   return {
     bytes,

@@ -12,6 +12,7 @@ import type { FileState, TransactionKind } from '../journal'
 import type { CursorSigner, SnapshotStore } from '../paging'
 import { statement, type BlobStore, type Database } from '../store'
 import type { ByteTransfers } from './bytes'
+import type { ByteBudget } from './read'
 import { classifyContent } from './sniff'
 
 /** What History needs to know of the conversations its agent versions came from. */
@@ -26,6 +27,8 @@ export interface FileHistoryDeps {
   /** Sessions that still exist (a deleted session is absent: its versions disappear). */
   readonly sessions: SessionLookup
   readonly maxReadBytes: number
+  /** The large-read budget `files.read` uses: a version's bytes are in memory while it is classified. */
+  readonly budget?: ByteBudget
 }
 
 interface Row {
@@ -315,15 +318,21 @@ export async function readVersion(
       limit: deps.maxReadBytes,
     })
   }
-  const bytes = await deps.blobs.read(digest)
-  if (bytes.kind === 'error') {
-    return fail('UNAVAILABLE', 'The bytes of this version are no longer stored.', {
-      path: request.path,
-      version_id: request.version_id,
-      reason: 'missing-blob',
-    })
+  const release = deps.budget ? await deps.budget.acquire(version.size) : () => {}
+  let content: ReturnType<typeof classifyContent>
+  try {
+    const bytes = await deps.blobs.read(digest)
+    if (bytes.kind === 'error') {
+      return fail('UNAVAILABLE', 'The bytes of this version are no longer stored.', {
+        path: request.path,
+        version_id: request.version_id,
+        reason: 'missing-blob',
+      })
+    }
+    content = classifyContent(baseName(version.path), bytes.result)
+  } finally {
+    release()
   }
-  const content = classifyContent(baseName(version.path), bytes.result)
   if (content.kind === 'text') {
     return ok({ kind: 'text', path: request.path, text: content.text, revision: version.revision, size: version.size })
   }

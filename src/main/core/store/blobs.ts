@@ -26,6 +26,12 @@ export interface BlobStore {
   read(digest: Digest): Promise<Outcome<Buffer>>
   pathOf(digest: Digest): string
   /**
+   * Where a blob's bytes are (the durable copy, else this process's cached copy), or null: for
+   * readers that stream a blob and verify its digest themselves as they go (byte transfers), so
+   * a large version is never held in memory whole.
+   */
+  locate(digest: Digest): string | null
+  /**
    * Mark-and-sweep: removes blobs no `blob_refs` row names, skipping any younger than the grace
    * period (a writer may have stored it and not yet committed the row that references it).
    */
@@ -64,6 +70,13 @@ export function createBlobStore(dataDir: string, db: Database): BlobStore {
 
   return {
     pathOf,
+    locate(digest) {
+      if (!HEX.test(digest)) return null
+      const durable = pathOf(digest)
+      if (existsSync(durable)) return durable
+      const cached = cachedPathOf(digest)
+      return existsSync(cached) ? cached : null
+    },
     putCached(bytes) {
       const digest = digestOf(bytes)
       if (cachedHere.has(digest)) return digest
