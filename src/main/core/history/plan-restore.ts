@@ -22,6 +22,7 @@ import {
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
+import { NO_FOLDERS, planFolderCreations, planFolderRemovals, type FolderActions } from './plan-folders'
 import { inverseOf, lastRestore, REDOABLE } from './plan-redo'
 import { getBranch } from './sessions'
 import type { SessionRecord } from './types'
@@ -53,6 +54,8 @@ export interface RestorePlan {
   readonly unavailable: Array<{ path: string; reason: string }>
   /** `command_files`: files the turn's commands changed, restored only when asked for. */
   readonly impact: { files: number; turns: number; command_files: number }
+  /** Folders the restore removes (Undo, Revert) or makes again (Redo), besides its files. */
+  readonly folders: FolderActions
 }
 
 export interface PlanDependencies {
@@ -327,6 +330,21 @@ export async function planRestore(
   conflicts.push(...checked.conflicts)
   unavailable.push(...checked.unavailable)
   const { disks, targets } = checked
+  const folderPlan = redo
+    ? await planFolderCreations({ workspace, maxFileBytes: deps.maxFileBytes, folders: redo.folders })
+    : backwards
+      ? await planFolderRemovals({
+          db,
+          workspace,
+          maxFileBytes: deps.maxFileBytes,
+          transactionIds: receipts.map((r) => r.transaction_id),
+          actions,
+        })
+      : // Reapply brings the turn's folders back with its files; a folder the turn left empty is
+        // not made again (only Redo, the exact inverse of an Undo, does that).
+        { folders: NO_FOLDERS, disks: new Map(), conflicts: [] }
+  conflicts.push(...folderPlan.conflicts)
+  const folders = folderPlan.folders
 
   const revision = workspaceRevision(db, workspace.workspace_id)
   const headVersion = getBranch(db, session.active_branch_id)?.head_version ?? 0
@@ -342,6 +360,7 @@ export async function planRestore(
         revision,
         headVersion,
         actions,
+        folders,
       }),
     )
     .digest('hex')
@@ -357,6 +376,7 @@ export async function planRestore(
     conflicts,
     unavailable,
     impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.files },
-    evidence: { disks, targets },
+    folders,
+    evidence: { disks, targets, folders: folderPlan.disks },
   })
 }

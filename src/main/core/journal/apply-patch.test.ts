@@ -165,7 +165,11 @@ describe('apply_patch', () => {
       ['gen/c.txt', 'gen/a/b.txt'],
     ]) {
       const f = journalFixture()
-      const patch = ['*** Begin Patch', ...order.flatMap((path) => [`*** Add File: ${path}`, `+${path}`]), '*** End Patch']
+      const patch = [
+        '*** Begin Patch',
+        ...order.flatMap((path) => [`*** Add File: ${path}`, `+${path}`]),
+        '*** End Patch',
+      ]
       const outcome = await f.journal.mutate(f.workspace, { kind: 'edit' }, () =>
         planApplyPatch(f.context, patch.join('\n')),
       )
@@ -182,7 +186,10 @@ describe('apply_patch', () => {
       mkdirSync(join(f.root, 'gen'))
       return planned
     })
-    expect(outcome).toMatchObject({ kind: 'error', error: { code: 'CONFLICT', details: { detail: 'folder-appeared' } } })
+    expect(outcome).toMatchObject({
+      kind: 'error',
+      error: { code: 'CONFLICT', details: { detail: 'folder-appeared' } },
+    })
     expect(Object.keys(treeFingerprint(f.root))).toEqual(['gen'])
   })
 

@@ -308,4 +308,17 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE INDEX branches_by_session ON branches (session_id, created_at_ms);
     `,
   },
+  {
+    name: '012-transaction-folders',
+    sql: `
+      -- The folders a transaction creates (missing parents of its files, and directories it makes),
+      -- root-relative, written with its prepared row: an Undo removes those its turn made once they
+      -- are empty, and recovery removes them when it rolls the transaction back.
+      CREATE TABLE transaction_folders (
+        transaction_id TEXT NOT NULL REFERENCES transactions(transaction_id),
+        path TEXT NOT NULL,
+        PRIMARY KEY (transaction_id, path)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ]
