@@ -59,6 +59,10 @@ describe('Undo removes the folders its turn created once they are empty (issue 2
       { path: 'gen', operation: 'delete', after: { kind: 'absent' } },
     ])
 
+    // Review lists files: the turn's files net to nothing on this branch, and no folder becomes a row.
+    const branch = okResult<{ files: Array<{ path: string }> }>(await h.call('review.files', { scope: 'branch' }))
+    expect(branch.files.map((f) => f.path)).toEqual([])
+
     const redo = await plan({ operation: 'redo' })
     expect(redo.folders).toEqual({ removed: [], created: ['gen', 'gen/a'] })
     expect(await applyPlan(redo)).toMatchObject({ status: 'committed' })
