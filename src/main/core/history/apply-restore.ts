@@ -21,6 +21,7 @@ import {
 } from '../store'
 import { applyEffects, StaleEffects, withBranchId, type BranchEffects } from './effects'
 import type { CommandSnapshots } from './plan-commands'
+import type { FolderActions } from './plan-folders'
 import { planRestore, type PlanEvidence, type RestorePlan, type RestoreRequest } from './plan-restore'
 import { planRewind, type RewindPlan, type RewindRequest } from './plan-rewind'
 import type { RestoreAction } from './preflight'
@@ -268,7 +269,7 @@ export function createRestoreService(deps: {
             { reason: 'nothing-to-restore', command_files: plan.impact.command_files },
           )
         }
-        return changesOf(plan.actions, plan.evidence)
+        return changesOf(plan.actions, plan.evidence, plan.folders)
       },
       {
         onPublished: (done, total) => request.onProgress?.('apply', done, total),
@@ -367,7 +368,8 @@ export function createRestoreService(deps: {
         status === 'committed' ? 1 : 0,
       )
 
-    if (first.result.actions.length === 0) {
+    const folders = first.result.folders
+    if (first.result.actions.length === 0 && folders.removed.length === 0 && folders.created.length === 0) {
       if (first.result.mode !== 'conversation' && first.result.impact.branch.outcome === 'unchanged') {
         return fail('UNAVAILABLE', 'Nothing to restore: the files already hold that code.', {
           reason: 'nothing-to-restore',
@@ -411,7 +413,7 @@ export function createRestoreService(deps: {
         if (fresh.kind === 'error') return fresh
         const again = check(fresh.result)
         if (again.kind === 'error') return again
-        return changesOf(fresh.result.actions, fresh.result.evidence)
+        return changesOf(fresh.result.actions, fresh.result.evidence, fresh.result.folders)
       },
       {
         onPublished: (done, total) => request.onProgress?.('apply', done, total),
@@ -502,9 +504,25 @@ const busy = () =>
     reason: 'restore-applying',
   })
 
-/** A checked plan's actions as the journal's planned changes, from the bytes its preflight read. */
-function changesOf(actions: readonly RestoreAction[], evidence: PlanEvidence): Outcome<PlannedChange[]> {
+/**
+ * A checked plan's actions as the journal's planned changes, from the bytes its preflight read.
+ * Folders a Redo makes come first (outermost first) so its files go into them; folders a restore
+ * removes come last (deepest first), after the files that emptied them — in the same transaction,
+ * so a crash anywhere is settled all or nothing by recovery, and the receipt records them for Redo.
+ */
+function changesOf(
+  actions: readonly RestoreAction[],
+  evidence: PlanEvidence,
+  folders: FolderActions,
+): Outcome<PlannedChange[]> {
   const changes: PlannedChange[] = []
+  const folderDisk = (path: string) => evidence.folders?.get(path)
+  for (const path of folders.created) {
+    const disk = folderDisk(path)
+    if (disk?.kind !== 'absent')
+      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, { path })
+    changes.push({ operation: 'create', path, old_path: null, before: disk, after: { kind: 'directory' } })
+  }
   for (const action of actions) {
     const disk = evidence.disks.get(action.path)
     if (!disk)
@@ -524,6 +542,12 @@ function changesOf(actions: readonly RestoreAction[], evidence: PlanEvidence): O
       before: disk,
       after: { kind: 'regular', bytes, mode: Number.parseInt(action.target.mode, 8) },
     })
+  }
+  for (const path of folders.removed) {
+    const disk = folderDisk(path)
+    if (disk?.kind !== 'directory')
+      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, { path })
+    changes.push({ operation: 'delete', path, old_path: null, before: disk, after: { kind: 'absent' } })
   }
   return ok(changes)
 }

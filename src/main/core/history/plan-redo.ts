@@ -37,15 +37,27 @@ export const REDOABLE: ReadonlySet<string> = new Set(['undo', 'rewind'])
 export function inverseOf(
   db: Database,
   transactionId: string | null,
-): { actions: RestoreAction[]; unavailable: Array<{ path: string; reason: string }> } {
+): {
+  actions: RestoreAction[]
+  unavailable: Array<{ path: string; reason: string }>
+  /** Folders that restore removed (issue 23 item 14), which Redo makes again. */
+  folders: string[]
+} {
   const actions: RestoreAction[] = []
   const unavailable: Array<{ path: string; reason: string }> = []
-  if (transactionId === null) return { actions, unavailable }
+  const folders: string[] = []
+  if (transactionId === null) return { actions, unavailable, folders }
   const receipt = receiptOf(db, transactionId)
   if (!receipt || receipt.status !== 'committed') {
-    return { actions, unavailable: [{ path: '', reason: 'not-exact' }] }
+    return { actions, unavailable: [{ path: '', reason: 'not-exact' }], folders }
   }
   for (const file of receipt.files) {
+    if (file.operation === 'delete' && file.before.kind === 'directory' && file.after.kind === 'absent') {
+      // Made again even when no file of the Redo lands in it (a folder the turn left empty), so
+      // the Redo is exact; one that exists by then is simply kept.
+      folders.push(file.path)
+      continue
+    }
     const found = pathStateOf(file.before)
     const left = pathStateOf(file.after)
     if (found === 'unsupported' || left === 'unsupported') {
@@ -73,5 +85,5 @@ export function inverseOf(
     }
     actions.push({ path: file.path, file_lineage_id: file.file_lineage_id, expected: left, target: found })
   }
-  return { actions, unavailable }
+  return { actions, unavailable, folders }
 }

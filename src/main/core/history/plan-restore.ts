@@ -22,6 +22,7 @@ import {
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
+import { NO_FOLDERS, planFolderCreations, planFolderRemovals, type FolderActions } from './plan-folders'
 import { inverseOf, lastRestore, REDOABLE } from './plan-redo'
 import { getBranch } from './sessions'
 import type { SessionRecord } from './types'
@@ -55,6 +56,8 @@ export interface RestorePlan {
   readonly impact: { files: number; turns: number; command_files: number }
   /** Issue 23: files of command steps that are not the commands' own, restored only when named. */
   readonly command_held?: Array<{ path: string; reason: HeldReason }>
+  /** Folders the restore removes (Undo, Revert) or makes again (Redo), besides its files. */
+  readonly folders: FolderActions
 }
 
 export interface PlanDependencies {
@@ -335,6 +338,21 @@ export async function planRestore(
   conflicts.push(...checked.conflicts)
   unavailable.push(...checked.unavailable)
   const { disks, targets } = checked
+  const folderPlan = redo
+    ? await planFolderCreations({ workspace, maxFileBytes: deps.maxFileBytes, folders: redo.folders })
+    : backwards
+      ? await planFolderRemovals({
+          db,
+          workspace,
+          maxFileBytes: deps.maxFileBytes,
+          transactionIds: receipts.map((r) => r.transaction_id),
+          actions,
+        })
+      : // Reapply brings the turn's folders back with its files; a folder the turn left empty is
+        // not made again (only Redo, the exact inverse of an Undo, does that).
+        { folders: NO_FOLDERS, disks: new Map(), conflicts: [] }
+  conflicts.push(...folderPlan.conflicts)
+  const folders = folderPlan.folders
 
   const revision = workspaceRevision(db, workspace.workspace_id)
   const headVersion = getBranch(db, session.active_branch_id)?.head_version ?? 0
@@ -350,6 +368,7 @@ export async function planRestore(
         revision,
         headVersion,
         actions,
+        folders,
       }),
     )
     .digest('hex')
@@ -366,6 +385,7 @@ export async function planRestore(
     unavailable,
     impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.files },
     ...(commands.result.held.length > 0 ? { command_held: commands.result.held } : {}),
-    evidence: { disks, targets },
+    folders,
+    evidence: { disks, targets, folders: folderPlan.disks },
   })
 }

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import { queryAllReceipts, turnLineages, workspaceCounters, workspaceRevision, type Workspace } from '../journal'
+import {
+  queryAllReceipts,
+  turnLineages,
+  turnTransactions,
+  workspaceCounters,
+  workspaceRevision,
+  type Workspace,
+} from '../journal'
 import { canonicalJson, statement, type BlobStore, type Database } from '../store'
 import { chainOf, checkpointAt, checkpointById, getNode, onChain, promptText, turnsAfter, type ChainNode } from './dag'
 import { NEW_BRANCH, type BranchEffects } from './effects'
@@ -14,6 +21,7 @@ import {
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
+import { NO_FOLDERS, planFolderCreations, planFolderRemovals, type FolderActions } from './plan-folders'
 import { inverseOf, lastRestore } from './plan-redo'
 import { getBranch } from './sessions'
 import { planTransition, type Transition } from './transition'
@@ -78,6 +86,8 @@ export interface RewindPlan {
   /** Why the code modes are unavailable, whatever mode was asked (the sheet disables them). */
   readonly code_unavailable: Array<{ path: string; reason: string }>
   readonly impact: { files: number; turns: number; command_files: number; branch: BranchOutcome }
+  /** Folders the undone turns created that the restore removes, or (Redo) makes again. */
+  readonly folders: FolderActions
   /** The prompt the composer gets back (a conversation mode to before a prompt). */
   readonly prompt_text: string | null
   /** What cannot be undone: the commands the undone turns ran. */
@@ -104,6 +114,8 @@ interface Resolved {
   readonly branch: BranchOutcome
   readonly effects: BranchEffects
   readonly prompt_text: string | null
+  /** Redo of a rewind: the folders that rewind removed (made again). */
+  readonly recreate_folders?: readonly string[]
 }
 
 const isCodeMode = (mode: RewindMode) => mode !== 'conversation'
@@ -192,6 +204,24 @@ export async function planRewind(
     unavailable.push(...checked.unavailable)
     evidence = checked
   }
+  let folders = NO_FOLDERS
+  if (code && codeUnavailable.length === 0) {
+    const folderPlan =
+      r.recreate_folders !== undefined
+        ? await planFolderCreations({ workspace, maxFileBytes: deps.maxFileBytes, folders: r.recreate_folders })
+        : await planFolderRemovals({
+            db,
+            workspace,
+            maxFileBytes: deps.maxFileBytes,
+            transactionIds: turnTransactions(db, workspace.workspace_id, r.transition.undoTurns).map(
+              (t) => t.transaction_id,
+            ),
+            actions,
+          })
+    conflicts.push(...folderPlan.conflicts)
+    folders = folderPlan.folders
+    evidence = { ...evidence, folders: folderPlan.disks }
+  }
   const planned = code ? actions : []
   const revision = workspaceRevision(db, workspace.workspace_id)
   const source = activeBranch(db, session)
@@ -215,6 +245,7 @@ export async function planRewind(
         files_node: session.files_node_id,
         alignment: session.alignment,
         actions: planned,
+        folders,
         effects: r.effects,
       }),
     )
@@ -240,6 +271,7 @@ export async function planRewind(
       command_files: commandFiles,
       branch: r.branch,
     },
+    folders,
     prompt_text: r.prompt_text,
     side_effects,
     effects: r.effects,
@@ -442,7 +474,7 @@ function resolveRedo(db: Database, session: SessionRecord, request: RewindReques
   }
   const source = getBranch(db, rewound.source_branch_id)
   if (!source) return nothing('The branch this rewind left is gone.')
-  const inverse = inverseOf(db, last.transaction_id)
+  const { folders: recreate, ...inverse } = inverseOf(db, last.transaction_id)
   const target = created?.head_node_id ?? rewound.files.node_id ?? source.head_node_id
   const sourceChain = chainOf(db, source.head_node_id)
   const redone = turnsAfter(
@@ -474,6 +506,7 @@ function resolveRedo(db: Database, session: SessionRecord, request: RewindReques
       : unchanged(active, active.head_node_id, session),
     effects,
     prompt_text: null,
+    recreate_folders: recreate,
   })
 }
 

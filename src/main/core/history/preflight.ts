@@ -40,6 +40,8 @@ export interface Conflict {
 export interface PlanEvidence {
   readonly disks: ReadonlyMap<string, DiskState>
   readonly targets: ReadonlyMap<string, Buffer>
+  /** The folders the restore removes or makes (plan-folders.ts), as read with the files. */
+  readonly folders?: ReadonlyMap<string, DiskState>
 }
 
 export interface PreflightResult extends PlanEvidence {

@@ -159,6 +159,40 @@ describe('apply_patch', () => {
     ])
   })
 
+  test('one patch creates files in new nested folders in either order (gen/a/b.txt and gen/c.txt)', async () => {
+    for (const order of [
+      ['gen/a/b.txt', 'gen/c.txt'],
+      ['gen/c.txt', 'gen/a/b.txt'],
+    ]) {
+      const f = journalFixture()
+      const patch = [
+        '*** Begin Patch',
+        ...order.flatMap((path) => [`*** Add File: ${path}`, `+${path}`]),
+        '*** End Patch',
+      ]
+      const outcome = await f.journal.mutate(f.workspace, { kind: 'edit' }, () =>
+        planApplyPatch(f.context, patch.join('\n')),
+      )
+      expect(outcome, order.join(' then ')).toMatchObject({ kind: 'ok', result: { status: 'committed' } })
+      for (const path of order) expect(readFileSync(join(f.root, path), 'utf8')).toBe(`${path}\n`)
+    }
+  })
+
+  test('a folder another program makes where the patch creates one is still refused, and nothing is left', async () => {
+    const f = journalFixture()
+    const patch = '*** Begin Patch\n*** Add File: gen/a/b.txt\n+b\n*** Add File: gen/c.txt\n+c\n*** End Patch'
+    const outcome = await f.journal.mutate(f.workspace, { kind: 'edit' }, async () => {
+      const planned = await planApplyPatch(f.context, patch)
+      mkdirSync(join(f.root, 'gen'))
+      return planned
+    })
+    expect(outcome).toMatchObject({
+      kind: 'error',
+      error: { code: 'CONFLICT', details: { detail: 'folder-appeared' } },
+    })
+    expect(Object.keys(treeFingerprint(f.root))).toEqual(['gen'])
+  })
+
   test('receipts can be read by sequence range and by lineage', async () => {
     const f = journalFixture()
     write(f.root, { 'a.txt': '0\n', 'b.txt': 'b\n' })

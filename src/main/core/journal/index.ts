@@ -12,7 +12,8 @@ export {
 } from './faults'
 export { queryAllReceipts, queryReceipts, receiptOf, type ReceiptQuery } from './receipts'
 export { lineStats } from './line-stats'
-export { ensureWorkspace, projectOfWorkspace, workspaceRevision } from './records'
+export { createdFoldersOf, ensureWorkspace, projectOfWorkspace, workspaceRevision } from './records'
+export { deepestFirst, folderContents, outermostFirst, type FolderContents } from './folders'
 export type { RecoveryReport } from './recover'
 export {
   planCopy,

@@ -150,6 +150,9 @@ export async function publishDirectory(context: PublishContext, place: Place): P
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return changedUnderUs(place.path)
     return refusal(error, place.path)
   }
+  // Later files of the same transaction go into this folder although their plan saw it missing.
+  const made = statLeaf(parent.result, place.name)
+  if (made.kind === 'directory') context.dirs.noteCreated(place, made.identity)
   await syncDir(parent.result)
   return ok(undefined)
 }

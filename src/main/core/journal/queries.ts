@@ -3,7 +3,8 @@ import type { TransactionKind, TransactionStatus } from './types'
 
 /**
  * Small questions other modules ask about the journal's tables. Only the journal reads or writes
- * `workspaces`, `transactions`, `transaction_files`, `file_lineages` and their `blob_refs`.
+ * `workspaces`, `transactions`, `transaction_files`, `transaction_folders`, `file_lineages` and
+ * their `blob_refs`.
  */
 
 /** The workspace's last sequence and revision right now (a checkpoint is bound to them). */

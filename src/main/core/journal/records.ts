@@ -48,6 +48,8 @@ export function insertPrepared(
     workspace_id: string
     attribution: Attribution
     files: readonly StoredFile[]
+    /** Root-relative folders the publish creates (see foldersCreatedBy). */
+    createdFolders: readonly string[]
     onPrepared: ((receipt: Receipt) => void) | undefined
   },
 ): Receipt {
@@ -126,6 +128,8 @@ export function insertPrepared(
         if (state.kind === 'regular' && state.blob_ref) insertRef.run(state.blob_ref, input.transaction_id)
       }
     }
+    const insertFolder = statement(db, 'INSERT INTO transaction_folders (transaction_id, path) VALUES (?, ?)')
+    for (const folder of input.createdFolders) insertFolder.run(input.transaction_id, folder)
     const receipt: Receipt = {
       transaction_id: input.transaction_id,
       workspace_id: input.workspace_id,
@@ -147,6 +151,40 @@ export function insertPrepared(
     input.onPrepared?.(receipt)
     return receipt
   })
+}
+
+/**
+ * The folders a publish of `changes` creates, as planned under the lock: the missing parents of
+ * every file it writes and every directory it makes. Exact for a committed transaction, because a
+ * publish refuses (`folder-appeared`) when one of them exists by then and this run did not make it.
+ */
+export function foldersCreatedBy(changes: readonly PlannedChange[]): string[] {
+  const folders = new Set<string>()
+  for (const change of changes) {
+    const place =
+      change.operation === 'rename' && change.destination
+        ? change.destination.place
+        : change.operation === 'delete'
+          ? undefined
+          : change.before.place
+    if (place) {
+      const existing = place.parents.length - 1
+      for (let depth = existing + 1; depth <= existing + place.missing.length; depth++)
+        folders.add(place.parentSegments.slice(0, depth).join('/'))
+    }
+    if (change.before.kind === 'absent' && change.after.kind === 'directory') folders.add(change.path)
+  }
+  return [...folders].sort()
+}
+
+/** The folders these transactions created (recorded when each was prepared), without repeats. */
+export function createdFoldersOf(db: Database, transactionIds: readonly string[]): string[] {
+  if (transactionIds.length === 0) return []
+  const rows = statement(
+    db,
+    'SELECT DISTINCT path FROM transaction_folders WHERE transaction_id IN (SELECT value FROM json_each(?)) ORDER BY path',
+  ).all(JSON.stringify(transactionIds)) as Array<{ path: string }>
+  return rows.map((row) => row.path)
 }
 
 /**

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { linkSync, unlinkSync } from 'node:fs'
+import { unlinkSync } from 'node:fs'
 import { PinnedDirs, readLeaf, sameIdentity, statLeaf, type Place } from '../project-fs'
 import { digestOf, resourceShortageOf, type BlobStore, type Database, type IdempotencyStore } from '../store'
-import { matches, publishDelete, publishRegular, type Expected, type Observed, type PublishContext } from './publish'
-import { markSettled, receiptsFromRows } from './records'
-import { readWriteTarget, type DiskState } from './target'
+import { createdFoldersOf, markSettled, receiptsFromRows } from './records'
+import { removeEmptyFolders } from './folders'
+import { locator, putBack, type Located } from './put-back'
+import { matches, type Expected, type Observed, type PublishContext } from './publish'
+import type { DiskState } from './target'
 import { tempName } from './temp-names'
 import { removeTempFiles } from './transaction'
 import type { FileState, Receipt, ReceiptFile } from './types'
@@ -23,9 +25,6 @@ type Side = 'before' | 'after' | 'other'
 function expectedOf(state: FileState): Expected {
   return state.kind === 'regular' ? { kind: 'regular', digest: state.digest } : { kind: state.kind }
 }
-
-/** Where a receipt's path is now: found by walking from the root without following links. */
-type Located = { kind: 'ok'; state: DiskState } | { kind: 'unsafe'; reason: string }
 
 /**
  * Spec 03 step 7, run at start-up before any request: every `prepared` transaction is settled from
@@ -49,13 +48,7 @@ export async function recoverPrepared(
   for (const receipt of receiptsFromRows(db, rows as never)) {
     const root = rootOf(receipt.workspace_id)
     if (root === undefined) continue
-    const locate = async (path: string): Promise<Located> => {
-      // A rename killed between link and unlink leaves two names on one inode: recovery must see it.
-      const found = await readWriteTarget({ root, dataDir: limits.dataDir }, path, maxBytes, { hardLinks: 'allow' })
-      if (found.kind === 'error')
-        return { kind: 'unsafe', reason: String(found.error.details?.reason ?? found.error.code) }
-      return { kind: 'ok', state: found.result }
-    }
+    const locate = locator({ root, dataDir: limits.dataDir }, maxBytes)
     removeTempFiles(
       root,
       receipt.files.flatMap((f) => [parentSegments(f.path), ...(f.old_path ? [parentSegments(f.old_path)] : [])]),
@@ -63,7 +56,11 @@ export async function recoverPrepared(
     )
     const dirs = new PinnedDirs(root)
     try {
-      await settleOne(receipt, dirs, locate)
+      const settled = await settleOne(receipt, dirs, locate)
+      // A transaction that did not happen leaves none of the folders it created (killed after a
+      // mkdir, its file put back or never published); one that is no longer empty keeps what it holds.
+      if (settled === 'aborted' || settled === 'rolled_back')
+        removeEmptyFolders(root, createdFoldersOf(db, [receipt.transaction_id]))
     } catch (error) {
       // A disk still full at start-up: this one stays prepared and is settled at the next start;
       // the others are still settled now.
@@ -91,7 +88,11 @@ export async function recoverPrepared(
   }
   return report
 
-  async function settleOne(receipt: Receipt, dirs: PinnedDirs, locate: (path: string) => Promise<Located>) {
+  async function settleOne(
+    receipt: Receipt,
+    dirs: PinnedDirs,
+    locate: (path: string) => Promise<Located>,
+  ): Promise<'committed' | 'aborted' | 'rolled_back' | 'recovery_required'> {
     const sides: Side[] = []
     const places: Array<Place | undefined> = []
     const unexplained: Array<Record<string, unknown>> = []
@@ -101,19 +102,12 @@ export async function recoverPrepared(
       places.push(side.place)
       if (side.side === 'other') unexplained.push(side.detail)
     }
-    if (unexplained.length > 0) {
-      settle(receipt, 'recovery_required', unexplained)
-      return
-    }
+    if (unexplained.length > 0) return settle(receipt, 'recovery_required', unexplained)
     if (sides.every((s) => s === 'after')) {
       await repairAfterBlobs(receipt, places, dirs, blobs, maxBytes)
-      settle(receipt, 'committed', null)
-      return
+      return settle(receipt, 'committed', null)
     }
-    if (sides.every((s) => s === 'before')) {
-      settle(receipt, 'aborted', null)
-      return
-    }
+    if (sides.every((s) => s === 'before')) return settle(receipt, 'aborted', null)
     const context: PublishContext = {
       fault: () => {},
       maxBytes,
@@ -121,7 +115,9 @@ export async function recoverPrepared(
       tempName: () => tempName(receipt.transaction_id, `recover-${randomUUID().slice(0, 8)}`),
     }
     const failed: Array<Record<string, unknown>> = []
-    for (const [index, file] of receipt.files.entries()) {
+    // Last published first, as the engine rolls back: a folder a restore removed (after its files)
+    // is back before the files that go into it.
+    for (const [index, file] of [...receipt.files.entries()].reverse()) {
       if (sides[index] !== 'after') continue
       if (!(await putBack(context, file, locate, blobs))) {
         failed.push({
@@ -132,14 +128,18 @@ export async function recoverPrepared(
         })
       }
     }
-    settle(receipt, failed.length > 0 ? 'recovery_required' : 'rolled_back', failed.length > 0 ? failed : null)
+    return settle(
+      receipt,
+      failed.length > 0 ? 'recovery_required' : 'rolled_back',
+      failed.length > 0 ? failed.reverse() : null,
+    )
   }
 
-  function settle(
+  function settle<S extends 'committed' | 'aborted' | 'rolled_back' | 'recovery_required'>(
     receipt: Receipt,
-    status: 'committed' | 'aborted' | 'rolled_back' | 'recovery_required',
+    status: S,
     detail: unknown,
-  ) {
+  ): S {
     markSettled(db, receipt, status, detail === null ? null : JSON.stringify(detail))
     // Idempotency (spec 02): a committed record replays its stored success; an aborted one is
     // forgotten so a retry with the same key runs again; an unresolved one replays the refusal.
@@ -152,7 +152,8 @@ export async function recoverPrepared(
         transaction_id: receipt.transaction_id,
         files: detail as Array<Record<string, unknown>>,
       })
-    else report[status].push(receipt.transaction_id)
+    else report[status as 'committed' | 'aborted' | 'rolled_back'].push(receipt.transaction_id)
+    return status
   }
 }
 
@@ -243,38 +244,6 @@ async function removeOurName(dirs: PinnedDirs, place: Place, found: DiskState): 
   if (leaf.kind !== 'regular' || !sameIdentity(leaf.identity, found.identity)) return false
   unlinkSync(parent.result.at(place.name))
   return true
-}
-
-async function putBack(
-  context: PublishContext,
-  file: ReceiptFile,
-  locate: (path: string) => Promise<Located>,
-  blobs: BlobStore,
-): Promise<boolean> {
-  try {
-    const here = await locate(file.path)
-    if (here.kind !== 'ok') return false
-    const place = here.state.place
-    if (file.operation === 'rename' && file.old_path) {
-      const old = await locate(file.old_path)
-      if (old.kind !== 'ok' || old.state.kind !== 'absent') return false
-      const from = await context.dirs.parent(place, { create: false })
-      const to = await context.dirs.parent(old.state.place, { create: true })
-      if (from.kind === 'error' || to.kind === 'error') return false
-      linkSync(from.result.at(place.name), to.result.at(old.state.place.name))
-      unlinkSync(from.result.at(place.name))
-      return true
-    }
-    const current = expectedOf(file.after)
-    if (file.before.kind === 'absent') return (await publishDelete(context, place, current)).kind === 'ok'
-    if (file.before.kind !== 'regular' || !file.before.blob_ref) return false
-    const bytes = await blobs.read(file.before.blob_ref)
-    if (bytes.kind === 'error') return false
-    const mode = Number.parseInt(file.before.mode, 8)
-    return (await publishRegular(context, place, bytes.result, mode, current)).kind === 'ok'
-  } catch {
-    return false
-  }
 }
 
 function interruptedResponse(transactionId: string) {

@@ -24,9 +24,10 @@ import {
   type Expected,
   type PublishContext,
 } from './publish'
-import { insertPrepared, markPublishState, markSettled, type StoredFile } from './records'
+import { foldersCreatedBy, insertPrepared, markPublishState, markSettled, type StoredFile } from './records'
 import type { PlannedChange, Workspace } from './plan'
-import type { DiskState } from './target'
+import { locator, putBack } from './put-back'
+import type { DiskState, WriteRoots } from './target'
 import { tempName, tempPrefix } from './temp-names'
 import type { Attribution, FileState, JournalLimits, Receipt, ReceiptFile } from './types'
 
@@ -41,6 +42,11 @@ export interface MutateOptions {
   readonly onSettled?: (receipt: Receipt) => void
   /** Progress of the publish step, for long transactions (every 100 files and at the end). */
   readonly onPublished?: (done: number, total: number) => void
+}
+
+/** One run's publish context, plus where its workspace is (a rollback may need to find paths afresh). */
+interface RunContext extends PublishContext {
+  readonly roots: WriteRoots
 }
 
 export interface TransactionEngine {
@@ -182,6 +188,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
             workspace_id: workspace.workspace_id,
             attribution,
             files,
+            createdFolders: foldersCreatedBy(changes),
             onPrepared: options.onPrepared,
           })
         } catch (error) {
@@ -192,7 +199,8 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
           await Promise.all([beforeDurable, afterDurable])
           return { kind: 'error', error: failure }
         }
-        const context: PublishContext = {
+        const context: RunContext = {
+          roots: { root: workspace.root, dataDir: workspace.dataDir },
           fault,
           maxBytes: limits.maxFileBytes,
           dirs: new PinnedDirs(workspace.root),
@@ -225,7 +233,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
   }
 
   async function publishPrepared(
-    context: PublishContext,
+    context: RunContext,
     receipt: Receipt,
     changes: readonly PlannedChange[],
     files: readonly StoredFile[],
@@ -304,10 +312,15 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
     // writer that ignored our lock can still slip in after the rename; that shows here and is
     // reported, never committed.
     const unconfirmed: Array<Record<string, unknown>> = []
+    const removedFolders = new Set(changes.filter(isFolderRemoval).map((change) => change.path))
     for (const change of changes) {
       const place = finalPlace(change)
       const observed = await observe(context.dirs, place, limits.maxFileBytes)
-      const inPlace = context.dirs.stillInPlace(place)
+      // A path inside a folder this transaction removed has no chain to re-walk: the removed
+      // folder's own confirmation (further out, at a chain that still stands) proves it is gone.
+      const inPlace =
+        (expectedAfter(change).kind === 'absent' && insideAny(change.path, removedFolders)) ||
+        context.dirs.stillInPlace(place)
       if (!inPlace || !matches(observed, expectedAfter(change))) {
         unconfirmed.push({
           path: change.path,
@@ -345,7 +358,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
   }
 
   async function settleFailure(
-    context: PublishContext,
+    context: RunContext,
     receipt: Receipt,
     published: readonly PlannedChange[],
     files: readonly StoredFile[],
@@ -367,7 +380,7 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
   }
 
   async function settleAfterException(
-    context: PublishContext,
+    context: RunContext,
     receipt: Receipt,
     published: readonly PlannedChange[],
     files: readonly StoredFile[],
@@ -498,11 +511,12 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
 
   /** Puts back files we already published, but only where our bytes are still what is there. */
   async function rollBack(
-    context: PublishContext,
+    context: RunContext,
     published: readonly PlannedChange[],
     files: readonly StoredFile[],
     transactionId: string,
   ) {
+    if (published.some(isFolderRemoval)) return rollBackFromDisk(context, published, files, transactionId)
     const unresolved: Array<Record<string, unknown>> = []
     for (const change of [...published].reverse()) {
       const ordinal = files.findIndex((f) => f.change === change)
@@ -510,6 +524,35 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       if (!restored) unresolved.push({ path: change.path, reason: 'could-not-roll-back' })
       else notePublishState(db, transactionId, ordinal, 'rolled_back', null)
       fault('during-rollback')
+    }
+    return { unresolved }
+  }
+
+  /**
+   * The rollback of a restore that already removed folders: the run's held folder handles name
+   * folders that no longer exist, so every path is found again from the root (as start-up recovery
+   * does) and put back last-published first — the folders before the files that go into them.
+   */
+  async function rollBackFromDisk(
+    context: RunContext,
+    published: readonly PlannedChange[],
+    files: readonly StoredFile[],
+    transactionId: string,
+  ) {
+    const unresolved: Array<Record<string, unknown>> = []
+    const fresh: PublishContext = { ...context, dirs: new PinnedDirs(context.roots.root) }
+    const locate = locator(context.roots, limits.maxFileBytes)
+    try {
+      for (const change of [...published].reverse()) {
+        const ordinal = files.findIndex((f) => f.change === change)
+        const file = files[ordinal]?.file
+        if (file && (await putBack(fresh, file, locate, blobs)))
+          notePublishState(db, transactionId, ordinal, 'rolled_back', null)
+        else unresolved.push({ path: change.path, reason: 'could-not-roll-back' })
+        fault('during-rollback')
+      }
+    } finally {
+      fresh.dirs.close()
     }
     return { unresolved }
   }
@@ -549,6 +592,21 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
 /** Where a change leaves its file: the destination of a rename, else its own place. */
 export function finalPlace(change: PlannedChange): Place {
   return change.operation === 'rename' && change.destination ? change.destination.place : change.before.place
+}
+
+/** A restore's removal of a folder it found empty (issue 23 item 14). */
+export function isFolderRemoval(change: PlannedChange): boolean {
+  return change.operation === 'delete' && change.before.kind === 'directory'
+}
+
+/** Whether `path` lies below one of `folders`. */
+function insideAny(path: string, folders: ReadonlySet<string>): boolean {
+  if (folders.size === 0) return false
+  const segments = path.split('/')
+  for (let depth = 1; depth < segments.length; depth++) {
+    if (folders.has(segments.slice(0, depth).join('/'))) return true
+  }
+  return false
 }
 
 /** Every place a change touches (a rename touches two folders). */

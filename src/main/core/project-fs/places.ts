@@ -73,6 +73,7 @@ export class PinnedDirs {
         if (!sameIdentity(cached[index]?.identity ?? NONE, identity))
           return parentChanged(place.path, 'folder-replaced')
       }
+      if (!this.madeHereFrom(place, cached)) return parentChanged(place.path, 'folder-appeared')
       // Without /proc/self/fd a cached handle is addressed by path again: re-check the chain.
       if (PINNING_MODE === 'path-recheck' && !this.stillInPlace(place)) {
         return parentChanged(place.path, 'folder-replaced')
@@ -112,8 +113,9 @@ export class PinnedDirs {
         return parentChanged(place.path, 'folder-replaced')
       }
     }
-    if (dirs.length > place.parents.length) {
-      // Folders the plan was going to create exist now: someone else made them.
+    // Folders the plan was going to create that exist now: this run made them for an earlier file
+    // of the same transaction (gen/a/b.txt before gen/c.txt), or someone else did — refused.
+    if (!this.madeHereFrom(place, dirs)) {
       release()
       return parentChanged(place.path, 'folder-appeared')
     }
@@ -149,6 +151,30 @@ export class PinnedDirs {
     }
     this.remember(key, dirs)
     return ok(dirs[dirs.length - 1] as OpenDir)
+  }
+
+  /**
+   * Records a folder this run made itself (a directory a transaction creates), so later steps of
+   * the same run accept it where their plan saw nothing, and a rollback may remove it again.
+   */
+  noteCreated(place: Place, identity: DirIdentity): void {
+    this.created.push({ parentSegments: place.parentSegments, name: place.name, identity })
+  }
+
+  /** Every folder of `dirs` past the planned parents of `place` was made by this very run. */
+  private madeHereFrom(place: Place, dirs: readonly OpenDir[]): boolean {
+    for (let index = place.parents.length; index < dirs.length; index++) {
+      const segments = place.parentSegments.slice(0, index)
+      const identity = (dirs[index] as OpenDir).identity
+      const made = this.created.some(
+        (folder) =>
+          sameIdentity(folder.identity, identity) &&
+          folder.name === segments[segments.length - 1] &&
+          folder.parentSegments.join('/') === segments.slice(0, -1).join('/'),
+      )
+      if (!made) return false
+    }
+    return true
   }
 
   /** True when this run created at least one folder. */

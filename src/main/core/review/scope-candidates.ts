@@ -33,7 +33,9 @@ export async function rowsFromReceipts(
   changeSetOf: ReadonlyMap<string, string> = new Map(),
 ): Promise<ReviewRow[]> {
   const counted = await countChanges(
-    foldReceipts(receipts).filter((change) => !isNoChange(change)),
+    // Review lists files. A folder a restore removed (issue 23 item 14) is recorded in its receipt
+    // for Redo, but its files' rows already tell the story, as for the folders turns create.
+    foldReceipts(receipts).filter((change) => !isNoChange(change) && !isFolder(change)),
     blobs,
     statsBudgetBytes,
   )
@@ -61,6 +63,9 @@ export async function rowsFromReceipts(
     }
   })
 }
+
+const isFolder = (change: { before: Receipt['files'][number]['before']; after: Receipt['files'][number]['after'] }) =>
+  change.before.kind === 'directory' || change.after.kind === 'directory'
 
 /** This turn: the committed change sets whose origin is the turn, deduped by transaction id. */
 export function turnReceipts(db: Database, workspaceId: string, turnId: string): Receipt[] {

@@ -353,4 +353,17 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
       CREATE INDEX snapshot_command_windows_by_shadow ON snapshot_command_windows (git_dir, started_at_ms);
     `,
   },
+  {
+    name: '014-transaction-folders',
+    sql: `
+      -- The folders a transaction creates (missing parents of its files, and directories it makes),
+      -- root-relative, written with its prepared row: an Undo removes those its turn made once they
+      -- are empty, and recovery removes them when it rolls the transaction back.
+      CREATE TABLE transaction_folders (
+        transaction_id TEXT NOT NULL REFERENCES transactions(transaction_id),
+        path TEXT NOT NULL,
+        PRIMARY KEY (transaction_id, path)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ]

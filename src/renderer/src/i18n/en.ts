@@ -232,6 +232,8 @@ export const en = {
   'restore.onlyCommands':
     'Only commands changed files in this turn. Tick the box above to restore them from the step snapshots.',
   'restore.fromCommand': 'from a step snapshot',
+  'restore.foldersRemoved': 'Folders removed (the turn made them; empty once these files go): {folders}',
+  'restore.foldersCreated': 'Folders made again: {folders}',
   'restore.stale': 'Something changed since this preview, so nothing was written. Preview again.',
   'restore.failed': 'The restore did not happen: {message}',
   'restore.previewAgain': 'Preview again',

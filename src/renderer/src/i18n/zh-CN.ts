@@ -229,6 +229,8 @@ export const zhCN: Record<MessageKey, string> = {
   'restore.includeConflicting': '仍然包含（替换其当前内容）',
   'restore.onlyCommands': '此轮只有命令更改了文件。勾选上方的选项即可从步骤快照恢复它们。',
   'restore.fromCommand': '来自步骤快照',
+  'restore.foldersRemoved': '将移除的文件夹（由该轮创建，这些文件移走后为空）：{folders}',
+  'restore.foldersCreated': '将重新创建的文件夹：{folders}',
   'restore.stale': '预览之后有内容发生了变化，因此没有写入任何文件。请重新预览。',
   'restore.failed': '恢复未执行：{message}',
   'restore.previewAgain': '重新预览',

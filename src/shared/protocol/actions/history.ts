@@ -101,6 +101,11 @@ export const historyPlan = defineAction('history.plan', {
      * repository). Never restored unless named in include_conflicting.
      */
     command_held: z.array(z.object({ path: z.string(), reason: HeldReasonSchema })).optional(),
+    /**
+     * Folders the restore removes besides its files (Undo, Revert, Rewind: folders the undone turns
+     * created that end up empty, deepest first) or makes again (Redo of a restore that removed them).
+     */
+    folders: z.object({ removed: z.array(z.string()), created: z.array(z.string()) }),
     /** A conversation mode to before a prompt: the prompt, for the composer. */
     prompt_text: z.string().nullable().optional(),
     /** What a file restore cannot take back: the commands the undone turns ran. */

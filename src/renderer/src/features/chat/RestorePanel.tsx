@@ -71,6 +71,27 @@ function CommandsToggle(props: {
   )
 }
 
+/**
+ * Issue 23 item 14: the folders a restore removes or makes besides its files, as one line each —
+ * every path a restore writes is in its preview. A folder is shown with a trailing slash.
+ */
+export function FolderLines(props: { folders: RestorePlan['folders'] }) {
+  const { t } = useI18n()
+  const list = (paths: readonly string[]) => paths.map((path) => `${path}/`).join(', ')
+  const { removed, created } = props.folders
+  if (removed.length === 0 && created.length === 0) return null
+  return (
+    <ul className="restore-paths restore-folders">
+      {removed.length > 0 && (
+        <li data-testid="restore-folders-removed">{t('restore.foldersRemoved', { folders: list(removed) })}</li>
+      )}
+      {created.length > 0 && (
+        <li data-testid="restore-folders-created">{t('restore.foldersCreated', { folders: list(created) })}</li>
+      )}
+    </ul>
+  )
+}
+
 function actionVerb(action: PlanAction): MessageKey {
   if (action.target.kind === 'absent') return 'restore.action.delete'
   if (action.expected.kind === 'absent') return 'restore.action.recreate'
@@ -236,6 +257,7 @@ export function RestorePanel(props: {
               </li>
             ))}
           </ul>
+          <FolderLines folders={plan.folders} />
           <div className="restore-buttons">
             <button
               type="button"

@@ -3,7 +3,7 @@ import { useI18n, type MessageKey, type Translate } from '../../i18n'
 import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
 import { ConflictDiff } from './ConflictDiff'
-import { REASON_TEXT } from './RestorePanel'
+import { FolderLines, REASON_TEXT } from './RestorePanel'
 import type { RestorePlan } from './types'
 import { useRewind, type ApplyResult, type ConflictChoices, type RewindMode, type RewindTarget } from './use-rewind'
 
@@ -366,6 +366,7 @@ function PlanDetails(props: {
           )}
         </section>
       )}
+      {code && <FolderLines folders={plan.folders} />}
       {(plan.side_effects?.length ?? 0) > 0 && (
         <section className="rewind-section rewind-side-effects" aria-label={t('rewind.sideEffects')}>
           <p className="restore-lead">{t('rewind.sideEffects')}</p>
