@@ -222,7 +222,7 @@ describe('at the descriptor limit', () => {
     flood.stop()
     for (const outcome of outcomes) {
       if (outcome.status === 'ok') continue
-      expect(outcome.error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'io-error' } })
+      expect(outcome.error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'too-many-open-files' } })
       expect((outcome.error as { message: string }).message).toMatch(/\((EMFILE|ENFILE)\)/)
     }
     // The flood did reach the limit: at least one operation met it.

@@ -4,7 +4,7 @@ import { relative, sep } from 'node:path'
 import { checkRelPath, isForbiddenSegment } from '../../../shared/paths'
 import { fail, type Outcome } from '../../../shared/protocol'
 import { isInside } from '../platform'
-import { openChain, openFileForRead, type FileIdentity, type OpenDir, type OpenedFile } from '../project-fs'
+import { openChain, openFileForRead, unreachablePath, type FileIdentity, type OpenDir, type OpenedFile } from '../project-fs'
 
 export interface ProjectRoots {
   /** Real path of the project root. */
@@ -76,10 +76,7 @@ export async function openForRead(roots: ProjectRoots, path: string): Promise<Ou
     if (opened.kind === 'no-access') return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path })
     if (opened.kind === 'io-error') {
       // Out of descriptors (EMFILE/ENFILE) or a failing disk is not a race: say what it is.
-      return fail('UNAVAILABLE', `"${path}" cannot be reached right now (${opened.code}).`, {
-        path,
-        reason: 'io-error',
-      })
+      return unreachablePath(path, opened.code, 'read')
     }
   }
   return fail('PERMISSION_DENIED', `"${path}" kept changing while Retrace read it; try again.`, {

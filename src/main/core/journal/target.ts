@@ -3,7 +3,7 @@ import { sep } from 'node:path'
 import { MAX_ABSOLUTE_PATH_BYTES, checkRelPath, isForbiddenSegment, utf8Length } from '../../../shared/paths'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { isInside } from '../platform'
-import { openChain, readLeaf, readToEnd, statLeaf, type FileIdentity, type Place } from '../project-fs'
+import { openChain, readLeaf, readToEnd, statLeaf, unreachablePath, type FileIdentity, type Place } from '../project-fs'
 import { digestOf, type Digest } from '../store'
 import { isJournalTempName, TEMP_NAME_BYTES } from './temp-names'
 
@@ -82,10 +82,7 @@ export async function readWriteTarget(
       case 'name-too-long':
         return invalid(path, 'name-too-long', malformedMessage(path, 'name-too-long'))
       case 'io-error':
-        return fail('UNAVAILABLE', `"${path}" cannot be reached right now (${walked.code}).`, {
-          path,
-          reason: 'io-error',
-        })
+        return unreachablePath(path, walked.code, 'write')
     }
   }
   const chain = walked.chain

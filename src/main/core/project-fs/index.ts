@@ -27,3 +27,4 @@ export {
 } from './leaf'
 export { PinnedDirs, type Place } from './places'
 export { readLinkPath, readPath, statPath, withParent, type PathEntry, type PathRead } from './read-path'
+export { unreachablePath } from './io-failure'

@@ -1,5 +1,6 @@
 import { mkdirSync, rmdirSync } from 'node:fs'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { unreachablePath } from './io-failure'
 import { statLeaf, syncDir } from './leaf'
 import {
   PINNING_MODE,
@@ -25,6 +26,13 @@ export interface Place {
   readonly parents: readonly DirIdentity[]
   /** Parent folders below the deepest existing one that a publish creates, outermost first. */
   readonly missing: readonly string[]
+}
+
+/** Out of descriptors or a failing disk is not a folder that changed (issue 23 item 6). */
+function unopenable(path: string, detail: string, code: string) {
+  return code === 'EMFILE' || code === 'ENFILE' || detail === 'io-error'
+    ? unreachablePath(path, code, 'write')
+    : parentChanged(path, detail)
 }
 
 function parentChanged(path: string, detail: string) {
@@ -83,7 +91,7 @@ export class PinnedDirs {
       return ok(cached[cached.length - 1] as OpenDir)
     }
     const walked = openChain(this.root, place.parentSegments)
-    if (walked.kind === 'failed') return parentChanged(place.path, walked.reason)
+    if (walked.kind === 'failed') return unopenable(place.path, walked.reason, walked.code)
     const dirs = [...walked.chain.dirs]
     const release = () => dirs.forEach(closeDir)
     const usedBefore = this.used.get(key)
@@ -138,7 +146,7 @@ export class PinnedDirs {
         const child = openChild(parent, name)
         if (child.kind === 'failed') {
           release()
-          return parentChanged(place.path, `created-folder-${child.reason}`)
+          return unopenable(place.path, `created-folder-${child.reason}`, child.code)
         }
         await syncDir(parent)
         this.created.push({
