@@ -62,7 +62,11 @@ export function commandEnvironment(
   base: Readonly<Record<string, string | undefined>>,
   providerKeys: ProviderKeyVariables,
 ): Record<string, string> {
-  const removedNames = new Set([...providerKeys.names, ...WELL_KNOWN_PROVIDER_KEY_VARIABLES, ...RUNTIME_INTERNAL_VARIABLES])
+  const removedNames = new Set([
+    ...providerKeys.names,
+    ...WELL_KNOWN_PROVIDER_KEY_VARIABLES,
+    ...RUNTIME_INTERNAL_VARIABLES,
+  ])
   // A key copied into a second variable is still the key. Values shorter than any real key are
   // not matched, so a provider configured with a placeholder such as "x" removes nothing else.
   const removedValues = new Set(providerKeys.values.filter((value) => value.length >= MIN_MATCHED_KEY_LENGTH))
