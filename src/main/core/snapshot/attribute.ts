@@ -24,8 +24,14 @@ const DEPENDENCY_FOLDERS = new Set([
 
 /** The path lies inside a dependency or environment folder (at any depth). */
 export function inDependencyFolder(path: string): boolean {
+  return dependencyFolderOf(path) !== null
+}
+
+/** The outermost dependency or environment folder the path lies in (`web/node_modules`), or null. */
+export function dependencyFolderOf(path: string): string | null {
   const segments = path.split('/')
-  return segments.slice(0, -1).some((segment) => DEPENDENCY_FOLDERS.has(segment))
+  const at = segments.slice(0, -1).findIndex((segment) => DEPENDENCY_FOLDERS.has(segment))
+  return at < 0 ? null : segments.slice(0, at + 1).join('/')
 }
 
 export interface StepAttribution {
