@@ -1,12 +1,7 @@
 import { REVIEW_HELD_LISTED, type PatchPart, type ResultOf, type TurnPart } from '../../../shared/protocol'
 import type { Receipt } from '../journal'
-import {
-  commandNotes,
-  dependencyFolderOf,
-  heldCommandChanges,
-  type HeldChange,
-  type ProjectSnapshots,
-} from '../snapshot'
+import { dependencyFolderOf } from '../../../shared/paths'
+import { commandNotes, heldCommandChanges, type HeldChange, type ProjectSnapshots } from '../snapshot'
 
 export type ReviewCommandNotes = NonNullable<ResultOf<'review.files'>['command_notes']>
 type HeldEntry = ReviewCommandNotes['held'][number]

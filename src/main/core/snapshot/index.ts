@@ -168,7 +168,7 @@ export {
   type CommandPatch,
   type HeldChange,
 } from './command-changes'
-export { attributeStep, dependencyFolderOf, inDependencyFolder, type StepAttribution } from './attribute'
+export { attributeStep, inDependencyFolder, type StepAttribution } from './attribute'
 export {
   closeAbandonedWindows,
   closeCommandWindow,
