@@ -243,6 +243,12 @@ export const en = {
   'restore.includeConflicting': 'Include anyway (replaces its current content)',
   'restore.onlyCommands':
     'Only commands changed files in this turn. Tick the box above to restore them from the step snapshots.',
+  'restore.heldLead': '{count} file(s) changed during this turn’s commands are not restored unless you include them:',
+  'restore.includeHeld': 'Include it',
+  'restore.includeHeldNamed': 'Include {path} in the restore',
+  'restore.heldMore': 'and {count} more held file(s) (listed in Review)',
+  'restore.included': 'included by you',
+  'restore.includedNamed': '{path} is included by you; untick to leave it as it is',
   'restore.fromCommand': 'from a step snapshot',
   'restore.stale': 'Something changed since this preview, so nothing was written. Preview again.',
   'restore.failed': 'The restore did not happen: {message}',
