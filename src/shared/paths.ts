@@ -64,3 +64,25 @@ export function isForbiddenSegment(name: string): boolean {
   const folded = name.toLowerCase().replace(/[. ]+$/, '')
   return folded === '.git' || folded === 'git~1'
 }
+
+/**
+ * Dependency and environment folders (issue 23): files a command changes inside one are held, not
+ * credited to the command, whatever the ignore rules say.
+ */
+const DEPENDENCY_FOLDERS = new Set([
+  'node_modules',
+  'bower_components',
+  '.venv',
+  '__pycache__',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.gradle',
+])
+
+/** The outermost dependency or environment folder a path lies in (`web/node_modules`), or null. */
+export function dependencyFolderOf(path: string): string | null {
+  const segments = path.split('/')
+  const at = segments.slice(0, -1).findIndex((segment) => DEPENDENCY_FOLDERS.has(segment))
+  return at < 0 ? null : segments.slice(0, at + 1).join('/')
+}

@@ -17,6 +17,7 @@ import { resourceShortageOf, statement, type BlobStore, type Database, type Dige
 import type { EventBus } from '../events'
 import { createCommandGroups, endOrphanedGroups, terminateGroup } from './command-groups'
 import { runLoop, type ApprovalDecision, type LoopSettings, type StepSnapshots, type TurnEnd } from './loop'
+import { commandEnvironment } from './command-environment'
 import { lineageMessages } from './messages'
 import { languageModelFor, type ProviderSettings } from './providers'
 import type { ReadRecords } from './read-records'
@@ -254,6 +255,8 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       callId,
       limits: deps.journal.limits,
       reads,
+      // Computed per command: a provider added or re-keyed during the session is covered at once.
+      commandEnvironment: () => commandEnvironment(process.env, deps.providers.keyVariables()),
       commandGroups: {
         record: (group) =>
           commandGroups.record({ ...group, sessionId: session.session_id, turnId: turn.turn_id, callId }),

@@ -1,9 +1,10 @@
-import { fail, type Outcome } from '../../../shared/protocol'
+import { fail, ok, type Outcome } from '../../../shared/protocol'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
 import { changeSetIndex, isTurnOf, turnCommandChanges, turnParts, turnUndone, type SessionRecord } from '../history'
 import { scopeVersion, type JournalModule, type Receipt } from '../journal'
 import { createCursorSigner, createSnapshotStore } from '../paging'
 import { commandChanges, type ProjectSnapshots } from '../snapshot'
+import { reviewCommandNotes } from './command-notes'
 import { commandRows } from './command-rows'
 import { createDiffRunner, type DiffRunner } from './diff-runner'
 import { pageReviewDiff } from './review-diff'
@@ -117,7 +118,7 @@ export function createReviewModule(deps: {
         }
         // The scope's own committed transactions: page two is stale only if the scope itself changed.
         const basis = `${context.project.project_id}|${payload.scope}:${basisKey}:${version.count}:${version.last}:${commandChangesOfTurn.length}`
-        return pageReviewFiles(
+        const paged = await pageReviewFiles(
           paging,
           { project_id: context.project.project_id, session_id: session.result.session_id },
           payload,
@@ -144,6 +145,12 @@ export function createReviewModule(deps: {
             return marked(fromCommands.kind === 'ok' ? [...rows, ...fromCommands.result] : rows)
           },
         )
+        // Issue 23: what the turn's commands changed that is not among the rows is said with page
+        // one (whatever the filter: it is about the turn, not about the rows shown).
+        if (paged.kind === 'error' || payload.scope !== 'turn' || payload.turn_id === undefined) return paged
+        if (payload.cursor !== undefined) return paged
+        const notes = await reviewCommandNotes(turnParts(db, payload.turn_id), receipts(), snapshots)
+        return notes === null ? paged : ok({ ...paged.result, command_notes: notes })
       },
       'review.diff': async (payload, context) =>
         pageReviewDiff(

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { HeldReason } from '../../../shared/protocol'
+import { dependencyFolderOf } from '../../../shared/paths'
 import { queryAllReceipts } from '../journal'
 import type { Database } from '../store'
 import { overlappingWindows, type CommandWindow } from './windows'
@@ -10,22 +11,10 @@ import { overlappingWindows, type CommandWindow } from './windows'
  * regenerated, not authored, and can be tens of thousands of files. Their changes are shown with
  * the reason and restored only when the person asks — whether or not the project's ignore rules
  * name them (a fresh project often has no .gitignore yet when the agent runs `npm install`).
+ * The path lies inside such a folder (at any depth); the list is `dependencyFolderOf`'s.
  */
-const DEPENDENCY_FOLDERS = new Set([
-  'node_modules',
-  'bower_components',
-  '.venv',
-  '__pycache__',
-  '.tox',
-  '.mypy_cache',
-  '.pytest_cache',
-  '.gradle',
-])
-
-/** The path lies inside a dependency or environment folder (at any depth). */
 export function inDependencyFolder(path: string): boolean {
-  const segments = path.split('/')
-  return segments.slice(0, -1).some((segment) => DEPENDENCY_FOLDERS.has(segment))
+  return dependencyFolderOf(path) !== null
 }
 
 export interface StepAttribution {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineAction } from '../define-action'
+import { HeldReasonSchema, SnapshotNoteSchema } from '../parts'
 
 export const ReviewCategory = z.enum(['code', 'tests', 'docs', 'large', 'other'])
 export type ReviewCategory = z.infer<typeof ReviewCategory>
@@ -71,8 +72,39 @@ export const reviewFiles = defineAction('review.files', {
     }),
     next_cursor: z.string().nullable(),
     page_size: z.number().int().positive(),
+    /**
+     * This turn, page one (issue 23 "what was not recorded is said"): what the turn's commands
+     * changed that is not among the rows. `held`: files changed during a command step that are not
+     * the commands' own, never restored unless the person names them — one entry per file, or per
+     * folder (`folder: true`, `files` beneath it) for dependency folders and nested repositories;
+     * at most REVIEW_HELD_LISTED entries, `held_files` counts them all. `excluded`: files left out of
+     * the snapshots; `unrecorded`: why a command step has no snapshot.
+     */
+    command_notes: z
+      .object({
+        held: z.array(
+          z.object({
+            path: z.string(),
+            reason: HeldReasonSchema,
+            folder: z.boolean(),
+            files: z.number().int().positive(),
+          }),
+        ),
+        held_files: z.number().int().nonnegative(),
+        excluded: z.array(
+          z.object({
+            reason: z.enum(['large', 'nested-repository', 'not-unicode']),
+            files: z.number().int().positive(),
+          }),
+        ),
+        unrecorded: SnapshotNoteSchema.optional(),
+      })
+      .optional(),
   }),
 })
+
+/** Entries of `command_notes.held` a page carries at most. */
+export const REVIEW_HELD_LISTED = 200
 
 /** The largest context a diff may ask for: enough for a whole file at the 64 MiB limit. */
 export const REVIEW_CONTEXT_MAX = 10_000_000

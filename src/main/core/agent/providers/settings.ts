@@ -25,6 +25,8 @@ export interface ProviderSettings {
   /** The provider new turns use, with its key resolved; null when none is configured. */
   active(): { config: ProviderConfig; apiKey: string | undefined } | null
   resolveKey(config: ProviderConfig): string | undefined
+  /** The variables configured providers read keys from, and their values (kept from commands). */
+  keyVariables(): { names: string[]; values: string[] }
 }
 
 interface ProviderRow {
@@ -164,9 +166,18 @@ export function createProviderSettings(options: ProviderSettingsOptions): Provid
     return found
   }
 
+  function keyVariables(): { names: string[]; values: string[] } {
+    const names = all().flatMap((config) => (config.key.kind === 'env' ? [config.key.name] : []))
+    // The command line's key is read whether or not a provider flag was given with it.
+    names.push('RETRACE_API_KEY')
+    const values = names.map((name) => env[name]).filter((value): value is string => value !== undefined)
+    return { names, values }
+  }
+
   return {
     get,
     resolveKey,
+    keyVariables,
     async list() {
       return {
         providers: all().map(view),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync, openSync, closeSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { commandEnvironment } from '../command-environment'
 import { COMMAND_MARKER_VARIABLE } from '../command-groups'
 import { processStartIdentity } from '../process-identity'
 import { boundOutput, defineTool, type ToolContext, type ToolResult } from './define-tool'
@@ -57,7 +58,12 @@ async function startGated(
     cwd: context.root,
     detached: true,
     stdio: ['pipe', output, output],
-    env: { ...process.env, [COMMAND_MARKER_VARIABLE]: marker },
+    // Never the engine's whole environment: the model can run `env` (see command-environment.ts).
+    // The marker is added after the RETRACE_* variables are removed: recovery finds the group by it.
+    env: {
+      ...(context.commandEnvironment?.() ?? commandEnvironment(process.env, { names: [], values: [] })),
+      [COMMAND_MARKER_VARIABLE]: marker,
+    },
   })
   // A failed start is an answer, never an unhandled 'error' event in the main process.
   const started = await new Promise<Error | null>((resolve) => {

@@ -29,6 +29,12 @@ export interface ToolContext {
     record(group: Pick<CommandGroupRecord, 'pgid' | 'leaderIdentity' | 'marker' | 'command'>): RecordOutcome
     releaseIfEnded(pgid: number, marker: string): void
   }
+  /**
+   * The environment a command runs with: the engine's minus Retrace's secrets and internals
+   * (`command-environment.ts`). Absent only in unit tests of the tools: bash then applies the same
+   * rule without any configured provider.
+   */
+  readonly commandEnvironment?: () => Record<string, string>
   /** The `task` tool's sub-agent, run by the loop for this call (a sub-agent has no `task` tool to use it). */
   spawn?(task: { description: string; prompt: string }): Promise<ToolResult>
 }

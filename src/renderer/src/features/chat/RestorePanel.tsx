@@ -4,6 +4,7 @@ import type { RestorePlan, RestoreOperation } from './types'
 import type { RestoreOptions, RestoreState } from './use-restore'
 import { ConflictDiff } from './ConflictDiff'
 import { Icon } from '../../ui/Icon'
+import { heldReasonText } from '../review'
 
 type PlanAction = RestorePlan['actions'][number]
 
@@ -92,6 +93,59 @@ export function FolderLines(props: { folders: RestorePlan['folders'] }) {
   )
 }
 
+/** Held files shown in the sheet; the rest are counted (a dependency folder holds thousands). */
+const HELD_SHOWN = 50
+
+/**
+ * Issue 23: files changed during the turn's command steps that are not the commands' own (you
+ * wrote them, another session did, they lie in node_modules/ or a nested repository). The engine
+ * never restores them unless named: each has its reason and its own "Include it", which previews
+ * again with that file (and the commands' changes) included. An included file is listed among the
+ * actions with "included by you", and unticking it there previews again without it.
+ */
+function HeldFiles(props: {
+  plan: RestorePlan
+  options: RestoreOptions
+  onPreview: (operation: RestoreOperation, options: RestoreOptions) => void
+}) {
+  const { t } = useI18n()
+  const { plan, options } = props
+  const held = plan.command_held ?? []
+  if (held.length === 0) return null
+  return (
+    <section className="restore-held" aria-labelledby={`restore-held-${plan.turn_id}`} data-testid="restore-held-list">
+      <p className="restore-lead" id={`restore-held-${plan.turn_id}`}>
+        {t('restore.heldLead', { count: held.length })}
+      </p>
+      <ul className="restore-paths">
+        {held.slice(0, HELD_SHOWN).map((entry) => (
+          <li key={entry.path} data-testid="restore-held" data-path={entry.path} data-reason={entry.reason}>
+            <code>{entry.path}</code>
+            <span>{heldReasonText(entry, t)}</span>
+            <label className="restore-include">
+              <input
+                type="checkbox"
+                checked={false}
+                aria-label={t('restore.includeHeldNamed', { path: entry.path })}
+                onChange={() =>
+                  props.onPreview(plan.operation as RestoreOperation, {
+                    includeCommands: true,
+                    includeConflicting: [...options.includeConflicting, entry.path],
+                  })
+                }
+              />
+              {t('restore.includeHeld')}
+            </label>
+          </li>
+        ))}
+      </ul>
+      {held.length > HELD_SHOWN && (
+        <p className="restore-hint">{t('restore.heldMore', { count: held.length - HELD_SHOWN })}</p>
+      )}
+    </section>
+  )
+}
+
 function actionVerb(action: PlanAction): MessageKey {
   if (action.target.kind === 'absent') return 'restore.action.delete'
   if (action.expected.kind === 'absent') return 'restore.action.recreate'
@@ -144,7 +198,13 @@ export function RestorePanel(props: {
       const options: RestoreOptions =
         state.kind === 'planned' ? state.options : { includeCommands: false, includeConflicting: [] }
       const toggle =
-        state.kind === 'planned' ? <CommandsToggle plan={plan} options={options} onPreview={props.onPreview} /> : null
+        state.kind === 'planned' ? (
+          <>
+            <CommandsToggle plan={plan} options={options} onPreview={props.onPreview} />
+            <HeldFiles plan={plan} options={options} onPreview={props.onPreview} />
+          </>
+        ) : null
+      const includedByYou = new Set(options.includeConflicting)
       if (plan.status === 'blocked') {
         return (
           <div className="restore-panel restore-blocked" data-testid="restore-confirm" data-status="blocked">
@@ -250,10 +310,26 @@ export function RestorePanel(props: {
           )}
           <ul className="restore-paths">
             {plan.actions.map((action) => (
-              <li key={action.path}>
+              <li key={action.path} data-testid="restore-action" data-path={action.path}>
                 <span className="restore-verb">{t(actionVerb(action))}</span>
                 <code>{action.path}</code>
                 {action.source === 'command' && <span className="restore-source">{t('restore.fromCommand')}</span>}
+                {state.kind === 'planned' && includedByYou.has(action.path) && (
+                  <label className="restore-include">
+                    <input
+                      type="checkbox"
+                      checked
+                      aria-label={t('restore.includedNamed', { path: action.path })}
+                      onChange={() =>
+                        props.onPreview(plan.operation as RestoreOperation, {
+                          includeCommands: options.includeCommands,
+                          includeConflicting: options.includeConflicting.filter((path) => path !== action.path),
+                        })
+                      }
+                    />
+                    {t('restore.included')}
+                  </label>
+                )}
               </li>
             ))}
           </ul>

@@ -7,6 +7,7 @@ import { fileIcon } from '../../ui/file-icons'
 import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
 import { useStore } from '../../ui/store'
+import { CommandNotes } from './CommandNotes'
 import { DiffPane } from './DiffPane'
 import type { LineAnchor } from './DiffView'
 import { reviewStoreFor, type ReviewViewState } from './review-store'
@@ -308,6 +309,7 @@ export default function ReviewPane(props: {
                     {t('review.loadMore')}
                   </button>
                 )}
+                {scope === 'turn' && list.notes !== null && <CommandNotes notes={list.notes} />}
               </>
             )}
           </div>

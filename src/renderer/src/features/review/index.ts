@@ -7,3 +7,4 @@ export const DiffView = lazy(() => import('./DiffView').then((m) => ({ default: 
 export { reviewTurn, reviewStoreFor } from './review-store'
 export { navigateChange } from './change-navigation'
 export type { LineAnchor } from './DiffView'
+export { heldReasonText } from './held-reason'

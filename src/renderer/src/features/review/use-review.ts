@@ -11,6 +11,7 @@ export type SubScope = 'all' | 'unstaged' | 'staged' | 'branch' | 'commit'
 export type ReviewSort = 'path' | 'churn' | 'size'
 export type ReviewList = ResultOf<'review.files'>
 export type ReviewFile = ReviewList['files'][number]
+export type ReviewCommandNotes = NonNullable<ReviewList['command_notes']>
 
 export interface ReviewQuery {
   readonly scope: ReviewScope
@@ -47,6 +48,8 @@ type State =
       files: ReviewFile[]
       totals: ReviewList['totals']
       next: string | null
+      /** This turn: what its commands changed that is not among the rows (page one carries it). */
+      notes: ReviewCommandNotes | null
     }
 
 /** Outside changes are re-scanned after this pause, so a burst of saves costs one scan. */
@@ -89,11 +92,19 @@ export function useReview(projectId: string, sessionId: string | null, query: Re
     (mine: number, outcome: RequestOutcome<ReviewList>, append: boolean) => {
       if (mine !== generation.current || outcome.kind === 'cancelled') return
       if (outcome.kind === 'ok') {
-        const { snapshot_id, files, totals, next_cursor } = outcome.result
+        const { snapshot_id, files, totals, next_cursor, command_notes } = outcome.result
         setState((current) =>
           append && current.kind === 'ready'
             ? { ...current, snapshotId: snapshot_id, files: [...current.files, ...files], totals, next: next_cursor }
-            : { kind: 'ready', key, snapshotId: snapshot_id, files, totals, next: next_cursor },
+            : {
+                kind: 'ready',
+                key,
+                snapshotId: snapshot_id,
+                files,
+                totals,
+                next: next_cursor,
+                notes: command_notes ?? null,
+              },
         )
       } else {
         setState({ kind: 'error', key, message: failureMessage(outcome, t) })

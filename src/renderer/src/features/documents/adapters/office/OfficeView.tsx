@@ -5,7 +5,8 @@ import { OdfThumbnail } from './OdfThumbnail'
 import { OnlyOfficePane } from './OnlyOfficePane'
 import type { OnlyOfficeHost } from './onlyoffice-host'
 import { PagesView } from './PagesView'
-import type { OfficeEngine, OfficeInspection, OfficeServices, OfficeStatus } from './services'
+import { inspectionState, tooLargeDetail, type InspectionState } from './refusal'
+import type { OfficeEngine, OfficeServices, OfficeStatus } from './services'
 import { conversionTarget, downloadBytes, formatFromPath, isMacroEnabled, type OfficeSession } from './session'
 import { SheetView } from './SheetView'
 import { SlideView } from './SlideView'
@@ -54,7 +55,8 @@ export function OfficeView(props: {
   const { t } = useI18n()
   const { session, services, path, engine } = props
   const [status, setStatus] = useState<OfficeStatus | null>(null)
-  const [inspection, setInspection] = useState<OfficeInspection | null | 'unknown'>(services ? null : 'unknown')
+  const [inspected, setInspected] = useState<InspectionState>({ kind: services ? 'pending' : 'unknown' })
+  const [inspectAttempt, setInspectAttempt] = useState(0)
   const [mode, setMode] = useState<Mode | null>(null)
   const [switching, setSwitching] = useState(false)
   const [offerClosed, setOfferClosed] = useState(false)
@@ -79,20 +81,28 @@ export function OfficeView(props: {
     void services.status(controller.signal).then((outcome) => {
       if (!controller.signal.aborted && outcome.kind === 'ok') setStatus(outcome.result)
     })
+    // Not reset to pending on a new revision: publishing an edit changes it, and the editor stays.
     void services.inspect(controller.signal).then((outcome) => {
-      if (!controller.signal.aborted) setInspection(outcome.kind === 'ok' ? outcome.result : 'unknown')
+      if (controller.signal.aborted) return
+      // A later revision is what the open editor itself published: a failed re-inspection of it
+      // never tears that editor down (its unexported edits would go with it).
+      setInspected((current) =>
+        outcome.kind === 'error' && current.kind === 'inspected' ? current : inspectionState(outcome),
+      )
     })
     return () => controller.abort()
-  }, [services, session.revision])
+  }, [services, session.revision, inspectAttempt])
 
-  const format: OfficeFormat | null =
-    (inspection !== null && inspection !== 'unknown' ? inspection.format : null) ?? formatFromPath(path)
+  const inspection = inspected.kind === 'inspected' ? inspected.inspection : null
+  const refusal = inspected.kind === 'refused' ? inspected.refusal : null
+  const format: OfficeFormat | null = inspection?.format ?? formatFromPath(path)
   const libre = status?.engines.find((e) => e.id === 'libreoffice')
   const only = status?.engines.find((e) => e.id === 'onlyoffice')
   const libreAvailable = libre?.available === true
   const onlyAvailable = only?.available === true && only.origin !== undefined && only.entry !== undefined
-  const state = inspection !== null && inspection !== 'unknown' ? inspection.state : 'ok'
-  const losses = inspection !== null && inspection !== 'unknown' ? (inspection.docx_losses ?? []) : []
+  // A refused document is in no state an engine may open: every `state === 'ok'` gate stays shut.
+  const state = refusal ? 'refused' : (inspection?.state ?? 'ok')
+  const losses = inspection?.docx_losses ?? []
   const hasBuiltinEditor = format !== null && BUILTIN_EDITS.has(format)
 
   // The first engine shown: ONLYOFFICE when installed (it edits everything faithfully), else the
@@ -189,9 +199,14 @@ export function OfficeView(props: {
   const download = async () => downloadBytes(await session.export(false), path)
 
   const showOffer =
-    !!services && !props.readOnly && !offerClosed && status?.bundle.pinned === true && only?.available === false
+    !!services &&
+    !props.readOnly &&
+    !offerClosed &&
+    refusal === null &&
+    status?.bundle.pinned === true &&
+    only?.available === false
 
-  if (services && (status === null || inspection === null)) {
+  if (services && (status === null || inspected.kind === 'pending')) {
     return (
       <div className="office-view-inner">
         <p className="viewer-note" role="status">
@@ -202,7 +217,36 @@ export function OfficeView(props: {
   }
 
   let body
-  if (state === 'password-protected' || state === 'corrupt') {
+  if (refusal) {
+    body =
+      refusal.kind === 'too-large' ? (
+        <div className="cannot-preview" data-testid="office-too-large" role="alert">
+          <h3>{t('office.tooLargeTitle')}</h3>
+          <p>{tooLargeDetail(refusal.details, t)}</p>
+          <p>{t('office.refusedNothingChanged')}</p>
+          <button type="button" onClick={() => void download()}>
+            {t('viewer.download')}
+          </button>
+        </div>
+      ) : (
+        <div className="cannot-preview" data-testid="office-unchecked" role="alert">
+          <h3>{t('office.uncheckedTitle')}</h3>
+          <p>{t('office.uncheckedDetail', { message: refusal.message })}</p>
+          <button
+            type="button"
+            onClick={() => {
+              setInspected({ kind: 'pending' })
+              setInspectAttempt((attempt) => attempt + 1)
+            }}
+          >
+            {t('office.retry')}
+          </button>
+          <button type="button" onClick={() => void download()}>
+            {t('viewer.download')}
+          </button>
+        </div>
+      )
+  } else if (state === 'password-protected' || state === 'corrupt') {
     body = (
       <div className="cannot-preview" data-testid={`office-${state}`}>
         <h3>{state === 'corrupt' ? t('office.corruptTitle') : t('office.lockedTitle')}</h3>
