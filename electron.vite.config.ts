@@ -19,6 +19,8 @@ export default defineConfig({
           'diff-worker': resolve(__dirname, 'src/main/core/review/diff-worker.ts'),
           // The project search's walk and ranking (files.search), off the main thread.
           'search-worker': resolve(__dirname, 'src/main/core/files/search-worker.ts'),
+          // The agent's grep/glob patterns, matched where a budget can stop them (issue 23).
+          'pattern-worker': resolve(__dirname, 'src/main/core/agent/tools/pattern-worker.mts'),
         },
       },
     },

@@ -216,6 +216,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       signal,
       callId,
       limits: deps.journal.limits,
+      patternBudgetMs: deps.settings.patternBudgetMs,
       reads,
       async mutate(plan) {
         const stopped = () =>

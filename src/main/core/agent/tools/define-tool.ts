@@ -16,6 +16,11 @@ export interface ToolContext {
   readonly signal: AbortSignal
   readonly callId: string
   readonly limits: JournalLimits
+  /**
+   * Matching time one grep or glob call may spend on the model's patterns before it is stopped
+   * with TIMEOUT (default: DEFAULT_PATTERN_BUDGET_MS in pattern-matcher.ts).
+   */
+  readonly patternBudgetMs?: number
   /** Baselines of what this session read, so a write is checked against what the model saw. */
   readonly reads: ReadRecords
   /** A trusted mutation attributed to the turn; refuses to start once `signal` is aborted. */
