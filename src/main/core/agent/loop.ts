@@ -502,12 +502,13 @@ async function runTool(
   if (needsApproval(definition, mode) && !(definition.kind === 'command' && deps.isCommandAllowed(command))) {
     let request: Omit<ApprovalRequest, 'status'>
     if (definition.kind === 'edit' && definition.preview) {
-      const preview = await definition.preview(input, deps.toolContext(part.id, undefined), deps.planning())
+      const context = deps.toolContext(part.id, undefined)
+      const preview = await definition.preview(input, context, deps.planning())
       if (preview.kind === 'error') {
         finishWith({ kind: 'error', code: preview.error.code, message: preview.error.message })
         return
       }
-      const described = describeChanges(preview.result)
+      const described = describeChanges(preview.result, definition.sourcesOf?.(input, context.root))
       request = described.request
       approved = described.fingerprints
     } else {

@@ -56,6 +56,11 @@ export interface ToolDefinition<Input = unknown> {
    * approval card's diff and fingerprints. Read-only; the real plan is recomputed under the lock.
    */
   preview?(input: Input, context: ToolContext, planning: MutatorContext): Promise<Outcome<PlannedChange[]>>
+  /**
+   * For `edit` tools that publish another project file's bytes (write's `source_path`): each target
+   * path's root-relative source, named on the approval card next to the target (issue 23).
+   */
+  sourcesOf?(input: Input, root: string): ReadonlyMap<string, string>
   execute(input: Input, context: ToolContext): Promise<ToolResult>
 }
 

@@ -117,8 +117,7 @@ export function withPatternMatcher<T>(
           settle(reply)
         }
         const deadline = setTimeout(
-          () =>
-            end({ kind: 'timeout', budgetMs: options.budgetMs, ...(file !== undefined ? { file } : {}) }),
+          () => end({ kind: 'timeout', budgetMs: options.budgetMs, ...(file !== undefined ? { file } : {}) }),
           Math.max(0, options.budgetMs - spentMs),
         )
         pending = settle
