@@ -174,9 +174,12 @@ describe('write(source_path) inside the project', () => {
 })
 
 /**
- * Probes `app.info` every few milliseconds while the call is pending and counts the answers that
- * arrived before it settled: an engine whose event loop runs the pattern answers none after the
- * matching starts, so the grep/glob settles before the next answer.
+ * Probes `app.info` every 20 ms while the call is pending and counts the answers that arrived before
+ * it settled. An engine whose event loop runs the pattern answers only the few probes sent before
+ * the matching starts (7 were seen with the old code, during the walk), then nothing until the
+ * pattern gives up — with these inputs, never. Here the call stays pending for its whole budget
+ * (1.5 s: about 70 answers) and the engine answers throughout; the bound below leaves a wide
+ * margin for a loaded machine.
  */
 async function probeWhilePending(agent: Awaited<ReturnType<typeof agentFixture>>, turnId: string, callId: string) {
   const settled = () =>
@@ -228,7 +231,7 @@ describe('model-chosen patterns run where a budget stops them', () => {
     expect(grep).toMatchObject({ state: 'error', error: { code: 'TIMEOUT' } })
     expect(grep?.error?.message).toContain('b-evil.txt')
     expect(grep?.error?.message).toContain('backtracks catastrophically')
-    expect(answered).toBeGreaterThanOrEqual(3)
+    expect(answered).toBeGreaterThanOrEqual(15)
     // The engine and the next grep go on as before.
     expect(after).toMatchObject({ state: 'completed' })
     expect(after?.output).toBe('a-normal.txt:1: nothing to see')
@@ -268,7 +271,7 @@ describe('model-chosen patterns run where a budget stops them', () => {
     const byId = new Map(toolParts(await agent.turn(turnId)).map((p) => [p.id, p]))
     expect(byId.get('call_glob')).toMatchObject({ state: 'error', error: { code: 'TIMEOUT' } })
     expect(byId.get('call_glob')?.error?.message).toContain('glob stopped')
-    expect(answered).toBeGreaterThanOrEqual(3)
+    expect(answered).toBeGreaterThanOrEqual(15)
     expect(byId.get('call_nested')).toMatchObject({ state: 'completed', output: 'plain.md' })
     expect(byId.get('call_long')).toMatchObject({ state: 'error', error: { code: 'TOO_LARGE' } })
     expect((await agent.core.handle(request('app.info', {}))).status).toBe('ok')
