@@ -277,3 +277,31 @@ describe('model-chosen patterns run where a budget stops them', () => {
     expect((await agent.core.handle(request('app.info', {}))).status).toBe('ok')
   })
 })
+
+test('stopping the turn stops a grep stuck in its pattern: the worker is terminated, not waited for', async () => {
+  const root = realpathSync(tempDir('retrace-reach-'))
+  writeFileSync(join(root, 'evil.txt'), `${'a'.repeat(60)}b\n`)
+  const llm = await fakeModel()
+  llm.enqueue({
+    kind: 'stream',
+    steps: [{ toolCalls: [{ id: 'call_grep', name: 'grep', input: { pattern: '(a+)+$' } }] }],
+  })
+  // A budget far beyond the test's own timeout: only the stop can end this call in time.
+  const agent = await agentFixture(root, llm, {
+    mode: 'auto',
+    agent: { loop: { maxRetries: 0, stallTimeoutMs: 10_000, patternBudgetMs: 600_000 } },
+  })
+  const turnId = await agent.prompt('Search for it')
+  await agent.events.waitFor((f) => {
+    if (f.event !== 'turn.part') return false
+    const part = (f.data as { part: TurnPart }).part
+    return part.type === 'tool' && part.id === 'call_grep' && part.state === 'running'
+  })
+  // Past the walk (a git call, some 100 ms) and into the matching, which never ends by itself.
+  await new Promise((resolve) => setTimeout(resolve, 1_000))
+  expect((await agent.core.handle(request('app.info', {}))).status).toBe('ok')
+  expect((await agent.session('session.abort')).status).toBe('ok')
+  expect((await agent.finished(turnId)).status).toBe('aborted')
+  const [grep] = toolParts(await agent.turn(turnId))
+  expect(grep).toMatchObject({ state: 'error', error: { code: 'ABORTED' } })
+})
