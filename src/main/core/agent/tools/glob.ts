@@ -30,7 +30,7 @@ export const globTool = defineTool({
       if (compiled.kind !== 'ok') return compiled
       return matcher.filter(files.map((entry) => entry.path.slice(prefix.length)))
     })
-    if (matched.kind !== 'ok') return matchFailure(matched, { tool: 'glob', pattern: input.pattern })
+    if (matched.kind !== 'ok') return matchFailure(matched, { tool: 'glob', pattern: input.pattern, kind: 'glob' })
     const found = matched.result
       .map((index) => files[index] as WalkEntry)
       .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1))

@@ -55,11 +55,11 @@ export const grepTool = defineTool({
         regex: input.pattern,
         ...(include ? { glob: { pattern: include, basename: !include.includes('/') } } : {}),
       })
-      if (compiled.kind !== 'ok') return matchFailure(compiled, { tool: 'grep', pattern: input.pattern })
+      if (compiled.kind !== 'ok') return matchFailure(compiled, { tool: 'grep', pattern: input.pattern, kind: 'regex' })
       let candidates: WalkEntry[] = files
       if (include) {
         const kept = await matcher.filter(files.map((entry) => entry.path))
-        if (kept.kind !== 'ok') return matchFailure(kept, { tool: 'grep', pattern: include })
+        if (kept.kind !== 'ok') return matchFailure(kept, { tool: 'grep', pattern: include, kind: 'glob' })
         candidates = kept.result.map((index) => files[index] as WalkEntry)
       }
       const found: Array<{ path: string; match: LineMatch }> = []
@@ -90,7 +90,12 @@ export const grepTool = defineTool({
         )
         if (matched.kind !== 'ok') {
           const at = matched.kind === 'timeout' && matched.file !== undefined ? batch[matched.file]?.path : undefined
-          return matchFailure(matched, { tool: 'grep', pattern: input.pattern, ...(at !== undefined ? { at } : {}) })
+          return matchFailure(matched, {
+            tool: 'grep',
+            pattern: input.pattern,
+            kind: 'regex',
+            ...(at !== undefined ? { at } : {}),
+          })
         }
         for (const match of matched.result.matches) found.push({ path: batch[match.file]?.path ?? '', match })
         more = matched.result.more

@@ -171,7 +171,7 @@ function unexpected(answer: MatchStep<never> | PatternReply): MatchStep<never> {
  */
 export function matchFailure(
   step: Exclude<MatchStep<unknown>, { kind: 'ok' }>,
-  call: { tool: 'grep' | 'glob'; pattern: string; at?: string },
+  call: { tool: 'grep' | 'glob'; pattern: string; kind: 'regex' | 'glob'; at?: string },
 ): ToolResult {
   const shown = call.pattern.length > 200 ? `${call.pattern.slice(0, 200)}…` : call.pattern
   switch (step.kind) {
@@ -189,7 +189,7 @@ export function matchFailure(
         kind: 'error',
         code: 'TIMEOUT',
         message: [
-          `${call.tool} stopped: matching ${call.tool === 'grep' ? `/${shown}/` : `"${shown}"`} took longer than`,
+          `${call.tool} stopped: matching ${call.kind === 'regex' ? `/${shown}/` : `"${shown}"`} took longer than`,
           `${step.budgetMs / 1000} s${call.at !== undefined ? ` (while matching ${call.at})` : ''}, so nothing is`,
           'reported. The pattern most likely backtracks catastrophically — nested or repeated unbounded quantifiers such',
           'as (a+)+, (.*)* or *a*a*a*b; simplify it, or narrow path/include.',
