@@ -133,6 +133,51 @@ test('prompt → approve a write → exact turn card → Undo puts the file back
   expect(await watch.cspViolations()).toEqual([])
 })
 
+test('the approval card of a write from source_path names the source file', async () => {
+  const generated = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 255])
+  mkdirSync(join(work, 'project', 'gen'), { recursive: true })
+  writeFileSync(join(work, 'project', 'gen', 'chart.png'), generated)
+  llm.enqueue(
+    {
+      kind: 'stream',
+      steps: [
+        {
+          toolCalls: [
+            {
+              id: 'call_publish',
+              name: 'write',
+              input: { file_path: 'docs/chart.png', source_path: 'gen/chart.png' },
+            },
+          ],
+        },
+      ],
+    },
+    { kind: 'stream', steps: [{ text: 'Published the chart.' }] },
+  )
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  await page.getByTestId('session-new').click()
+  // Typed only once the new session is the one shown: text typed while it is being created is lost.
+  await expect.poll(() => page.getByTestId('chat').innerText()).toContain('Ask the agent for a change.')
+  const input = page.getByTestId('composer-input')
+  await input.fill('Publish the generated chart')
+  await input.press('Enter')
+
+  // A binary diff says only its sizes; the card names whose bytes would be published.
+  const card = page.getByRole('group', { name: 'Approval' })
+  await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(1)
+  await expect.poll(() => card.getByText('from gen/chart.png', { exact: true }).count()).toBe(1)
+  expect(await card.innerText()).toContain('docs/chart.png')
+  await card.getByRole('button', { name: 'Approve' }).click()
+  await expect
+    .poll(() => page.getByTestId('transcript').innerText(), { timeout: 15_000 })
+    .toContain('Published the chart.')
+  expect(readFileSync(join(work, 'project', 'docs', 'chart.png')).equals(generated)).toBe(true)
+  expect(watch.consoleErrors).toEqual([])
+  await page.close()
+})
+
 test('a task: the sub-agent’s write asks for approval under the task, and the turn card counts it', async () => {
   llm.enqueue(
     {

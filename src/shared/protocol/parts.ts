@@ -19,7 +19,16 @@ export const ApprovalRequestSchema = z.object({
   /** Unified diff of every file the call would change (file tools). */
   diff: z.string().optional(),
   /** Files the call would change, with the operation. */
-  files: z.array(z.object({ path: z.string(), operation: z.string() })).optional(),
+  files: z
+    .array(
+      z.object({
+        path: z.string(),
+        operation: z.string(),
+        /** The project file whose bytes the call publishes at `path` (write's source_path), root-relative. */
+        source: z.string().optional(),
+      }),
+    )
+    .optional(),
   command: z.string().optional(),
   /** Set when the call reaches outside the project root: recorded with the authorisation. */
   outside_root: z.boolean().optional(),

@@ -21,7 +21,11 @@ function textOf(bytes: Buffer | undefined): string | null {
  * change, and the fingerprints (each path's digest now, or null for absent) that the journal
  * re-checks before publishing (spec 03 step 3) — a file changed while waiting fails with CONFLICT.
  */
-export function describeChanges(changes: readonly PlannedChange[]): {
+export function describeChanges(
+  changes: readonly PlannedChange[],
+  /** Target path → the project file its bytes come from (write's source_path), named on the card. */
+  sources: ReadonlyMap<string, string> = new Map(),
+): {
   request: Omit<ApprovalRequest, 'status'>
   fingerprints: Map<string, Digest | null>
 } {
@@ -58,7 +62,10 @@ export function describeChanges(changes: readonly PlannedChange[]): {
     request: {
       kind: 'diff',
       diff,
-      files: changes.map((change) => ({ path: change.path, operation: change.operation })),
+      files: changes.map((change) => {
+        const source = sources.get(change.path)
+        return { path: change.path, operation: change.operation, ...(source !== undefined ? { source } : {}) }
+      }),
     },
     fingerprints,
   }

@@ -14,6 +14,7 @@ import { storageFailure, type Digest } from '../store'
 import { describeChanges } from './approvals'
 import { turnMessages } from './messages'
 import { boundOutput, type ToolContext, type ToolDefinition, type ToolResult } from './tools/define-tool'
+import { DEFAULT_PATTERN_BUDGET_MS } from './tools/pattern-matcher'
 
 // The SDK's console warnings (e.g. an unknown model id) would go to stderr on every call; what
 // matters to the person is shown in the turn instead.
@@ -28,9 +29,16 @@ export interface LoopSettings {
   readonly stepLimit: number
   /** A stream silent this long is stopped and reported as stalled (retryable). */
   readonly stallTimeoutMs: number
+  /** Matching time of one grep/glob call's patterns before it stops with TIMEOUT (issue 23: ReDoS). */
+  readonly patternBudgetMs: number
 }
 
-export const DEFAULT_LOOP_SETTINGS: LoopSettings = { maxRetries: 2, stepLimit: 50, stallTimeoutMs: 120_000 }
+export const DEFAULT_LOOP_SETTINGS: LoopSettings = {
+  maxRetries: 2,
+  stepLimit: 50,
+  stallTimeoutMs: 120_000,
+  patternBudgetMs: DEFAULT_PATTERN_BUDGET_MS,
+}
 
 export interface LoopDependencies {
   readonly model: LanguageModel
@@ -577,12 +585,13 @@ async function runTool(
   if (needsApproval(definition, mode) && !(definition.kind === 'command' && deps.isCommandAllowed(command))) {
     let request: Omit<ApprovalRequest, 'status'>
     if (definition.kind === 'edit' && definition.preview) {
-      const preview = await definition.preview(input, deps.toolContext(part.id, undefined), deps.planning())
+      const context = deps.toolContext(part.id, undefined)
+      const preview = await definition.preview(input, context, deps.planning())
       if (preview.kind === 'error') {
         finishWith({ kind: 'error', code: preview.error.code, message: preview.error.message })
         return
       }
-      const described = describeChanges(preview.result)
+      const described = describeChanges(preview.result, definition.sourcesOf?.(input, context.root))
       request = described.request
       approved = described.fingerprints
     } else {

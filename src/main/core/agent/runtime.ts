@@ -254,6 +254,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       signal,
       callId,
       limits: deps.journal.limits,
+      patternBudgetMs: deps.settings.patternBudgetMs,
       reads,
       // Computed per command: a provider added or re-keyed during the session is covered at once.
       commandEnvironment: () => commandEnvironment(process.env, deps.providers.keyVariables()),

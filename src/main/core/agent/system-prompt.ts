@@ -24,8 +24,9 @@ export async function systemPrompt(root: string, now: Date = new Date()): Promis
     '- Use the tools. Paths are relative to the project root.',
     '- Read a file before you change it; use edit for small changes, write for whole files, apply_patch',
     '  for several files at once.',
-    '- To produce a generated or binary document, write it with a script into a temporary folder and',
-    '  publish it with write(file_path, source_path=…). Never let a script overwrite a project file.',
+    '- To produce a generated or binary document, write it with a script into a temporary folder inside',
+    '  the project and publish it with write(file_path, source_path=…); a source outside the project is',
+    '  refused. Never let a script overwrite a project file.',
     '- bash runs in the project folder; its effects on files are not recorded, so prefer the file tools.',
     '- When you are done, answer briefly with what you changed.',
   ]

@@ -170,6 +170,7 @@ export const en = {
   'approval.op.modify': 'edit',
   'approval.op.delete': 'delete',
   'approval.op.rename': 'move',
+  'approval.from': 'from {path}',
   'approval.approve': 'Approve',
   'approval.reject': 'Reject',
   'approval.always': 'Always allow this command in this session',

@@ -172,6 +172,7 @@ export const zhCN: Record<MessageKey, string> = {
   'approval.op.modify': '修改',
   'approval.op.delete': '删除',
   'approval.op.rename': '移动',
+  'approval.from': '来自 {path}',
   'approval.approve': '批准',
   'approval.reject': '拒绝',
   'approval.always': '本会话中始终允许此命令',

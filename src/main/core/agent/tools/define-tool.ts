@@ -17,6 +17,11 @@ export interface ToolContext {
   readonly signal: AbortSignal
   readonly callId: string
   readonly limits: JournalLimits
+  /**
+   * Matching time one grep or glob call may spend on the model's patterns before it is stopped
+   * with TIMEOUT (default: DEFAULT_PATTERN_BUDGET_MS in pattern-matcher.ts).
+   */
+  readonly patternBudgetMs?: number
   /** Baselines of what this session read, so a write is checked against what the model saw. */
   readonly reads: ReadRecords
   /** A trusted mutation attributed to the turn; refuses to start once `signal` is aborted. */
@@ -66,6 +71,11 @@ export interface ToolDefinition<Input = unknown> {
    * approval card's diff and fingerprints. Read-only; the real plan is recomputed under the lock.
    */
   preview?(input: Input, context: ToolContext, planning: MutatorContext): Promise<Outcome<PlannedChange[]>>
+  /**
+   * For `edit` tools that publish another project file's bytes (write's `source_path`): each target
+   * path's root-relative source, named on the approval card next to the target (issue 23).
+   */
+  sourcesOf?(input: Input, root: string): ReadonlyMap<string, string>
   execute(input: Input, context: ToolContext): Promise<ToolResult>
 }
 

@@ -1,7 +1,7 @@
-import picomatch from 'picomatch'
 import { z } from 'zod'
 import { defineTool } from './define-tool'
-import { walkFromArg } from './walk'
+import { checkPatternLength, DEFAULT_PATTERN_BUDGET_MS, matchFailure, withPatternMatcher } from './pattern-matcher'
+import { walkFromArg, type WalkEntry } from './walk'
 
 const MAX_RESULTS = 100
 const MAX_SCANNED = 50_000
@@ -15,13 +15,24 @@ export const globTool = defineTool({
   ].join(' '),
   input: z.object({ pattern: z.string().min(1), path: z.string().optional() }),
   async execute(input, context) {
+    const tooLong = checkPatternLength('pattern', input.pattern)
+    if (tooLong) return tooLong
     const walked = await walkFromArg(context, input.path, { maxEntries: MAX_SCANNED })
     if (walked.kind === 'answer') return walked.result
     const { start, entries, truncated } = walked
-    const matches = picomatch(input.pattern, { dot: true })
     const prefix = start === '' ? '' : `${start}/`
-    const found = entries
-      .filter((e) => e.kind === 'file' && matches(e.path.slice(prefix.length)))
+    const files = entries.filter((entry) => entry.kind === 'file')
+    const budgetMs = context.patternBudgetMs ?? DEFAULT_PATTERN_BUDGET_MS
+    // picomatch compiles to a backtracking RegExp ("*a*a*a*b" over long names is polynomial with a
+    // large exponent), so the matching runs where the call's budget can stop it.
+    const matched = await withPatternMatcher({ budgetMs, signal: context.signal }, async (matcher) => {
+      const compiled = await matcher.compile({ glob: { pattern: input.pattern, basename: false } })
+      if (compiled.kind !== 'ok') return compiled
+      return matcher.filter(files.map((entry) => entry.path.slice(prefix.length)))
+    })
+    if (matched.kind !== 'ok') return matchFailure(matched, { tool: 'glob', pattern: input.pattern, kind: 'glob' })
+    const found = matched.result
+      .map((index) => files[index] as WalkEntry)
       .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1))
     if (found.length === 0) return { kind: 'ok', output: `No files match ${input.pattern}.` }
     const shown = found.slice(0, MAX_RESULTS).map((e) => e.path)

@@ -63,6 +63,7 @@ export function defineJournaledTool<Input>(spec: {
   /** The verb of the answer ("Wrote", "Edited", "Patched"). */
   verb: string
   pathOf?: (input: Input) => string
+  sourcesOf?: ToolDefinition<Input>['sourcesOf']
   plan(input: Input, context: ToolContext, planning: MutatorContext): Promise<Outcome<PlannedChange[]>>
 }): ToolDefinition<Input> {
   return defineTool({
@@ -71,6 +72,7 @@ export function defineJournaledTool<Input>(spec: {
     description: spec.description,
     input: spec.input,
     preview: spec.plan,
+    ...(spec.sourcesOf ? { sourcesOf: spec.sourcesOf } : {}),
     async execute(input, context) {
       if (spec.pathOf) {
         const path = toolPath(context.root, spec.pathOf(input))

@@ -59,6 +59,10 @@ export function ApprovalCard(props: {
                       {label ? t(label) : file.operation}
                     </span>
                     <span className="approval-path">{file.path}</span>
+                    {file.source !== undefined && (
+                      // Whose bytes are published: a generated file's origin, not just its size.
+                      <span className="approval-source">{t('approval.from', { path: file.source })}</span>
+                    )}
                   </li>
                 )
               })}
