@@ -130,8 +130,8 @@ export const bashTool = defineTool({
     `timeout_ms defaults to ${DEFAULT_TIMEOUT_MS} (at most ${MAX_TIMEOUT_MS}); on timeout the whole process group`,
     'is stopped. Output over about 30 000 characters keeps its beginning and end. run_in_background starts it',
     'and returns at once with its pid and a log file. File changes made by commands are not recorded as your',
-    'edits: to change project files use write, edit or apply_patch; generate documents into a temp folder and',
-    'publish them with write(source_path=…).',
+    'edits: to change project files use write, edit or apply_patch; generate documents into a temporary folder inside',
+    'the project and publish them with write(source_path=…) (a source outside the project is refused).',
   ].join(' '),
   input: z.object({
     command: z.string().min(1),
