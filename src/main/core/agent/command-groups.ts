@@ -34,6 +34,11 @@ export interface CommandGroups {
   releaseIfEnded(pgid: number, marker: string): void
   /** The groups this engine started that still run (a `cmd &` a finished command left behind). */
   ownLive(): Array<{ pgid: number; marker: string }>
+  /**
+   * The groups one turn started that still run and are provably the ones recorded (a reused pid
+   * is never one of them): its background commands and what its finished commands left running.
+   */
+  liveOfTurn(turnId: string): Array<{ pgid: number; marker: string }>
 }
 
 const ownerPid = process.pid
@@ -69,7 +74,13 @@ export function createCommandGroups(db: Database): CommandGroups {
     },
     releaseIfEnded(pgid, marker) {
       if (groupExists(pgid)) return
-      statement(db, 'DELETE FROM agent_command_groups WHERE pgid = ? AND marker = ?').run(pgid, marker)
+      try {
+        statement(db, 'DELETE FROM agent_command_groups WHERE pgid = ? AND marker = ?').run(pgid, marker)
+      } catch {
+        // Called from a child's exit, which can come after the engine closed its database (a
+        // background command ended by shutdown): never a throw from an event handler. The row is
+        // then a dead engine's, and start-up recovery forgets it.
+      }
     },
     ownLive() {
       const rows = statement(
@@ -77,6 +88,13 @@ export function createCommandGroups(db: Database): CommandGroups {
         'SELECT pgid, marker FROM agent_command_groups WHERE owner_pid = ? AND owner_identity = ?',
       ).all(ownerPid, ownIdentity()) as Array<{ pgid: number; marker: string }>
       return rows.filter((row) => groupExists(row.pgid))
+    },
+    liveOfTurn(turnId) {
+      const rows = statement(
+        db,
+        'SELECT * FROM agent_command_groups WHERE owner_pid = ? AND owner_identity = ? AND turn_id = ?',
+      ).all(ownerPid, ownIdentity(), turnId) as unknown as GroupRow[]
+      return rows.filter(isOurs).map((row) => ({ pgid: row.pgid, marker: row.marker }))
     },
   }
 }

@@ -315,7 +315,12 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       if (!entry) return ok({})
       entry.abort.abort()
       for (const resolve of [...entry.approvals.values()]) resolve('reject')
-      await entry.done
+      // Stop means everything the turn started (issue 23 review): a running command ends through
+      // its own abort, and so do the turn's background commands and what its finished commands
+      // left running (`cmd &`), which nothing else would end before the engine exits. A turn that
+      // ends by itself leaves its background commands running (a dev server the next turn uses).
+      const leftRunning = commandGroups.liveOfTurn(entry.turn.turn_id).map((group) => terminateGroup(group.pgid))
+      await Promise.all([entry.done, ...leftRunning])
       return ok({})
     },
     approve(session, callId, decision) {

@@ -1,7 +1,8 @@
-import { fstatSync, lstatSync, readFileSync, statSync } from 'node:fs'
+import { fstatSync, lstatSync, statSync } from 'node:fs'
 import { createHash, randomUUID } from 'node:crypto'
 import type { Prepared } from 'fuzzysort'
 import { dataDirPath, unlistedSegment, walkTree } from './walk'
+import { readSmallRegularFile } from '../platform'
 
 /**
  * A project's file index for search (spec 08 "Project search"): every entry the walk sees, with
@@ -69,11 +70,10 @@ function excludeVersion(path: string): string {
 export function readExcludes(paths: readonly string[]): string | undefined {
   const texts: string[] = []
   for (const path of paths) {
-    try {
-      if (statSync(path).size <= MAX_EXCLUDE_BYTES) texts.push(readFileSync(path, 'utf8'))
-    } catch {
-      // absent or unreadable: git skips it too
-    }
+    // A repository names these files (`core.excludesFile`): never a FIFO or a device, whose read
+    // would block or never end (issue 23 review). Absent or unreadable: git skips it too.
+    const text = readSmallRegularFile(path, { maxBytes: MAX_EXCLUDE_BYTES, followLinks: true })
+    if (text !== undefined) texts.push(text)
   }
   return texts.length === 0 ? undefined : texts.join('\n')
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, readlinkSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { fail, ok, type Outcome, type ProjectSummary } from '../../../shared/protocol'
 import { addWorktree, status } from '../git'
+import { copyIntoTree, linkIntoTree, removeFromTree, writeIntoTree } from '../platform'
+import { openFileForRead, withParent } from '../project-fs'
 import { inImmediateTransaction, statement, type BlobStore, type Database } from '../store'
 import { chainOf, getNode } from './dag'
 import { filesNodeOf } from './plan-rewind'
@@ -151,16 +153,16 @@ async function materializeWorktree(
   if (added.kind === 'error') return added
   try {
     // The parent's uncommitted files as they are now (git's own view: ignored files stay out).
+    // HEAD may hold a link where the parent holds a real folder (issue 23 review: a hostile
+    // repository commits `docs -> ~/.ssh` and ships a real `docs/` folder): the copy never
+    // follows a link on either side (platform/own-tree.ts, project-fs).
     for (const entry of changed.result.entries) {
-      if (entry.old_path !== null) rmSync(join(dir, entry.old_path), { force: true })
-      const source = join(project.root, entry.path)
-      const info = lstatSync(source, { throwIfNoEntry: false })
-      if (info?.isFile()) put(dir, entry.path, readFileSync(source), info.mode & 0o777)
-      else if (!info) rmSync(join(dir, entry.path), { force: true })
+      if (entry.old_path !== null) removeFromTree(dir, entry.old_path)
+      await copyParentEntry(project.root, entry.path, dir)
     }
     for (const [path, target] of targets) {
-      if (target === null) rmSync(join(dir, path), { force: true })
-      else put(dir, path, target.bytes, target.mode)
+      if (target === null) removeFromTree(dir, path)
+      else await writeIntoTree(dir, path, target.bytes, target.mode)
     }
   } catch (error) {
     return fail('INTERNAL', `Preparing the worktree failed: ${(error as Error).message}`, { path: dir })
@@ -168,9 +170,26 @@ async function materializeWorktree(
   return ok(dir)
 }
 
-function put(root: string, path: string, bytes: Buffer, mode: number): void {
-  const file = join(root, path)
-  mkdirSync(dirname(file), { recursive: true })
-  writeFileSync(file, bytes)
-  chmodSync(file, mode)
+/**
+ * One changed path of the parent, as it is now, into the new worktree: a file's bytes and mode, a
+ * link as a link, an absent path removed. Reached without following links: a path below a link of
+ * the parent is not the parent's file, and a FIFO or device is never opened for a read that waits.
+ */
+async function copyParentEntry(root: string, path: string, dir: string): Promise<void> {
+  const done = await withParent(root, path, async (folder, name) => {
+    const opened = openFileForRead(folder, name)
+    if (opened.kind === 'regular') {
+      try {
+        await copyIntoTree(dir, path, opened.fd, opened.mode & 0o777)
+      } finally {
+        closeSync(opened.fd)
+      }
+    } else if (opened.kind === 'symlink') {
+      linkIntoTree(dir, path, readlinkSync(folder.at(name)))
+    } else if (opened.kind === 'absent') {
+      removeFromTree(dir, path)
+    }
+    return { kind: 'done' as const }
+  })
+  if (done.kind === 'unreachable' && done.reason === 'absent') removeFromTree(dir, path)
 }

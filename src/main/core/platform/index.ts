@@ -1,4 +1,6 @@
 export { isInside } from './fs-paths'
 export { fsyncDirectory, writeNewFileSynced } from './durable'
-export { createLimiter } from './bounded'
+export { createFairLimiter, createLimiter } from './bounded'
 export { processAlive } from './processes'
+export { copyIntoTree, linkIntoTree, removeFromTree, writeIntoTree } from './own-tree'
+export { readSmallRegularFile } from './small-file'

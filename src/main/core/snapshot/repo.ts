@@ -5,7 +5,7 @@ import { homedir } from 'node:os'
 import { join, relative, sep } from 'node:path'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import { runGit, type GitOptions, type GitResult } from '../git'
-import { isInside } from '../platform'
+import { isInside, readSmallRegularFile } from '../platform'
 import { JOURNAL_TEMP_PREFIX } from '../journal'
 
 /** One project worktree's shadow repository. */
@@ -304,7 +304,10 @@ const EXCLUDES_HEADER = '# Written by Retrace: the user repository info/exclude,
  * read) + Retrace's own temp files + its data folder when that lies inside the project.
  */
 export async function syncExcludes(shadow: Shadow, user: UserRepo, gitDir = shadow.gitDir): Promise<void> {
-  const users = await readFile(join(user.commonDir, 'info', 'exclude'), 'utf8').catch(() => '')
+  // Never a FIFO or a device a hostile repository put there (issue 23 review); over 1 MiB it is no
+  // real exclude file (search and the project walk skip it the same way).
+  const users =
+    readSmallRegularFile(join(user.commonDir, 'info', 'exclude'), { maxBytes: 1024 * 1024, followLinks: true }) ?? ''
   const lines = [EXCLUDES_HEADER, users, users.endsWith('\n') || users === '' ? '' : '\n', `${JOURNAL_TEMP_PREFIX}*\n`]
   if (isInside(shadow.worktree, shadow.dataDir) && shadow.dataDir !== shadow.worktree) {
     lines.push(`/${escapePattern(relative(shadow.worktree, shadow.dataDir).split(sep).join('/'))}/\n`)

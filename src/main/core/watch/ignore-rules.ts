@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
+import { readSmallRegularFile } from '../platform'
+
+/** Larger ignore files are not real ones (files/walk.ts skips them too). */
+const MAX_IGNORE_BYTES = 1024 * 1024
 
 /**
  * git's ignore semantics for a watcher: `.gitignore` in every folder (read once, forgotten when it
@@ -14,15 +17,15 @@ export function createIgnoreRules(root: string, options: { alwaysIgnored: (relat
     const cached = perFolder.get(folder)
     if (cached !== undefined) return cached
     const sources: string[] = []
-    const read = (path: string) => {
-      try {
-        sources.push(readFileSync(path, 'utf8'))
-      } catch {
-        // No ignore file here: nothing to add.
-      }
+    // Never a FIFO or a device, which would hang the engine (issue 23 review). A `.gitignore` that
+    // is a link is not followed, as git (2.32+) and the project walk do not; `info/exclude` is
+    // git's own file and is followed as git follows it.
+    const read = (path: string, followLinks: boolean) => {
+      const text = readSmallRegularFile(path, { maxBytes: MAX_IGNORE_BYTES, followLinks })
+      if (text !== undefined) sources.push(text)
     }
-    read(join(root, folder, '.gitignore'))
-    if (folder === '') read(join(root, '.git', 'info', 'exclude'))
+    read(join(root, folder, '.gitignore'), false)
+    if (folder === '') read(join(root, '.git', 'info', 'exclude'), true)
     const rules = sources.length > 0 ? ignore().add(sources.join('\n')) : null
     perFolder.set(folder, rules)
     return rules

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
-import { createLimiter } from '../../platform'
+import { createFairLimiter } from '../../platform'
 import type { ToolResult } from './define-tool'
 import type { PatternJob, PatternReply } from './pattern-protocol'
 import { STOPPED } from './walk'
@@ -19,14 +19,17 @@ export const MAX_PATTERN_CHARS = 1_000
 
 /**
  * Pattern workers alive at once across the engine: parallel tool calls queue behind them, so a
- * burst of pathological patterns keeps at most this many threads busy on a small machine.
+ * burst of pathological patterns keeps at most this many threads busy on a small machine. The
+ * queue is fair between turns (keyed by the turn's stop signal, which its sub-agents share): a
+ * model that asks for thirty catastrophic patterns at once makes another session's grep wait for
+ * one budget at most, not thirty (issue 23 review).
  */
 const MAX_WORKERS = 2
 
 /** A worker's heap: texts arrive in batches of a few MiB, a regex needs little more. */
 const WORKER_HEAP_MB = 256
 
-const limitWorkers = createLimiter(MAX_WORKERS)
+const limitWorkers = createFairLimiter(MAX_WORKERS)
 
 /** One step of matching: its answer, or why there is none. */
 export type MatchStep<T> =
@@ -77,7 +80,7 @@ export function withPatternMatcher<T>(
   options: { budgetMs: number; signal: AbortSignal },
   use: (matcher: PatternMatcher) => Promise<T>,
 ): Promise<T> {
-  return limitWorkers(async () => {
+  return limitWorkers(options.signal, async () => {
     const worker = new Worker(workerScript(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } })
     worker.unref()
     let ended: MatchStep<never> | undefined
