@@ -38,6 +38,36 @@ export const CORE_LAYERS = {
   agent: ['actions', 'store', 'journal', 'history', 'files', 'project-fs', 'platform', 'changes', 'events', 'snapshot'],
 }
 
+/**
+ * A cycle in a layer table (module names, first repeated last), or null. The fence only proves
+ * each import follows the table; a table where two modules may import each other would let a
+ * feature-level cycle through, so the table itself must be a strict order.
+ */
+export function layerCycle(layers) {
+  const state = new Map()
+  const path = []
+  const visit = (name) => {
+    if (state.get(name) === 'done') return null
+    if (state.get(name) === 'open') return [...path.slice(path.indexOf(name)), name]
+    state.set(name, 'open')
+    path.push(name)
+    for (const next of layers[name] ?? []) {
+      const found = visit(next)
+      if (found) return found
+    }
+    path.pop()
+    state.set(name, 'done')
+    return null
+  }
+  for (const name of Object.keys(layers)) {
+    const found = visit(name)
+    if (found) return found
+  }
+  return null
+}
+
+const coreLayerCycle = layerCycle(CORE_LAYERS)
+
 function moduleOf(base, file) {
   const rel = relative(base, file)
   if (rel.startsWith('..') || rel === '') return undefined
@@ -100,6 +130,14 @@ export const moduleFences = {
     ]
     const visit = (node) => check(context, node, node.source?.value, bases)
     return {
+      Program: (node) => {
+        if (coreLayerCycle !== null && context.filename.includes(`${sep}core${sep}`)) {
+          context.report({
+            node,
+            message: `The engine's layer table has a cycle: ${coreLayerCycle.join(' → ')} (eslint-rules/module-fences.mjs).`,
+          })
+        }
+      },
       ImportDeclaration: visit,
       ExportNamedDeclaration: visit,
       ExportAllDeclaration: visit,

@@ -1,5 +1,6 @@
 import { ESLint } from 'eslint'
 import { describe, expect, test } from 'vitest'
+import { CORE_LAYERS, layerCycle } from '../eslint-rules/module-fences.mjs'
 
 /**
  * The folder layering of spec 01 is enforced by lint; these prove the fence is live by linting
@@ -12,6 +13,11 @@ async function restrictedImports(filePath: string, code: string): Promise<string
   return (result?.messages ?? [])
     .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'retrace/module-fences')
     .map((m) => m.message)
+}
+
+async function importCycles(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath })
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'retrace-main/no-import-cycle').map((m) => m.message)
 }
 
 describe('layer boundaries', () => {
@@ -63,5 +69,44 @@ describe('layer boundaries', () => {
     ],
   ])('%s: an allowed import passes', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([])
+  })
+})
+
+describe('import cycles (issue 24)', () => {
+  test('a file that imports a file importing it back fails lint, naming the chain', async () => {
+    // journal/index.ts re-exports temp-names.ts: importing the index back from it closes a cycle.
+    const messages = await importCycles(
+      'src/main/core/journal/temp-names.ts',
+      "import { createJournal } from './index'\nexport const x = createJournal\n",
+    )
+    expect(messages).toEqual([
+      'Import cycle: src/main/core/journal/temp-names.ts → src/main/core/journal/index.ts → src/main/core/journal/temp-names.ts.',
+    ])
+  })
+
+  test('a cycle through several files and a type-only import fails too', async () => {
+    // store/index.ts → store/database.ts; database.ts importing the store's index closes it.
+    const messages = await importCycles(
+      'src/main/core/store/database.ts',
+      "import type { BlobStore } from '.'\nexport type X = BlobStore\n",
+    )
+    expect(messages).toHaveLength(1)
+    expect(messages[0]).toMatch(
+      /^Import cycle: src\/main\/core\/store\/database\.ts → src\/main\/core\/store\/index\.ts → /,
+    )
+  })
+
+  test('an import that closes no cycle passes', async () => {
+    expect(
+      await importCycles(
+        'src/main/core/journal/temp-names.ts',
+        "import { statement } from '../store'\nexport const x = statement\n",
+      ),
+    ).toEqual([])
+  })
+
+  test("the engine's layer table is a strict order, and a table with a cycle is caught", () => {
+    expect(layerCycle(CORE_LAYERS)).toBeNull()
+    expect(layerCycle({ a: ['b'], b: ['c'], c: ['a'] })).toEqual(['a', 'b', 'c', 'a'])
   })
 })
