@@ -18,14 +18,30 @@ export const CORE_LAYERS = {
   changes: ['journal', 'store'],
   projects: ['actions', 'store', 'platform', 'events'],
   files: ['actions', 'store', 'journal', 'project-fs', 'platform', 'paging', 'git'],
-  history: ['actions', 'store', 'journal', 'changes', 'project-fs', 'platform', 'events', 'snapshot', 'git'],
+  // Sessions, the DAG, branches, checkpoints, change sets, turn parts; what it asks of the files'
+  // side (restore intents, a node's code) comes in through a port, never an import.
+  conversation: ['actions', 'store', 'journal', 'changes', 'snapshot', 'events'],
+  // Restore intents, the planners and their apply; above the conversation, whose DAG they read.
+  restore: [
+    'actions',
+    'store',
+    'journal',
+    'changes',
+    'conversation',
+    'snapshot',
+    'project-fs',
+    'platform',
+    'events',
+    'git',
+  ],
   snapshot: ['actions', 'store', 'git', 'platform', 'project-fs', 'journal', 'changes', 'events'],
   review: [
     'actions',
     'store',
     'journal',
     'changes',
-    'history',
+    'conversation',
+    'restore',
     'git',
     'paging',
     'platform',
@@ -35,7 +51,18 @@ export const CORE_LAYERS = {
   ],
   office: ['actions', 'store', 'journal', 'files', 'platform', 'project-fs', 'events'],
   watch: ['actions', 'git', 'journal', 'platform', 'project-fs', 'events'],
-  agent: ['actions', 'store', 'journal', 'history', 'files', 'project-fs', 'platform', 'changes', 'events', 'snapshot'],
+  agent: [
+    'actions',
+    'store',
+    'journal',
+    'conversation',
+    'files',
+    'project-fs',
+    'platform',
+    'changes',
+    'events',
+    'snapshot',
+  ],
 }
 
 /**

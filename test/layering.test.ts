@@ -38,7 +38,7 @@ describe('layer boundaries', () => {
     ['src/shared/violation.ts', "import { WebSocketServer } from 'ws'\nexport const x = WebSocketServer\n"],
     ['src/preload/violation.ts', "import { createCore } from '../main/core'\nexport const x = createCore\n"],
     // Inside the engine: a lower module never imports a higher one, nor the composition root.
-    ['src/main/core/journal/violation.ts', "import { planRestore } from '../history'\nexport const x = planRestore\n"],
+    ['src/main/core/journal/violation.ts', "import { planRestore } from '../restore'\nexport const x = planRestore\n"],
     ['src/main/core/store/violation.ts', "import { createCore } from '..'\nexport const x = createCore\n"],
     ['src/main/core/agent/violation.ts', "import { createCore } from '../index'\nexport const x = createCore\n"],
     // Modules and renderer features meet only at their index.ts.
@@ -60,7 +60,7 @@ describe('layer boundaries', () => {
     ['src/main/electron/allowed.ts', "import { app } from 'electron'\nexport const x = app\n"],
     ['src/renderer/src/allowed.ts', "import { ACTIONS } from '../../shared/protocol'\nexport const x = ACTIONS\n"],
     [
-      'src/main/core/history/allowed.ts',
+      'src/main/core/restore/allowed.ts',
       "import { queryReceipts } from '../journal'\nexport const x = queryReceipts\n",
     ],
     [

@@ -1,6 +1,7 @@
 import { fail, type Outcome } from '../../../shared/protocol'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
-import { changeSetIndex, isTurnOf, turnCommandChanges, turnParts, turnUndone, type SessionRecord } from '../history'
+import { changeSetIndex, isTurnOf, nodeParts, type SessionRecord } from '../conversation'
+import { turnCommandChanges, turnUndone } from '../restore'
 import { scopeVersion, type JournalModule, type Receipt } from '../journal'
 import { createCursorSigner, createSnapshotStore } from '../paging'
 import { commandChanges, type ProjectSnapshots } from '../snapshot'
@@ -112,7 +113,7 @@ export function createReviewModule(deps: {
         const snapshots = deps.snapshotsOf(context.project.project_id, context.project.root)
         if (payload.scope === 'turn' && payload.turn_id !== undefined) {
           commandChangesOfTurn = commandChanges(
-            await turnCommandChanges(turnParts(db, payload.turn_id), receipts, snapshots),
+            await turnCommandChanges(nodeParts(db, payload.turn_id), receipts, snapshots),
           )
         }
         // The scope's own committed transactions: page two is stale only if the scope itself changed.

@@ -10,24 +10,39 @@ import {
   type Workspace,
 } from '../journal'
 import {
+  applyEffects,
+  bumpWriterEpoch,
+  StaleEffects,
+  withBranchId,
+  type BranchEffects,
+  type SessionRecord,
+} from '../conversation'
+import {
   fingerprintOf,
   inImmediateTransaction,
-  statement,
   type BlobStore,
   type Database,
   type IdempotencyClaim,
   type IdempotencyHooks,
   type IdempotentMutations,
 } from '../store'
-import { applyEffects, StaleEffects, withBranchId, type BranchEffects } from './effects'
+import {
+  insertRewindIntent,
+  insertTurnIntent,
+  markEffectsApplied,
+  openIntents,
+  restoreApplying,
+  setIntentTransaction,
+  settleIntent as settleIntentRow,
+  type IntentStatus,
+} from './intents'
 import type { CommandSnapshots } from './plan-commands'
 import type { FolderActions } from './plan-folders'
 import { planRestore, type PlanEvidence, type RestorePlan, type RestoreRequest } from './plan-restore'
 import { planRewind, type RewindPlan, type RewindRequest } from './plan-rewind'
 import type { RestoreAction } from './preflight'
-import type { SessionRecord } from './types'
 
-export type IntentStatus = 'applying' | 'committed' | 'rolled_back' | 'recovery_required'
+export type { IntentStatus } from './intents'
 
 export interface RestoreService {
   plan(
@@ -145,12 +160,8 @@ export function createRestoreService(deps: {
       onProgress,
     )
 
-  function settleIntent(intentId: string, status: IntentStatus, transactionId: string | null): void {
-    statement(
-      db,
-      'UPDATE restore_intents SET status = ?, transaction_id = coalesce(?, transaction_id), settled_at_ms = ? WHERE intent_id = ?',
-    ).run(status, transactionId, Date.now(), intentId)
-  }
+  const settleIntent = (intentId: string, status: IntentStatus, transactionId: string | null) =>
+    settleIntentRow(db, intentId, status, transactionId)
 
   return {
     async plan(workspace, session, request) {
@@ -231,12 +242,15 @@ export function createRestoreService(deps: {
 
     const intentId = `int_${randomUUID()}`
     // Durable before any file is touched (spec 04 step 2).
-    inImmediateTransaction(db, () => {
-      statement(
-        db,
-        "INSERT INTO restore_intents (intent_id, session_id, turn_id, operation, plan_hash, transaction_id, status, created_at_ms) VALUES (?, ?, ?, ?, ?, NULL, 'applying', ?)",
-      ).run(intentId, session.session_id, confirmed.turn_id, confirmed.operation, request.plan_hash, Date.now())
-    })
+    inImmediateTransaction(db, () =>
+      insertTurnIntent(db, {
+        intent_id: intentId,
+        session_id: session.session_id,
+        turn_id: confirmed.turn_id,
+        operation: confirmed.operation,
+        plan_hash: request.plan_hash,
+      }),
+    )
     fault('after-intent')
     let transactionId: string | null = null
     const outcome = await journal.mutate(
@@ -275,10 +289,7 @@ export function createRestoreService(deps: {
         onPublished: (done, total) => request.onProgress?.('apply', done, total),
         onPrepared: (receipt: Receipt) => {
           transactionId = receipt.transaction_id
-          statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(
-            receipt.transaction_id,
-            intentId,
-          )
+          setIntentTransaction(db, intentId, receipt.transaction_id)
           hooks.prepared(receipt.transaction_id, {
             intent_id: intentId,
             status: 'committed',
@@ -291,9 +302,7 @@ export function createRestoreService(deps: {
           if (receipt.status === 'committed') {
             settleIntent(intentId, 'committed', receipt.transaction_id)
             // Stale asynchronous work on this branch must not write after a restore (spec 04 step 4).
-            statement(db, 'UPDATE branches SET writer_epoch = writer_epoch + 1 WHERE branch_id = ?').run(
-              session.active_branch_id,
-            )
+            bumpWriterEpoch(db, session.active_branch_id)
           }
           hooks.settled(receipt.status, result)
         },
@@ -348,25 +357,16 @@ export function createRestoreService(deps: {
       prompt_text: first.result.prompt_text,
     })
     const insertIntent = (status: 'applying' | 'committed') =>
-      statement(
-        db,
-        `INSERT INTO restore_intents (intent_id, session_id, turn_id, operation, plan_hash, transaction_id, status, created_at_ms, settled_at_ms, mode, source_branch_id, target_branch_id, effects, effects_applied)
-         VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        intentId,
-        session.session_id,
-        first.result.turn_id,
-        first.result.operation,
-        request.plan_hash,
+      insertRewindIntent(db, {
+        intent_id: intentId,
+        session_id: session.session_id,
+        turn_id: first.result.turn_id,
+        operation: first.result.operation,
+        plan_hash: request.plan_hash,
         status,
-        Date.now(),
-        status === 'committed' ? Date.now() : null,
-        first.result.mode,
-        effects.source_branch_id,
-        effects.create?.branch_id ?? effects.activate ?? null,
-        JSON.stringify(effects),
-        status === 'committed' ? 1 : 0,
-      )
+        mode: first.result.mode,
+        effects,
+      })
 
     const folders = first.result.folders
     if (first.result.actions.length === 0 && folders.removed.length === 0 && folders.created.length === 0) {
@@ -419,10 +419,7 @@ export function createRestoreService(deps: {
         onPublished: (done, total) => request.onProgress?.('apply', done, total),
         onPrepared: (receipt: Receipt) => {
           transactionId = receipt.transaction_id
-          statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(
-            receipt.transaction_id,
-            intentId,
-          )
+          setIntentTransaction(db, intentId, receipt.transaction_id)
           hooks.prepared(receipt.transaction_id, resultOf(receipt.transaction_id))
         },
         onSettled: (receipt: Receipt) => {
@@ -437,7 +434,7 @@ export function createRestoreService(deps: {
               throw error
             }
             settleIntent(intentId, 'committed', receipt.transaction_id)
-            statement(db, 'UPDATE restore_intents SET effects_applied = 1 WHERE intent_id = ?').run(intentId)
+            markEffectsApplied(db, intentId)
           }
           hooks.settled(receipt.status, resultOf(receipt.transaction_id))
         },
@@ -451,25 +448,12 @@ export function createRestoreService(deps: {
   }
 
   function applyingIntent(sessionId: string): boolean {
-    return (
-      statement(db, "SELECT 1 FROM restore_intents WHERE session_id = ? AND status = 'applying' LIMIT 1").get(
-        sessionId,
-      ) !== undefined
-    )
+    return restoreApplying(db, sessionId)
   }
 
   /** Settles every intent a stopped process left `applying`, from its transaction's status. */
   function recoverIntents(): void {
-    const open = statement(
-      db,
-      "SELECT intent_id, session_id, transaction_id, effects FROM restore_intents WHERE status = 'applying'",
-    ).all() as Array<{
-      intent_id: string
-      session_id: string
-      transaction_id: string | null
-      effects: string | null
-    }>
-    for (const intent of open) {
+    for (const intent of openIntents(db)) {
       if (intent.transaction_id === null) {
         settleIntent(intent.intent_id, 'rolled_back', null)
         continue
@@ -486,7 +470,7 @@ export function createRestoreService(deps: {
           inImmediateTransaction(db, () => {
             applyEffects(db, intent.session_id, effects)
             settleIntent(intent.intent_id, 'committed', intent.transaction_id)
-            statement(db, 'UPDATE restore_intents SET effects_applied = 1 WHERE intent_id = ?').run(intent.intent_id)
+            markEffectsApplied(db, intent.intent_id)
           })
         } catch (error) {
           if (!(error instanceof StaleEffects)) throw error

@@ -8,10 +8,28 @@ import {
   workspaceRevision,
   type Workspace,
 } from '../journal'
-import { canonicalJson, statement, type BlobStore, type Database } from '../store'
-import { chainOf, checkpointAt, checkpointById, getNode, onChain, promptText, turnsAfter, type ChainNode } from './dag'
-import { NEW_BRANCH, type BranchEffects } from './effects'
-import { planCommandActions, turnParts, type CommandSnapshots } from './plan-commands'
+import {
+  activeBranch,
+  answerOf,
+  chainOf,
+  checkpointAt,
+  checkpointById,
+  filesNodeOf,
+  getBranch,
+  getNode,
+  lastTurn,
+  NEW_BRANCH,
+  nodeParts,
+  onChain,
+  promptText,
+  turnsAfter,
+  type BranchEffects,
+  type BranchRecord,
+  type SessionRecord,
+} from '../conversation'
+import { canonicalJson, type BlobStore, type Database } from '../store'
+import { lastRestore } from './intents'
+import { planCommandActions, type CommandSnapshots } from './plan-commands'
 import {
   currentPathState,
   preflightActions,
@@ -22,10 +40,8 @@ import {
   type RestoreAction,
 } from './preflight'
 import { NO_FOLDERS, planFolderCreations, planFolderRemovals, type FolderActions } from './plan-folders'
-import { inverseOf, lastRestore } from './plan-redo'
-import { getBranch } from './sessions'
+import { inverseOf } from './plan-redo'
 import { planTransition, type Transition } from './transition'
-import type { BranchRecord, SessionRecord } from './types'
 
 export type RewindMode = 'code_and_conversation' | 'conversation' | 'code'
 export type RewindOperation = 'rewind' | 'unrewind' | 'align' | 'redo'
@@ -119,17 +135,6 @@ interface Resolved {
 }
 
 const isCodeMode = (mode: RewindMode) => mode !== 'conversation'
-
-/** The node whose code the files hold: the active head unless the session is not aligned. */
-export function filesNodeOf(db: Database, session: SessionRecord): string {
-  return session.files_node_id ?? activeBranch(db, session).head_node_id
-}
-
-export function activeBranch(db: Database, session: SessionRecord): BranchRecord {
-  const branch = getBranch(db, session.active_branch_id)
-  if (!branch) throw new Error(`session ${session.session_id} has no active branch`)
-  return branch
-}
 
 /**
  * Spec 04 step 1 for a multi-turn restore, read-only. `rewind` goes back to a checkpoint of a
@@ -286,13 +291,7 @@ function resolveRewind(db: Database, session: SessionRecord, request: RewindRequ
     const checkpoint = checkpointById(db, request.checkpoint_id)
     if (!checkpoint) return fail('NOT_FOUND', 'There is no such checkpoint.', { checkpoint_id: request.checkpoint_id })
     boundary = checkpoint.boundary === 'after_turn' ? 'after_turn' : 'before_turn'
-    turnId =
-      checkpoint.assistant_node_id ??
-      (
-        statement(db, "SELECT node_id FROM nodes WHERE parent_node_id = ? AND kind = 'assistant' LIMIT 1").get(
-          checkpoint.user_node_id,
-        ) as { node_id: string } | undefined
-      )?.node_id
+    turnId = checkpoint.assistant_node_id ?? answerOf(db, checkpoint.user_node_id)
   }
   if (turnId === undefined) return fail('INVALID_REQUEST', 'A rewind needs a turn_id (or a checkpoint_id).')
   const mode = request.mode ?? 'code_and_conversation'
@@ -551,15 +550,11 @@ function unchanged(branch: BranchRecord, head: string, session: SessionRecord): 
   }
 }
 
-function lastTurn(chain: readonly ChainNode[]): string | undefined {
-  return [...chain].reverse().find((node) => node.kind === 'assistant')?.node_id
-}
-
 /** Commands the turns ran (what a file restore cannot take back), oldest first. */
 function sideEffects(db: Database, turnIds: readonly string[]): SideEffect[] {
   const effects: SideEffect[] = []
   for (const turnId of turnIds) {
-    for (const part of turnParts(db, turnId)) {
+    for (const part of nodeParts(db, turnId)) {
       if (part.type !== 'tool' || part.tool !== 'bash' || part.started_at_ms === undefined) continue
       const command = (part.input as { command?: unknown } | null)?.command
       if (typeof command === 'string') effects.push({ turn_id: turnId, kind: 'command', command })

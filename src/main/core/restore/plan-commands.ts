@@ -10,9 +10,9 @@ import {
   type ProjectSnapshots,
   type SnapshotState,
 } from '../snapshot'
-import { digestOf, statement, type Database } from '../store'
+import { nodeParts, type Part } from '../conversation'
+import { digestOf, type Database } from '../store'
 import { currentPathState } from './preflight'
-import type { Part } from './types'
 
 /** The shadow repository's part of a restore: planning only, never writing. */
 export type CommandSnapshots = Pick<ProjectSnapshots, 'revert' | 'changedPaths' | 'readBlobs'>
@@ -39,11 +39,6 @@ export interface CommandPlan {
   readonly held: Array<{ path: string; reason: HeldReason }>
   /** The step of each journal transaction of the turn, to order command and journal changes of one path. */
   readonly receiptSteps: Map<string, number>
-}
-
-export function turnParts(db: Database, turnId: string): Part[] {
-  const row = statement(db, 'SELECT parts FROM nodes WHERE node_id = ?').get(turnId) as { parts: string } | undefined
-  return row ? (JSON.parse(row.parts) as Part[]) : []
 }
 
 /** The turn's patches with files its commands changed (the receipts of the same step taken out). */
@@ -104,7 +99,7 @@ export async function planCommandActions(input: {
   readonly include: boolean
   readonly includeConflicting: ReadonlySet<string>
 }): Promise<Outcome<CommandPlan>> {
-  const parts = turnParts(input.db, input.turnId)
+  const parts = nodeParts(input.db, input.turnId)
   // A held file (issue 23) is restored only when the person names it, like a conflicting one.
   const patches = await turnCommandChanges(parts, input.receipts, input.snapshots, input.includeConflicting)
   const changes = commandChanges(patches)

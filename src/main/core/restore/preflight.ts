@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises'
 import { parentWritable, readWriteTarget, type DiskState, type FileState, type Workspace } from '../journal'
-import { statement, type BlobStore, type Database, type Digest } from '../store'
+import { runningNodeOf } from '../conversation'
+import type { BlobStore, Database, Digest } from '../store'
 
 /** The state a path must be in now, and the state the restore puts it in. */
 export type PathState = { kind: 'absent' } | { kind: 'regular'; digest: Digest; mode: string; blob_ref: Digest | null }
@@ -51,10 +52,7 @@ export interface PreflightResult extends PlanEvidence {
 
 /** A turn is running in the session: nothing may be restored under it. */
 export function runningTurnConflict(db: Database, sessionId: string): Conflict | null {
-  const running = statement(db, "SELECT 1 FROM nodes WHERE session_id = ? AND status = 'running' LIMIT 1").get(
-    sessionId,
-  )
-  return running
+  return runningNodeOf(db, sessionId) !== null
     ? { path: '', reason: 'turn-running', message: 'A turn is still running in this session; stop it or wait.' }
     : null
 }

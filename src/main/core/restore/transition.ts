@@ -1,7 +1,7 @@
 import { foldReceipts, type NetChange } from '../changes'
 import { queryAllReceipts, turnLineagePaths, workspaceCounters, type FileState, type Receipt } from '../journal'
 import type { Database } from '../store'
-import { chainOf, checkpointAt, commonAncestorIndex, turnsAfter, type ChainNode } from './dag'
+import { chainOf, checkpointAt, commonAncestorIndex, turnsAfter, type ChainNode } from '../conversation'
 import { pathStateOf, sameContent, sameState, type PathState, type RestoreAction } from './preflight'
 
 /**

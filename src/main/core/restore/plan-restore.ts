@@ -9,7 +9,9 @@ import {
   type Receipt,
   type Workspace,
 } from '../journal'
-import { canonicalJson, statement, type BlobStore, type Database } from '../store'
+import { chainOf, getBranch, turnSummaryNamesCommandFiles, type SessionRecord } from '../conversation'
+import { canonicalJson, type BlobStore, type Database } from '../store'
+import { lastRestore, latestTurnRestore } from './intents'
 import { planCommandActions, type CommandSnapshots } from './plan-commands'
 import {
   pathStateOf,
@@ -23,9 +25,7 @@ import {
   type RestoreAction,
 } from './preflight'
 import { NO_FOLDERS, planFolderCreations, planFolderRemovals, type FolderActions } from './plan-folders'
-import { inverseOf, lastRestore, REDOABLE } from './plan-redo'
-import { getBranch } from './sessions'
-import type { SessionRecord } from './types'
+import { inverseOf, REDOABLE } from './plan-redo'
 
 export type RestoreOperation = 'undo' | 'redo' | 'revert' | 'reapply'
 
@@ -69,35 +69,20 @@ export interface PlanDependencies {
   readonly snapshots?: CommandSnapshots | null
 }
 
-type IntentRow = { turn_id: string; operation: RestoreOperation }
-
-function latestIntentForTurn(db: Database, turnId: string): IntentRow | undefined {
-  return statement(
-    db,
-    "SELECT turn_id, operation FROM restore_intents WHERE turn_id = ? AND status = 'committed' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
-  ).get(turnId) as IntentRow | undefined
-}
-
-const isUndone = (intent: IntentRow | undefined) => intent?.operation === 'undo' || intent?.operation === 'revert'
+const isUndone = (operation: string | undefined) => operation === 'undo' || operation === 'revert'
 
 /** Whether the turn's latest restore undid it (Undo or Revert): Review marks its rows. */
 export function turnUndone(db: Database, turnId: string): boolean {
-  return isUndone(latestIntentForTurn(db, turnId))
+  return isUndone(latestTurnRestore(db, turnId))
 }
 
 /** Turns on the branch's predecessor chain, newest first (assistant node ids). */
 function turnsOnBranch(db: Database, session: SessionRecord): string[] {
-  const branch = getBranch(db, session.active_branch_id)
-  const turns: string[] = []
-  let node: string | null = branch?.head_node_id ?? null
-  const parentOf = statement(db, 'SELECT parent_node_id, kind FROM nodes WHERE node_id = ?')
-  while (node !== null) {
-    const row = parentOf.get(node) as { parent_node_id: string | null; kind: string } | undefined
-    if (!row) break
-    if (row.kind === 'assistant') turns.push(node)
-    node = row.parent_node_id
-  }
-  return turns
+  const head = getBranch(db, session.active_branch_id)?.head_node_id
+  if (head === undefined) return []
+  return chainOf(db, head)
+    .flatMap((node) => (node.kind === 'assistant' ? [node.node_id] : []))
+    .reverse()
 }
 
 /**
@@ -105,16 +90,7 @@ function turnsOnBranch(db: Database, session: SessionRecord): string[] {
  * ones the person may name (issue 23) — by index probes, not receipt loads.
  */
 function changedFiles(db: Database, workspaceId: string, turnId: string): boolean {
-  return (
-    turnCommittedChanges(db, workspaceId, turnId) ||
-    statement(
-      db,
-      `SELECT 1 FROM nodes n, json_each(n.parts) p WHERE n.node_id = ?
-       AND json_extract(p.value, '$.type') = 'file-summary'
-       AND (json_extract(p.value, '$.summary.command_files') > 0
-            OR json_extract(p.value, '$.summary.command_held') IS NOT NULL)`,
-    ).get(turnId) !== undefined
-  )
+  return turnCommittedChanges(db, workspaceId, turnId) || turnSummaryNamesCommandFiles(db, turnId)
 }
 
 function committedReceipts(db: Database, workspaceId: string, turnId: string): Receipt[] {
@@ -129,7 +105,7 @@ export function restoreOffers(
   session: SessionRecord,
 ): { undo_turn_id: string | null; redo_turn_id: string | null; undone_turn_ids: string[] } {
   const onBranch = turnsOnBranch(db, session)
-  const undone = onBranch.filter((turn) => isUndone(latestIntentForTurn(db, turn)))
+  const undone = onBranch.filter((turn) => isUndone(latestTurnRestore(db, turn)))
   const undo = onBranch.find((turn) => !undone.includes(turn) && changedFiles(db, session.workspace_id, turn))
   const last = lastRestore(db, session.session_id)
   return {
@@ -151,7 +127,7 @@ function resolveTurn(
   switch (operation) {
     case 'undo': {
       const latest = onBranch.find(
-        (turn) => changedFiles(db, session.workspace_id, turn) && !isUndone(latestIntentForTurn(db, turn)),
+        (turn) => changedFiles(db, session.workspace_id, turn) && !isUndone(latestTurnRestore(db, turn)),
       )
       if (latest === undefined) return unavailable('There is no turn with file changes to undo on this branch.')
       if (turnId !== undefined && turnId !== latest)
@@ -171,7 +147,7 @@ function resolveTurn(
       if (turnId === undefined) return fail('INVALID_REQUEST', `${operation} needs a turn_id.`)
       if (!onBranch.includes(turnId))
         return fail('NOT_FOUND', 'That turn is not on the active branch of this session.', { turn_id: turnId })
-      const undone = isUndone(latestIntentForTurn(db, turnId))
+      const undone = isUndone(latestTurnRestore(db, turnId))
       if (operation === 'revert' && undone) return unavailable('That turn is already reverted.')
       if (operation === 'reapply' && !undone) return unavailable('Reapply is offered after a Revert.')
       return ok(turnId)
@@ -311,7 +287,7 @@ export async function planRestore(
     if (row.kind !== 'edit' || row.origin_turn_id === null) return true
     let undone = undoneTurns.get(row.origin_turn_id)
     if (undone === undefined) {
-      undone = isUndone(latestIntentForTurn(db, row.origin_turn_id))
+      undone = isUndone(latestTurnRestore(db, row.origin_turn_id))
       undoneTurns.set(row.origin_turn_id, undone)
     }
     return !undone
