@@ -30,3 +30,12 @@ export {
   type RestoreOffers,
   type TurnApi,
 } from './module'
+export {
+  classifyTurnChanges,
+  heldTurnChanges,
+  patchFilesFrom,
+  turnCommandNotes,
+  type CommandPathChange,
+  type TurnCommandChanges,
+  type PatchFiles,
+} from './turn-changes'

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { fail, ok, type Outcome, type PatchPart } from '../../../shared/protocol'
 import { countChanges, foldReceipts, isNoChange } from '../changes'
 import { queryAllReceipts, workspaceCounters, type Attribution, type Receipt } from '../journal'
-import { commandChanges, commandNotes, commandPatches } from '../snapshot'
 import { inImmediateTransaction, type BlobStore, type Database } from '../store'
 import { getBranch, moveHead, writerEpochOf } from './branches'
 import { insertChangeSet } from './change-sets'
@@ -17,6 +16,7 @@ import {
   titleFromPrompt,
   touchSession,
 } from './sessions'
+import { classifyTurnChanges, turnCommandNotes } from './turn-changes'
 import { deleteTurnParts } from './turn-parts'
 import type { Part, SessionRecord, TurnSummary } from './types'
 
@@ -179,15 +179,10 @@ export async function finalizeTurn(
   const onlyActor = byActor.size === 1 ? [...summaries.values()][0] : undefined
   const journaled = onlyActor ?? (await summarise(committed, blobs, input.statsBudgetBytes))
   // Spec 06: files the turn's commands changed, shown next to (never inside) the exact counts.
-  const receiptPaths = new Map(
-    committed.map((r) => [r.transaction_id, r.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path]))]),
-  )
-  const receiptPathsOf = (id: string) => receiptPaths.get(id) ?? []
-  const commandFiles = commandChanges(
-    await commandPatches(input.parts, receiptPathsOf, input.patchFiles ?? (async () => null)),
-  ).length
+  const patchFiles = input.patchFiles ?? (async () => null)
+  const commandFiles = (await classifyTurnChanges(input.parts, committed, patchFiles)).changes.length
   // Issue 23: what commands changed that is not recorded, or not restored by default, is said.
-  const notes = await commandNotes(input.parts, receiptPathsOf, input.patchFiles ?? (async () => null))
+  const notes = await turnCommandNotes(input.parts, committed, patchFiles)
   const noted = Object.keys(notes).length > 0
   const total: TurnSummary = {
     ...journaled,

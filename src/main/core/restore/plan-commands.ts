@@ -1,31 +1,25 @@
-import { ok, type HeldReason, type Outcome, type PatchPart } from '../../../shared/protocol'
-import type { Receipt, Workspace } from '../journal'
+import { ok, type HeldReason, type Outcome } from '../../../shared/protocol'
+import { journalPositions, sourceOrder, type ChangePosition } from '../changes'
 import {
-  commandChanges,
-  commandPatches,
-  heldCommandChanges,
-  receiptSteps,
-  type CommandChange,
-  type PlannedTarget,
-  type ProjectSnapshots,
-  type SnapshotState,
-} from '../snapshot'
-import { nodeParts, type Part } from '../conversation'
+  classifyTurnChanges,
+  heldTurnChanges,
+  nodeParts,
+  patchFilesFrom,
+  type CommandPathChange,
+} from '../conversation'
+import { queryAllReceipts, type Receipt, type Workspace } from '../journal'
+import { receiptSteps, type PlannedTarget, type ProjectSnapshots, type SnapshotState } from '../snapshot'
 import { digestOf, type Database } from '../store'
-import { currentPathState } from './preflight'
+import { currentPathState, sameContent, type PathState, type RestoreAction } from './preflight'
 
 /** The shadow repository's part of a restore: planning only, never writing. */
 export type CommandSnapshots = Pick<ProjectSnapshots, 'revert' | 'changedPaths' | 'readBlobs'>
 
-/** The state a path must be in now, and the state the restore puts it in (as plan-restore's). */
-export type CommandPathState =
-  { kind: 'absent' } | { kind: 'regular'; digest: string; mode: string; blob_ref: string | null }
-
 export interface CommandAction {
   readonly path: string
-  readonly expected: CommandPathState
-  readonly target: CommandPathState
-  readonly change: CommandChange
+  readonly expected: PathState
+  readonly target: PathState
+  readonly change: CommandPathChange
 }
 
 export interface CommandPlan {
@@ -39,45 +33,6 @@ export interface CommandPlan {
   readonly held: Array<{ path: string; reason: HeldReason }>
   /** The step of each journal transaction of the turn, to order command and journal changes of one path. */
   readonly receiptSteps: Map<string, number>
-}
-
-/** The turn's patches with files its commands changed (the receipts of the same step taken out). */
-export async function turnCommandChanges(
-  parts: readonly Part[],
-  receipts: readonly Receipt[] | (() => readonly Receipt[]),
-  snapshots: Pick<CommandSnapshots, 'changedPaths'> | null,
-  include: ReadonlySet<string> = new Set(),
-) {
-  if (!parts.some((part) => part.type === 'patch')) return []
-  const { receiptPaths, fullList } = commandSources(receipts, snapshots)
-  return commandPatches(parts, receiptPaths, fullList, include)
-}
-
-/** Files of the turn's command steps that are shown but not the commands' own (issue 23). */
-export async function turnHeldChanges(
-  parts: readonly Part[],
-  receipts: readonly Receipt[] | (() => readonly Receipt[]),
-  snapshots: Pick<CommandSnapshots, 'changedPaths'> | null,
-) {
-  if (!parts.some((part) => part.type === 'patch')) return []
-  const { receiptPaths, fullList } = commandSources(receipts, snapshots)
-  return heldCommandChanges(parts, receiptPaths, fullList)
-}
-
-function commandSources(
-  receipts: readonly Receipt[] | (() => readonly Receipt[]),
-  snapshots: Pick<CommandSnapshots, 'changedPaths'> | null,
-) {
-  const list = typeof receipts === 'function' ? receipts() : receipts
-  const paths = new Map(
-    list.map((r) => [r.transaction_id, r.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path]))]),
-  )
-  const fullList = async (patch: PatchPart) => {
-    if (!snapshots) return null
-    const listed = await snapshots.changedPaths(patch.hash, patch.after)
-    return listed.kind === 'ok' ? listed.result : null
-  }
-  return { receiptPaths: (id: string) => paths.get(id) ?? [], fullList }
 }
 
 const octalMode = (mode: '100644' | '100755') => (mode === '100755' ? '0755' : '0644')
@@ -100,10 +55,10 @@ export async function planCommandActions(input: {
   readonly includeConflicting: ReadonlySet<string>
 }): Promise<Outcome<CommandPlan>> {
   const parts = nodeParts(input.db, input.turnId)
+  const patchFiles = patchFilesFrom(input.snapshots)
   // A held file (issue 23) is restored only when the person names it, like a conflicting one.
-  const patches = await turnCommandChanges(parts, input.receipts, input.snapshots, input.includeConflicting)
-  const changes = commandChanges(patches)
-  const held = (await turnHeldChanges(parts, input.receipts, input.snapshots))
+  const { patches, changes } = await classifyTurnChanges(parts, input.receipts, patchFiles, input.includeConflicting)
+  const held = (await heldTurnChanges(parts, input.receipts, patchFiles))
     .filter((change) => !input.includeConflicting.has(change.path))
     .map(({ path, reason }) => ({ path, reason }))
   const plan: CommandPlan = {
@@ -143,7 +98,7 @@ export async function planCommandActions(input: {
       continue
     }
     if (file.target.kind === 'regular' && file.target.bytes) plan.bytes.set(file.path, file.target.bytes)
-    let expected: CommandPathState | string = leftState(file.left, lefts.result)
+    let expected: PathState | string = leftState(file.left, lefts.result)
     if (input.includeConflicting.has(file.path)) {
       // Explicitly included: whatever is there now is what this restore replaces.
       expected = await currentPathState(input.workspace, file.path, input.maxFileBytes)
@@ -170,7 +125,136 @@ export async function planCommandActions(input: {
   return ok({ ...plan, actions: plan.actions.filter((a) => !blocked.has(a.path)) })
 }
 
-function targetState(target: PlannedTarget): CommandPathState | string {
+/** A command action placed among the restore's turns, with the snapshot bytes of its target. */
+export interface PlacedCommandAction {
+  readonly action: RestoreAction
+  readonly first: ChangePosition
+  readonly last: ChangePosition
+  readonly bytes?: Buffer
+}
+
+/** What the commands of a restore's turns change, across those turns. */
+export interface TurnsCommandPlan {
+  /** Files the turns' commands changed, one count per turn (a file two turns changed counts twice). */
+  readonly changed: number
+  /** The command actions this restore writes, one per path. */
+  readonly actions: PlacedCommandAction[]
+  readonly unavailable: Array<{ path: string; reason: string }>
+  readonly held: Array<{ path: string; reason: HeldReason }>
+  /** Where the journal's receipts of these turns changed a path, for the merge. */
+  readonly journalPositions: (path: string) => ChangePosition[]
+}
+
+/**
+ * Issue 16 across the turns a restore undoes (one for Undo and Revert, the rewound suffix for a
+ * Rewind), oldest first: each file changed by commands goes back to its state before the earliest
+ * turn whose commands changed it, and must now hold what the latest one left. `receiptsOf` gives
+ * each turn's committed receipts (a single-turn restore already holds them).
+ */
+export async function planTurnsCommandActions(
+  deps: {
+    readonly db: Database
+    readonly workspace: Workspace
+    readonly maxFileBytes: number
+    readonly snapshots?: CommandSnapshots | null | undefined
+  },
+  turns: readonly string[],
+  include: boolean,
+  includeConflicting: ReadonlySet<string>,
+  receiptsOf: (turnId: string) => readonly Receipt[] = (turnId) =>
+    queryAllReceipts(deps.db, { workspace_id: deps.workspace.workspace_id, origin_turn_id: turnId }).filter(
+      (r) => r.status === 'committed',
+    ),
+): Promise<Outcome<TurnsCommandPlan>> {
+  const byPath = new Map<string, PlacedCommandAction>()
+  const unavailable: Array<{ path: string; reason: string }> = []
+  const held: Array<{ path: string; reason: HeldReason }> = []
+  const positioned: Array<{ receipt: Receipt; position: ChangePosition }> = []
+  let changed = 0
+  for (const [index, turnId] of turns.entries()) {
+    const receipts = receiptsOf(turnId)
+    const planned = await planCommandActions({
+      db: deps.db,
+      workspace: deps.workspace,
+      maxFileBytes: deps.maxFileBytes,
+      turnId,
+      receipts,
+      snapshots: deps.snapshots ?? null,
+      include,
+      includeConflicting,
+    })
+    if (planned.kind === 'error') return planned
+    changed += planned.result.files
+    unavailable.push(...planned.result.unavailable)
+    held.push(...planned.result.held)
+    for (const receipt of receipts) {
+      positioned.push({
+        receipt,
+        position: { turn: index, step: planned.result.receiptSteps.get(receipt.transaction_id) ?? 0 },
+      })
+    }
+    for (const command of planned.result.actions) {
+      const known = byPath.get(command.path)
+      const bytes = known ? known.bytes : planned.result.bytes.get(command.path)
+      byPath.set(command.path, {
+        action: {
+          path: command.path,
+          file_lineage_id: '',
+          expected: command.expected,
+          target: known?.action.target ?? command.target,
+          source: 'command',
+        },
+        first: known?.first ?? { turn: index, step: command.change.first.step },
+        last: { turn: index, step: command.change.last.step },
+        ...(bytes ? { bytes } : {}),
+      })
+    }
+  }
+  const receipts = positioned.map((entry) => entry.receipt)
+  const positionOf = new Map(positioned.map((entry) => [entry.receipt, entry.position]))
+  return ok({
+    changed,
+    actions: [...byPath.values()],
+    unavailable,
+    held,
+    journalPositions: (path) =>
+      journalPositions(receipts, path, (receipt) => positionOf.get(receipt) ?? { turn: 0, step: 0 }),
+  })
+}
+
+/**
+ * Command changes into the journal's actions, one action per path, by the one rule for a path
+ * both changed (changes/ `sourceOrder`): it goes back to the state before whichever changed it
+ * first and must now hold what whichever changed it last left. Snapshot bytes are kept for the
+ * targets that come from a step snapshot.
+ */
+export function mergeCommandActions(
+  actions: RestoreAction[],
+  commands: Pick<TurnsCommandPlan, 'actions' | 'journalPositions'>,
+  snapshotBytes: Map<string, Buffer>,
+): void {
+  for (const { action: command, first, last, bytes } of commands.actions) {
+    const index = actions.findIndex((action) => action.path === command.path)
+    if (index < 0) {
+      actions.push(command)
+      if (bytes && command.target.kind === 'regular') snapshotBytes.set(command.path, bytes)
+      continue
+    }
+    const journal = actions[index] as RestoreAction
+    const order = sourceOrder({ first, last }, commands.journalPositions(command.path))
+    const merged: RestoreAction = {
+      ...journal,
+      expected: order.after === 'command' ? command.expected : journal.expected,
+      target: order.before === 'command' ? command.target : journal.target,
+      source: order.before,
+    }
+    if (order.before === 'command' && bytes) snapshotBytes.set(command.path, bytes)
+    if (sameContent(merged.expected, merged.target)) actions.splice(index, 1)
+    else actions[index] = merged
+  }
+}
+
+function targetState(target: PlannedTarget): PathState | string {
   switch (target.kind) {
     case 'absent':
       return { kind: 'absent' }
@@ -184,7 +268,7 @@ function targetState(target: PlannedTarget): CommandPathState | string {
   }
 }
 
-function leftState(left: SnapshotState | null, bytes: ReadonlyMap<string, Buffer | null>): CommandPathState | string {
+function leftState(left: SnapshotState | null, bytes: ReadonlyMap<string, Buffer | null>): PathState | string {
   if (left === null) return 'snapshot-missing'
   switch (left.kind) {
     case 'absent':

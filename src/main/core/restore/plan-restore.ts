@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { fail, ok, type HeldReason, type Outcome } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import {
@@ -10,21 +9,21 @@ import {
   type Workspace,
 } from '../journal'
 import { chainOf, getBranch, turnSummaryNamesCommandFiles, type SessionRecord } from '../conversation'
-import { canonicalJson, type BlobStore, type Database } from '../store'
+import type { BlobStore, Database } from '../store'
 import { lastRestore, latestTurnRestore } from './intents'
-import { planCommandActions, type CommandSnapshots } from './plan-commands'
+import { mergeCommandActions, planTurnsCommandActions, type CommandSnapshots } from './plan-commands'
+import { planFolders, planHash, planStatus } from './plan-shared'
 import {
   pathStateOf,
   preflightActions,
   runningTurnConflict,
-  sameContent,
   sameState,
   type Conflict,
   type PathState,
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
-import { NO_FOLDERS, planFolderCreations, planFolderRemovals, type FolderActions } from './plan-folders'
+import type { FolderActions } from './plan-folders'
 import { inverseOf, REDOABLE } from './plan-redo'
 
 export type RestoreOperation = 'undo' | 'redo' | 'revert' | 'reapply'
@@ -217,61 +216,21 @@ export async function planRestore(
     }
   }
 
+  // The one-turn case of a multi-turn restore's commands: the turn's own receipts order them.
   const commands = redo
-    ? ok({
-        files: 0,
-        actions: [],
-        bytes: new Map<string, Buffer>(),
-        unavailable: [],
-        receiptSteps: new Map<string, number>(),
-        held: [],
-      })
-    : await planCommandActions({
-        db,
-        workspace,
-        maxFileBytes: deps.maxFileBytes,
-        turnId,
-        receipts,
-        snapshots: deps.snapshots ?? null,
-        include: backwards && request.include_commands === true,
-        includeConflicting: new Set(request.include_conflicting ?? []),
-      })
+    ? ok({ changed: 0, actions: [], unavailable: [], held: [], journalPositions: () => [] })
+    : await planTurnsCommandActions(
+        deps,
+        [turnId],
+        backwards && request.include_commands === true,
+        new Set(request.include_conflicting ?? []),
+        () => receipts,
+      )
   if (commands.kind === 'error') return commands
   unavailable.push(...commands.result.unavailable)
   // Target bytes that come from step snapshots rather than the content store.
   const snapshotBytes = new Map<string, Buffer>()
-  for (const command of commands.result.actions) {
-    const bytes = commands.result.bytes.get(command.path)
-    const index = actions.findIndex((action) => action.path === command.path)
-    if (index < 0) {
-      actions.push({
-        path: command.path,
-        file_lineage_id: '',
-        expected: command.expected,
-        target: command.target,
-        source: 'command',
-      })
-      if (bytes) snapshotBytes.set(command.path, bytes)
-      continue
-    }
-    // Changed by commands and by the journal in one turn: the earliest change says what the file
-    // was before the turn, the latest what the turn left.
-    const journal = actions[index] as RestoreAction
-    const steps = receipts
-      .filter((r) => r.files.some((f) => f.path === command.path || f.old_path === command.path))
-      .map((r) => commands.result.receiptSteps.get(r.transaction_id) ?? 0)
-    const commandFirst = command.change.first.step < Math.min(...steps)
-    const commandLast = command.change.last.step > Math.max(...steps)
-    const merged: RestoreAction = {
-      ...journal,
-      expected: commandLast ? command.expected : journal.expected,
-      target: commandFirst ? command.target : journal.target,
-      source: commandFirst ? 'command' : 'journal',
-    }
-    if (commandFirst && bytes) snapshotBytes.set(command.path, bytes)
-    if (sameContent(merged.expected, merged.target)) actions.splice(index, 1)
-    else actions[index] = merged
-  }
+  mergeCommandActions(actions, commands.result, snapshotBytes)
 
   const conflicts: Conflict[] = []
   const running = runningTurnConflict(db, session.session_id)
@@ -314,40 +273,32 @@ export async function planRestore(
   conflicts.push(...checked.conflicts)
   unavailable.push(...checked.unavailable)
   const { disks, targets } = checked
-  const folderPlan = redo
-    ? await planFolderCreations({ workspace, maxFileBytes: deps.maxFileBytes, folders: redo.folders })
-    : backwards
-      ? await planFolderRemovals({
-          db,
-          workspace,
-          maxFileBytes: deps.maxFileBytes,
-          transactionIds: receipts.map((r) => r.transaction_id),
-          actions,
-        })
-      : // Reapply brings the turn's folders back with its files; a folder the turn left empty is
-        // not made again (only Redo, the exact inverse of an Undo, does that).
-        { folders: NO_FOLDERS, disks: new Map(), conflicts: [] }
+  const folderPlan = await planFolders(
+    { db, workspace, maxFileBytes: deps.maxFileBytes },
+    actions,
+    redo
+      ? { kind: 'recreate', folders: redo.folders }
+      : backwards
+        ? { kind: 'remove', transactionIds: receipts.map((r) => r.transaction_id) }
+        : { kind: 'none' },
+  )
   conflicts.push(...folderPlan.conflicts)
   const folders = folderPlan.folders
 
   const revision = workspaceRevision(db, workspace.workspace_id)
   const headVersion = getBranch(db, session.active_branch_id)?.head_version ?? 0
-  const status = unavailable.length > 0 ? 'unavailable' : conflicts.length > 0 ? 'blocked' : 'ready'
-  const plan_hash = createHash('sha256')
-    .update(
-      canonicalJson({
-        operation: request.operation,
-        include_commands: request.include_commands === true,
-        include_conflicting: [...(request.include_conflicting ?? [])].sort(),
-        turn_id: turnId,
-        session: session.session_id,
-        revision,
-        headVersion,
-        actions,
-        folders,
-      }),
-    )
-    .digest('hex')
+  const status = planStatus(unavailable, conflicts)
+  const plan_hash = planHash({
+    operation: request.operation,
+    include_commands: request.include_commands === true,
+    include_conflicting: [...(request.include_conflicting ?? [])].sort(),
+    turn_id: turnId,
+    session: session.session_id,
+    revision,
+    headVersion,
+    actions,
+    folders,
+  })
   return ok({
     status,
     plan_hash,
@@ -359,7 +310,7 @@ export async function planRestore(
     actions,
     conflicts,
     unavailable,
-    impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.files },
+    impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.changed },
     ...(commands.result.held.length > 0 ? { command_held: commands.result.held } : {}),
     folders,
     evidence: { disks, targets, folders: folderPlan.disks },

@@ -1,13 +1,5 @@
-import { createHash } from 'node:crypto'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import {
-  queryAllReceipts,
-  turnLineages,
-  turnTransactions,
-  workspaceCounters,
-  workspaceRevision,
-  type Workspace,
-} from '../journal'
+import { turnTransactions, workspaceCounters, workspaceRevision, type Workspace } from '../journal'
 import {
   activeBranch,
   answerOf,
@@ -27,19 +19,19 @@ import {
   type BranchRecord,
   type SessionRecord,
 } from '../conversation'
-import { canonicalJson, type BlobStore, type Database } from '../store'
+import type { BlobStore, Database } from '../store'
 import { lastRestore } from './intents'
-import { planCommandActions, type CommandSnapshots } from './plan-commands'
+import { mergeCommandActions, planTurnsCommandActions, type CommandSnapshots } from './plan-commands'
+import { planFolders, planHash, planStatus } from './plan-shared'
 import {
   currentPathState,
   preflightActions,
   runningTurnConflict,
-  sameContent,
   type Conflict,
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
-import { NO_FOLDERS, planFolderCreations, planFolderRemovals, type FolderActions } from './plan-folders'
+import { NO_FOLDERS, type FolderActions } from './plan-folders'
 import { inverseOf } from './plan-redo'
 import { planTransition, type Transition } from './transition'
 
@@ -172,14 +164,12 @@ export async function planRewind(
   const include = new Set(request.include_conflicting ?? [])
   let commandFiles = 0
   if (request.operation === 'rewind' && r.transition.undoTurns.length > 0) {
-    const commands = await commandActions(
-      deps,
-      r.transition.undoTurns,
-      request.include_commands === true && code,
-      include,
-    )
+    const restoring = request.include_commands === true && code
+    const commands = await planTurnsCommandActions(deps, r.transition.undoTurns, restoring, include)
     if (commands.kind === 'error') return commands
-    commandFiles = commands.result.files
+    // The sheet counts the files a rewind restores from commands when it restores them, else the
+    // files the undone turns' commands changed (one count per turn).
+    commandFiles = restoring ? commands.result.actions.length : commands.result.changed
     codeUnavailable.push(...commands.result.unavailable)
     mergeCommandActions(actions, commands.result, snapshotBytes)
   }
@@ -211,18 +201,18 @@ export async function planRewind(
   }
   let folders = NO_FOLDERS
   if (code && codeUnavailable.length === 0) {
-    const folderPlan =
+    const folderPlan = await planFolders(
+      { db, workspace, maxFileBytes: deps.maxFileBytes },
+      actions,
       r.recreate_folders !== undefined
-        ? await planFolderCreations({ workspace, maxFileBytes: deps.maxFileBytes, folders: r.recreate_folders })
-        : await planFolderRemovals({
-            db,
-            workspace,
-            maxFileBytes: deps.maxFileBytes,
+        ? { kind: 'recreate', folders: r.recreate_folders }
+        : {
+            kind: 'remove',
             transactionIds: turnTransactions(db, workspace.workspace_id, r.transition.undoTurns).map(
               (t) => t.transaction_id,
             ),
-            actions,
-          })
+          },
+    )
     conflicts.push(...folderPlan.conflicts)
     folders = folderPlan.folders
     evidence = { ...evidence, folders: folderPlan.disks }
@@ -230,31 +220,27 @@ export async function planRewind(
   const planned = code ? actions : []
   const revision = workspaceRevision(db, workspace.workspace_id)
   const source = activeBranch(db, session)
-  const status = unavailable.length > 0 ? 'unavailable' : conflicts.length > 0 ? 'blocked' : 'ready'
+  const status = planStatus(unavailable, conflicts)
   const side_effects = sideEffects(db, [...new Set([...r.suffix, ...(code ? r.transition.undoTurns : [])])])
-  const plan_hash = createHash('sha256')
-    .update(
-      canonicalJson({
-        operation: request.operation,
-        mode: r.mode,
-        boundary: r.boundary,
-        include_commands: request.include_commands === true,
-        include_conflicting: [...include].sort(),
-        keep_current: choices.kept,
-        steps: request.steps ?? 'one',
-        turn_id: r.turn_id,
-        session: session.session_id,
-        revision,
-        source: source.branch_id,
-        head_version: source.head_version,
-        files_node: session.files_node_id,
-        alignment: session.alignment,
-        actions: planned,
-        folders,
-        effects: r.effects,
-      }),
-    )
-    .digest('hex')
+  const plan_hash = planHash({
+    operation: request.operation,
+    mode: r.mode,
+    boundary: r.boundary,
+    include_commands: request.include_commands === true,
+    include_conflicting: [...include].sort(),
+    keep_current: choices.kept,
+    steps: request.steps ?? 'one',
+    turn_id: r.turn_id,
+    session: session.session_id,
+    revision,
+    source: source.branch_id,
+    head_version: source.head_version,
+    files_node: session.files_node_id,
+    alignment: session.alignment,
+    actions: planned,
+    folders,
+    effects: r.effects,
+  })
   return ok({
     status,
     plan_hash,
@@ -564,62 +550,6 @@ function sideEffects(db: Database, turnIds: readonly string[]): SideEffect[] {
 }
 
 /**
- * Issue 16 across several turns: each file changed by commands goes back to its state before the
- * earliest undone turn whose commands changed it, and must now hold what the latest one left.
- */
-async function commandActions(
-  deps: RewindDependencies,
-  turns: readonly string[],
-  include: boolean,
-  includeConflicting: ReadonlySet<string>,
-) {
-  const byPath = new Map<string, { action: RestoreAction; first: number; last: number; bytes?: Buffer }>()
-  const unavailable: Array<{ path: string; reason: string }> = []
-  const files = new Set<string>()
-  for (const [index, turnId] of turns.entries()) {
-    const receipts = queryAllReceipts(deps.db, { workspace_id: deps.workspace.workspace_id, origin_turn_id: turnId })
-    const planned = await planCommandActions({
-      db: deps.db,
-      workspace: deps.workspace,
-      maxFileBytes: deps.maxFileBytes,
-      turnId,
-      receipts: receipts.filter((r) => r.status === 'committed'),
-      snapshots: deps.snapshots ?? null,
-      include,
-      includeConflicting,
-    })
-    if (planned.kind === 'error') return planned
-    for (const entry of planned.result.unavailable) unavailable.push(entry)
-    for (const command of planned.result.actions) {
-      files.add(command.path)
-      const known = byPath.get(command.path)
-      const action: RestoreAction = {
-        path: command.path,
-        file_lineage_id: '',
-        expected: command.expected,
-        target: known?.action.target ?? command.target,
-        source: 'command',
-      }
-      const bytes = known ? known.bytes : planned.result.bytes.get(command.path)
-      byPath.set(command.path, { action, first: known?.first ?? index, last: index, ...(bytes ? { bytes } : {}) })
-    }
-    if (!include) {
-      // Counted for the sheet's checkbox even when not restored.
-      const count = planned.result.files
-      for (let i = 0; i < count; i++) files.add(`${turnId}:${i}`)
-    }
-  }
-  const lineagesByTurn = turns.map((turnId) => turnLineages(deps.db, deps.workspace.workspace_id, [turnId]))
-  return ok({
-    files: include ? byPath.size : files.size,
-    unavailable,
-    actions: [...byPath.values()],
-    bytes: new Map([...byPath.values()].flatMap((entry) => (entry.bytes ? [[entry.action.path, entry.bytes]] : []))),
-    lineagesByTurn,
-  })
-}
-
-/**
  * The person's answers to a blocked rewind (issue 23 item 11): a kept path leaves the plan (its
  * bytes stay as they are), an included one expects what is on disk now (the restore replaces it;
  * its receipt keeps those bytes, so File History can bring them back). Either way the choice is
@@ -650,43 +580,4 @@ async function resolveConflicting(
     actions[index] = { ...rest, expected: current, changed_outside: true }
   }
   return { kept: kept.sort(), unavailable }
-}
-
-/**
- * Command changes into the journal's actions, one action per path (spec 06 revert semantics): a
- * path both changed goes back to the state before whichever changed it first (by undone turn),
- * and must now hold what whichever changed it last left (ties go to the journal, which is exact).
- */
-function mergeCommandActions(
-  actions: RestoreAction[],
-  commands: {
-    readonly actions: ReadonlyArray<{ action: RestoreAction; first: number; last: number }>
-    readonly bytes: ReadonlyMap<string, Buffer>
-    readonly lineagesByTurn: ReadonlyArray<ReadonlySet<string>>
-  },
-  snapshotBytes: Map<string, Buffer>,
-): void {
-  for (const { action: command, first, last } of commands.actions) {
-    const index = actions.findIndex((action) => action.path === command.path)
-    const fromSnapshot = commands.bytes.get(command.path)
-    if (index < 0) {
-      actions.push(command)
-      if (fromSnapshot && command.target.kind === 'regular') snapshotBytes.set(command.path, fromSnapshot)
-      continue
-    }
-    const journal = actions[index] as RestoreAction
-    const turnsOfLineage = commands.lineagesByTurn.flatMap((set, i) => (set.has(journal.file_lineage_id) ? [i] : []))
-    const journalFirst = Math.min(...turnsOfLineage)
-    const journalLast = Math.max(...turnsOfLineage)
-    const commandFirst = first < journalFirst
-    const merged: RestoreAction = {
-      ...journal,
-      expected: last > journalLast ? command.expected : journal.expected,
-      target: commandFirst ? command.target : journal.target,
-      source: commandFirst ? 'command' : 'journal',
-    }
-    if (commandFirst && fromSnapshot) snapshotBytes.set(command.path, fromSnapshot)
-    if (sameContent(merged.expected, merged.target)) actions.splice(index, 1)
-    else actions[index] = merged
-  }
 }

@@ -1,10 +1,18 @@
 import { fail, type Outcome } from '../../../shared/protocol'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
-import { changeSetIndex, isTurnOf, nodeParts, type SessionRecord } from '../conversation'
-import { turnCommandChanges, turnUndone } from '../restore'
+import {
+  changeSetIndex,
+  classifyTurnChanges,
+  isTurnOf,
+  nodeParts,
+  patchFilesFrom,
+  type CommandPathChange,
+  type SessionRecord,
+} from '../conversation'
+import { turnUndone } from '../restore'
 import { scopeVersion, type JournalModule, type Receipt } from '../journal'
 import { createCursorSigner, createSnapshotStore } from '../paging'
-import { commandChanges, type ProjectSnapshots } from '../snapshot'
+import type { ProjectSnapshots } from '../snapshot'
 import { commandRows } from './command-rows'
 import { createDiffRunner, type DiffRunner } from './diff-runner'
 import { pageReviewDiff } from './review-diff'
@@ -109,12 +117,11 @@ export function createReviewModule(deps: {
           basisKey = branchId
         }
         // Issue 16: This turn also lists the files its commands changed, from the step snapshots.
-        let commandChangesOfTurn: ReturnType<typeof commandChanges> = []
+        let commandChangesOfTurn: CommandPathChange[] = []
         const snapshots = deps.snapshotsOf(context.project.project_id, context.project.root)
         if (payload.scope === 'turn' && payload.turn_id !== undefined) {
-          commandChangesOfTurn = commandChanges(
-            await turnCommandChanges(nodeParts(db, payload.turn_id), receipts, snapshots),
-          )
+          const classified = await classifyTurnChanges(nodeParts(db, payload.turn_id), receipts, patchFilesFrom(snapshots))
+          commandChangesOfTurn = classified.changes
         }
         // The scope's own committed transactions: page two is stale only if the scope itself changed.
         const basis = `${context.project.project_id}|${payload.scope}:${basisKey}:${version.count}:${version.last}:${commandChangesOfTurn.length}`
@@ -133,9 +140,8 @@ export function createReviewModule(deps: {
             const marked = (list: ReviewRow[]) => (undone ? list.map((row) => ({ ...row, undone: true })) : list)
             if (commandChangesOfTurn.length === 0) return marked(rows)
             // A file the journal also changed in this turn keeps its exact row only.
-            const journaled = new Set(rows.flatMap((row) => (row.old_path ? [row.path, row.old_path] : [row.path])))
             const fromCommands = await commandRows({
-              changes: commandChangesOfTurn.filter((change) => !journaled.has(change.path)),
+              changes: commandChangesOfTurn.filter((change) => !change.journaled),
               snapshots,
               blobs,
               turnId: payload.turn_id ?? '',
