@@ -200,6 +200,38 @@ describe('step snapshots in a turn (issue 16)', () => {
     expect(existsSync(join(root, 'gen.txt'))).toBe(false)
   })
 
+  test('a rewind that also restores command changes puts a file a command created and a tool then edited back: absent', async () => {
+    // Issue 24: the rewind orders a turn's command and journal changes of one path by step, as
+    // Undo does (it used to give the journal the path whenever both were in the same turn).
+    const root = gitProject({ 'keep.txt': 'keep\n' })
+    const llm = await fake()
+    llm.enqueue(
+      { kind: 'stream', steps: [bash('c1', "printf 'a\\n' > gen.txt")] },
+      { kind: 'stream', steps: [{ toolCalls: [{ id: 'r1', name: 'read', input: { file_path: 'gen.txt' } }] }] },
+      {
+        kind: 'stream',
+        steps: [
+          {
+            toolCalls: [
+              { id: 'e1', name: 'edit', input: { file_path: 'gen.txt', old_string: 'a\n', new_string: 'b\n' } },
+            ],
+          },
+        ],
+      },
+      { kind: 'stream', steps: [{ text: 'Edited.' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'auto' })
+    const turnId = await agent.prompt('generate then edit')
+    await agent.finished(turnId)
+    const rewind = { operation: 'rewind', turn_id: turnId, boundary: 'before_turn', mode: 'code' }
+    const journalOnly = resultOf(await agent.session('history.plan', rewind)) as Plan
+    expect(journalOnly.actions.map((a) => [a.path, a.target.kind])).toEqual([['gen.txt', 'regular']])
+    const both = resultOf(await agent.session('history.plan', { ...rewind, include_commands: true })) as Plan
+    expect(both.actions.map((a) => [a.path, a.target.kind, a.source])).toEqual([['gen.txt', 'absent', 'command']])
+    resultOf(await agent.session('history.apply', { plan_hash: both.plan_hash }))
+    expect(existsSync(join(root, 'gen.txt'))).toBe(false)
+  })
+
   test('a file ↔ folder swap by a command is shown and named as not restorable; nothing is written', async () => {
     const root = gitProject({ 'keep.txt': 'keep\n' })
     execFileSync('mkdir', [join(root, 'dir')])
