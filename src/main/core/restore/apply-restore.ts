@@ -38,25 +38,21 @@ import {
 } from './intents'
 import type { CommandSnapshots } from './plan-commands'
 import type { FolderActions } from './plan-folders'
-import { planRestore, type PlanEvidence, type RestorePlan, type RestoreRequest } from './plan-restore'
+import { planRestore, type PlannedRestore, type PlanRequest } from './plan'
+import { planTurnRestore, type PlanEvidence, type TurnRequest } from './plan-turn'
 import { planRewind, type RewindPlan, type RewindRequest } from './plan-rewind'
 import type { RestoreAction } from './preflight'
 
 export type { IntentStatus } from './intents'
 
 export interface RestoreService {
+  /** A restore's preview (plan.ts), remembered by its hash so an apply knows what was confirmed. */
   plan(
     workspace: Workspace,
     session: SessionRecord,
-    request: RestoreRequest,
-  ): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>>
-  /** A multi-turn restore's preview (rewind, redo of a rewind, restore branch code). */
-  planRewind(
-    workspace: Workspace,
-    session: SessionRecord,
-    request: RewindRequest,
+    request: PlanRequest,
     onProgress?: (done: number, total: number) => void,
-  ): Promise<Outcome<RewindPlan & { evidence: PlanEvidence }>>
+  ): Promise<Outcome<PlannedRestore>>
   apply(workspace: Workspace, session: SessionRecord, request: ApplyRequest): Promise<Outcome<ApplyResult>>
   /** The operation of a plan previewed and still current (undefined: unknown or expired plan). */
   operationOf(planHash: string): string | undefined
@@ -91,7 +87,7 @@ export interface ApplyResult {
 }
 
 type Confirmed =
-  | { readonly kind: 'single'; readonly request: RestoreRequest & { turn_id: string } }
+  | { readonly kind: 'single'; readonly request: TurnRequest & { turn_id: string } }
   | {
       readonly kind: 'rewind'
       readonly request: RewindRequest
@@ -125,10 +121,10 @@ export function createRestoreService(deps: {
   const planFor = (
     workspace: Workspace,
     session: SessionRecord,
-    request: RestoreRequest,
+    request: TurnRequest,
     onProgress?: (done: number, total: number) => void,
   ) =>
-    planRestore(
+    planTurnRestore(
       {
         db,
         blobs,
@@ -164,24 +160,35 @@ export function createRestoreService(deps: {
     settleIntentRow(db, intentId, status, transactionId)
 
   return {
-    async plan(workspace, session, request) {
-      const planned = await planFor(workspace, session, request)
-      if (planned.kind === 'ok')
-        plans.set(planned.result.plan_hash, {
-          kind: 'single',
-          request: { ...request, operation: planned.result.operation, turn_id: planned.result.turn_id },
-        })
-      return planned
-    },
-
-    async planRewind(workspace, session, request, onProgress) {
-      const planned = await rewindFor(workspace, session, request, onProgress)
-      if (planned.kind === 'ok') {
-        plans.set(planned.result.plan_hash, {
-          kind: 'rewind',
-          request,
-          expected: new Map(planned.result.actions.map((action) => [action.path, action.expected])),
-        })
+    async plan(workspace, session, request, onProgress) {
+      const planned = await planRestore(
+        {
+          db,
+          blobs,
+          workspace,
+          maxFileBytes: journal.limits.maxFileBytes,
+          snapshots: deps.snapshots?.(session, workspace) ?? null,
+        },
+        session,
+        request,
+        onProgress,
+      )
+      if (planned.kind === 'error') return planned
+      const shown = planned.result
+      switch (shown.kind) {
+        case 'turn':
+          plans.set(shown.plan_hash, {
+            kind: 'single',
+            request: { ...request, operation: shown.operation, turn_id: shown.turn_id },
+          })
+          break
+        case 'rewind':
+          plans.set(shown.plan_hash, {
+            kind: 'rewind',
+            request: request as RewindRequest,
+            expected: new Map(shown.actions.map((action) => [action.path, action.expected])),
+          })
+          break
       }
       return planned
     },
@@ -234,7 +241,7 @@ export function createRestoreService(deps: {
   async function applyConfirmed(
     workspace: Workspace,
     session: SessionRecord,
-    confirmed: RestoreRequest & { turn_id: string },
+    confirmed: TurnRequest & { turn_id: string },
     request: ApplyRequest,
     hooks: IdempotencyHooks<ApplyResult>,
   ): Promise<Outcome<ApplyResult>> {

@@ -7,10 +7,10 @@ import { fingerprintOf, inImmediateTransaction, type IdempotencyHooks } from '..
 import { createRestoreService, type ApplyResult } from './apply-restore'
 import { codeDiffers } from './code'
 import { conflictDiff, type ConflictDiffDependencies } from './conflict-diff'
-import { deleteSessionIntents, lastRestore, restoreApplying } from './intents'
+import { deleteSessionIntents, restoreApplying } from './intents'
+import { planRequestOf, publicPlan } from './plan'
 import type { CommandSnapshots } from './plan-commands'
-import { restoreOffers } from './plan-restore'
-import type { RewindOperation, RewindPlan } from './plan-rewind'
+import { restoreOffers } from './plan-turn'
 import { materializeWorktree } from './worktree'
 
 type RestoreActions = 'history.plan' | 'history.apply' | 'history.conflict_diff' | 'session.align'
@@ -21,19 +21,6 @@ export interface RestoreModule {
   recover(): void
   /** A purged session's intents go with it. */
   forgetSession(sessionId: string): void
-}
-
-/** A multi-turn plan as the protocol shows it (its effects and evidence stay in the engine). */
-function publicRewindPlan(plan: RewindPlan & { evidence: unknown }) {
-  const {
-    session_id: _session,
-    workspace_revision: _revision,
-    head_version: _head,
-    evidence: _evidence,
-    effects: _effects,
-    ...rest
-  } = plan
-  return rest
 }
 
 /**
@@ -95,60 +82,17 @@ export function createRestoreModule(deps: {
     'history.plan': async (payload, context) => {
       const session = conversation.sessionOf(context)
       if (session.kind === 'error') return session
-      // Redo follows the last restore: a Rewind's Redo moves the conversation back too.
-      const operation = payload.operation
-      const multiTurn: RewindOperation | null =
-        operation === 'rewind' || operation === 'unrewind' || operation === 'align'
-          ? operation
-          : operation === 'redo' && lastRestore(db, session.result.session_id)?.operation === 'rewind'
-            ? 'redo'
-            : null
-      if (multiTurn !== null) {
-        const planned = await restore.planRewind(
-          journal.workspaceOf(context.project),
-          session.result,
-          {
-            operation: multiTurn,
-            turn_id: payload.turn_id,
-            checkpoint_id: payload.checkpoint_id,
-            boundary: payload.boundary,
-            mode: payload.mode,
-            include_commands: payload.include_commands,
-            steps: payload.steps,
-            include_conflicting: payload.include_conflicting,
-            keep_current: payload.keep_current,
-          },
-          progress(session.result, 'preflight'),
-        )
-        if (planned.kind === 'error') return planned
-        return ok(publicRewindPlan(planned.result))
-      }
-      if (
-        payload.mode !== undefined ||
-        payload.boundary !== undefined ||
-        payload.steps !== undefined ||
-        payload.keep_current !== undefined
-      ) {
-        return fail('INVALID_REQUEST', 'mode, boundary, steps and keep_current belong to multi-turn restores.')
-      }
-      if (operation === 'rewind' || operation === 'unrewind' || operation === 'align') {
-        return fail('INVALID_REQUEST', `${operation} is a multi-turn restore.`)
-      }
-      const planned = await restore.plan(journal.workspaceOf(context.project), session.result, {
-        operation,
-        turn_id: payload.turn_id,
-        include_commands: payload.include_commands,
-        include_conflicting: payload.include_conflicting,
-      })
+      const request = planRequestOf(db, session.result, payload)
+      if (request.kind === 'error') return request
+      const planned = await restore.plan(
+        journal.workspaceOf(context.project),
+        session.result,
+        request.result,
+        // A turn card's preview shows no progress; the rewind sheet's does.
+        request.result.kind === 'rewind' ? progress(session.result, 'preflight') : undefined,
+      )
       if (planned.kind === 'error') return planned
-      const {
-        session_id: _session,
-        workspace_revision: _revision,
-        head_version: _head,
-        evidence: _evidence,
-        ...plan
-      } = planned.result
-      return ok(plan)
+      return ok(publicPlan(planned.result))
     },
     'history.apply': async ({ plan_hash }, context) => {
       const session = conversation.sessionOf(context)

@@ -76,6 +76,8 @@ export interface SideEffect {
 }
 
 export interface RewindPlan {
+  /** A multi-turn plan (history.plan's result is a union on `kind`). */
+  readonly kind: 'rewind'
   readonly status: 'ready' | 'blocked' | 'unavailable'
   readonly plan_hash: string
   readonly operation: RewindOperation
@@ -242,6 +244,7 @@ export async function planRewind(
     effects: r.effects,
   })
   return ok({
+    kind: 'rewind',
     status,
     plan_hash,
     operation: request.operation,

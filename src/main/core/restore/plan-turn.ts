@@ -26,13 +26,13 @@ import {
 import type { FolderActions } from './plan-folders'
 import { inverseOf, REDOABLE } from './plan-redo'
 
-export type RestoreOperation = 'undo' | 'redo' | 'revert' | 'reapply'
+export type TurnOperation = 'undo' | 'redo' | 'revert' | 'reapply'
 
 export type { Conflict, PathState, PlanEvidence, RestoreAction } from './preflight'
 
 /** What a restore request asks for, besides the operation and turn. */
-export interface RestoreRequest {
-  readonly operation: RestoreOperation
+export interface TurnRequest {
+  readonly operation: TurnOperation
   readonly turn_id?: string | undefined
   /** Issue 16: also put back the files the turn's commands changed (undo and revert only). */
   readonly include_commands?: boolean | undefined
@@ -40,10 +40,12 @@ export interface RestoreRequest {
   readonly include_conflicting?: readonly string[] | undefined
 }
 
-export interface RestorePlan {
+export interface TurnPlan {
+  /** A single-turn plan (history.plan's result is a union on `kind`). */
+  readonly kind: 'turn'
   readonly status: 'ready' | 'blocked' | 'unavailable'
   readonly plan_hash: string
-  readonly operation: RestoreOperation
+  readonly operation: TurnOperation
   readonly session_id: string
   readonly turn_id: string
   readonly workspace_revision: number
@@ -118,7 +120,7 @@ export function restoreOffers(
 function resolveTurn(
   db: Database,
   session: SessionRecord,
-  operation: RestoreOperation,
+  operation: TurnOperation,
   turnId: string | undefined,
 ): Outcome<string> {
   const onBranch = turnsOnBranch(db, session)
@@ -159,12 +161,12 @@ function resolveTurn(
  * preflighted against the disk now. Any failure is listed (every path, every reason) and the plan
  * is `blocked`; a receipt that cannot be restored exactly makes it `unavailable`.
  */
-export async function planRestore(
+export async function planTurnRestore(
   deps: PlanDependencies,
   session: SessionRecord,
-  request: RestoreRequest,
+  request: TurnRequest,
   onProgress?: (done: number, total: number) => void,
-): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>> {
+): Promise<Outcome<TurnPlan & { evidence: PlanEvidence }>> {
   const { db, blobs, workspace } = deps
   if (request.include_commands && (request.operation === 'redo' || request.operation === 'reapply')) {
     return fail('INVALID_REQUEST', 'Only Undo and Revert can also restore files changed by commands.')
@@ -300,6 +302,7 @@ export async function planRestore(
     folders,
   })
   return ok({
+    kind: 'turn',
     status,
     plan_hash,
     operation: request.operation,
