@@ -76,6 +76,13 @@ export default tseslint.config(
     plugins: { 'retrace-main': cycles },
     rules: { 'retrace-main/no-import-cycle': ['error', { roots: ['src/main'] }] },
   },
+  // Main side only (issue 24): a file over 600 lines is two files. Known gaps, owned elsewhere
+  // and left for their owners: the journal's transaction engine and the agent loop.
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/main/core/journal/transaction.ts', 'src/main/core/agent/loop.ts'],
+    rules: { 'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }] },
+  },
   { files: ['src/main/web/**/*.ts'], rules: restrict(boundaryRules.web) },
   { files: ['src/main/electron/**/*.ts'], rules: restrict(boundaryRules.electron) },
   { files: ['src/preload/**/*.ts'], rules: restrict(boundaryRules.preload) },

@@ -110,3 +110,15 @@ describe('import cycles (issue 24)', () => {
     expect(layerCycle({ a: ['b'], b: ['c'], c: ['a'] })).toEqual(['a', 'b', 'c', 'a'])
   })
 })
+
+describe('file size (issue 24)', () => {
+  test('a main-side file over 600 lines fails lint; 600 lines pass', async () => {
+    const lines = (count: number) => Array.from({ length: count }, (_, i) => `export const line${i} = ${i}\n`).join('')
+    const ruleIds = async (code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: 'src/main/core/journal/long.ts' })
+      return (result?.messages ?? []).map((m) => m.ruleId)
+    }
+    expect(await ruleIds(lines(601))).toContain('max-lines')
+    expect(await ruleIds(lines(600))).not.toContain('max-lines')
+  })
+})

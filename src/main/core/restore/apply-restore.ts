@@ -1,22 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import {
-  transactionStatus,
-  type FaultHook,
-  type Journal,
-  type PlannedChange,
-  type Receipt,
-  type Workspace,
-} from '../journal'
-import {
-  applyEffects,
-  bumpWriterEpoch,
-  StaleEffects,
-  withBranchId,
-  type BranchEffects,
-  type SessionRecord,
-} from '../conversation'
+import type { FaultHook, Journal, Receipt, Workspace } from '../journal'
+import { applyEffects, bumpWriterEpoch, StaleEffects, withBranchId, type SessionRecord } from '../conversation'
 import {
   fingerprintOf,
   inImmediateTransaction,
@@ -30,18 +16,18 @@ import {
   insertRewindIntent,
   insertTurnIntent,
   markEffectsApplied,
-  openIntents,
   restoreApplying,
   setIntentTransaction,
   settleIntent as settleIntentRow,
   type IntentStatus,
 } from './intents'
 import type { CommandSnapshots } from './plan-commands'
-import type { FolderActions } from './plan-folders'
+import { changesOf } from './changes-of'
 import { planRestore, type PlannedRestore, type PlanRequest } from './plan'
-import { planTurnRestore, type PlanEvidence, type TurnRequest } from './plan-turn'
+import { planTurnRestore, type TurnRequest } from './plan-turn'
 import { planRewind, type RewindPlan, type RewindRequest } from './plan-rewind'
 import type { RestoreAction } from './preflight'
+import { recoverIntents } from './recover'
 
 export type { IntentStatus } from './intents'
 
@@ -217,7 +203,7 @@ export function createRestoreService(deps: {
 
     applyPlan,
 
-    recover: recoverIntents,
+    recover: () => recoverIntents(db),
   }
 
   function applyPlan(
@@ -457,88 +443,9 @@ export function createRestoreService(deps: {
   function applyingIntent(sessionId: string): boolean {
     return restoreApplying(db, sessionId)
   }
-
-  /** Settles every intent a stopped process left `applying`, from its transaction's status. */
-  function recoverIntents(): void {
-    for (const intent of openIntents(db)) {
-      if (intent.transaction_id === null) {
-        settleIntent(intent.intent_id, 'rolled_back', null)
-        continue
-      }
-      const settled = transactionStatus(db, intent.transaction_id)
-      if (settled === undefined || settled === 'prepared') continue
-      const status: IntentStatus =
-        settled === 'committed' ? 'committed' : settled === 'recovery_required' ? 'recovery_required' : 'rolled_back'
-      if (status === 'committed' && intent.effects !== null) {
-        // The files were committed but the process stopped before the conversation moved with
-        // them: move it now, from the effects recorded before any file was touched.
-        const effects = JSON.parse(intent.effects) as BranchEffects
-        try {
-          inImmediateTransaction(db, () => {
-            applyEffects(db, intent.session_id, effects)
-            settleIntent(intent.intent_id, 'committed', intent.transaction_id)
-            markEffectsApplied(db, intent.intent_id)
-          })
-        } catch (error) {
-          if (!(error instanceof StaleEffects)) throw error
-          settleIntent(intent.intent_id, 'recovery_required', intent.transaction_id)
-        }
-        continue
-      }
-      settleIntent(intent.intent_id, status, intent.transaction_id)
-    }
-  }
 }
 
 const busy = () =>
   fail('BUSY', 'Another restore of this session is being applied; wait for it to finish.', {
     reason: 'restore-applying',
   })
-
-/**
- * A checked plan's actions as the journal's planned changes, from the bytes its preflight read.
- * Folders a Redo makes come first (outermost first) so its files go into them; folders a restore
- * removes come last (deepest first), after the files that emptied them — in the same transaction,
- * so a crash anywhere is settled all or nothing by recovery, and the receipt records them for Redo.
- */
-function changesOf(
-  actions: readonly RestoreAction[],
-  evidence: PlanEvidence,
-  folders: FolderActions,
-): Outcome<PlannedChange[]> {
-  const changes: PlannedChange[] = []
-  const folderDisk = (path: string) => evidence.folders?.get(path)
-  for (const path of folders.created) {
-    const disk = folderDisk(path)
-    if (disk?.kind !== 'absent')
-      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, { path })
-    changes.push({ operation: 'create', path, old_path: null, before: disk, after: { kind: 'directory' } })
-  }
-  for (const action of actions) {
-    const disk = evidence.disks.get(action.path)
-    if (!disk)
-      return fail('STALE_PLAN', `"${action.path}" was not checked; preview the restore again.`, {
-        path: action.path,
-      })
-    if (action.target.kind === 'absent') {
-      changes.push({ operation: 'delete', path: action.path, old_path: null, before: disk, after: { kind: 'absent' } })
-      continue
-    }
-    const bytes = evidence.targets.get(action.path)
-    if (!bytes) return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
-    changes.push({
-      operation: disk.kind === 'absent' ? 'create' : 'modify',
-      path: action.path,
-      old_path: null,
-      before: disk,
-      after: { kind: 'regular', bytes, mode: Number.parseInt(action.target.mode, 8) },
-    })
-  }
-  for (const path of folders.removed) {
-    const disk = folderDisk(path)
-    if (disk?.kind !== 'directory')
-      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, { path })
-    changes.push({ operation: 'delete', path, old_path: null, before: disk, after: { kind: 'absent' } })
-  }
-  return ok(changes)
-}
