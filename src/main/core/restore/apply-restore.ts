@@ -25,7 +25,7 @@ import type { CommandSnapshots } from './plan-commands'
 import { changesOf } from './changes-of'
 import { planRestore, type PlannedRestore, type PlanRequest } from './plan'
 import { planTurnRestore, type TurnRequest } from './plan-turn'
-import { planRewind, type RewindPlan, type RewindRequest } from './plan-rewind'
+import { planRewind, type RewindDependencies, type RewindPlan, type RewindRequest } from './plan-rewind'
 import type { RestoreAction } from './preflight'
 import { recoverIntents } from './recover'
 
@@ -104,61 +104,27 @@ export function createRestoreService(deps: {
     ttl: 30 * 60 * 1000,
   })
 
-  const planFor = (
-    workspace: Workspace,
-    session: SessionRecord,
-    request: TurnRequest,
-    onProgress?: (done: number, total: number) => void,
-  ) =>
-    planTurnRestore(
-      {
-        db,
-        blobs,
-        workspace,
-        maxFileBytes: journal.limits.maxFileBytes,
-        snapshots: deps.snapshots?.(session, workspace) ?? null,
-      },
-      session,
-      request,
-      onProgress,
-    )
-
-  const rewindFor = (
-    workspace: Workspace,
-    session: SessionRecord,
-    request: RewindRequest,
-    onProgress?: (done: number, total: number) => void,
-  ) =>
-    planRewind(
-      {
-        db,
-        blobs,
-        workspace,
-        maxFileBytes: journal.limits.maxFileBytes,
-        snapshots: deps.snapshots?.(session, workspace) ?? null,
-      },
-      session,
-      request,
-      onProgress,
-    )
+  /** What every planner reads: the same for a preview, an apply's re-plan and any kind. */
+  const depsOf = (workspace: Workspace, session: SessionRecord): RewindDependencies => ({
+    db,
+    blobs,
+    workspace,
+    maxFileBytes: journal.limits.maxFileBytes,
+    snapshots: deps.snapshots?.(session, workspace) ?? null,
+  })
+  type Progress = ((done: number, total: number) => void) | undefined
+  // An apply re-plans with the planner of the kind it confirmed.
+  const planFor = (workspace: Workspace, session: SessionRecord, request: TurnRequest, onProgress?: Progress) =>
+    planTurnRestore(depsOf(workspace, session), session, request, onProgress)
+  const rewindFor = (workspace: Workspace, session: SessionRecord, request: RewindRequest, onProgress?: Progress) =>
+    planRewind(depsOf(workspace, session), session, request, onProgress)
 
   const settleIntent = (intentId: string, status: IntentStatus, transactionId: string | null) =>
     settleIntentRow(db, intentId, status, transactionId)
 
   return {
     async plan(workspace, session, request, onProgress) {
-      const planned = await planRestore(
-        {
-          db,
-          blobs,
-          workspace,
-          maxFileBytes: journal.limits.maxFileBytes,
-          snapshots: deps.snapshots?.(session, workspace) ?? null,
-        },
-        session,
-        request,
-        onProgress,
-      )
+      const planned = await planRestore(depsOf(workspace, session), session, request, onProgress)
       if (planned.kind === 'error') return planned
       const shown = planned.result
       switch (shown.kind) {

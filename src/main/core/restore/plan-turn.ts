@@ -14,12 +14,11 @@ import { lastRestore, latestTurnRestore } from './intents'
 import { mergeCommandActions, planTurnsCommandActions, type CommandSnapshots } from './plan-commands'
 import { planFolders, planHash, planStatus } from './plan-shared'
 import {
-  pathStateOf,
+  pathMoves,
   preflightActions,
   runningTurnConflict,
   sameState,
   type Conflict,
-  type PathState,
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
@@ -183,36 +182,12 @@ export async function planTurnRestore(
   const unavailable: Array<{ path: string; reason: string }> = redo ? redo.unavailable : []
 
   for (const change of foldReceipts(receipts)) {
-    if (change.recoverability !== 'exact') {
-      unavailable.push({ path: change.last_path, reason: change.unavailable_reason ?? 'not-exact' })
+    const moved = pathMoves(change, backwards ? 'backwards' : 'forwards')
+    if (moved.kind === 'unavailable') {
+      unavailable.push({ path: change.last_path, reason: moved.reason })
       continue
     }
-    if (change.gaps > 0) {
-      // Something outside Retrace wrote this file between two of the turn's changes: going back to
-      // the turn's first before would also erase that write, and going forward would skip it.
-      unavailable.push({ path: change.last_path, reason: 'outside-changes' })
-      continue
-    }
-    const before = pathStateOf(change.before)
-    const after = pathStateOf(change.after)
-    if (before === 'unsupported' || after === 'unsupported') {
-      unavailable.push({ path: change.last_path, reason: 'directory' })
-      continue
-    }
-    // A rename restores both paths: the new name goes, the old name comes back (and vice versa).
-    const pairs: Array<[string, PathState, PathState]> =
-      change.first_path === change.last_path
-        ? [[change.last_path, backwards ? after : before, backwards ? before : after]]
-        : backwards
-          ? [
-              [change.last_path, after, { kind: 'absent' }],
-              [change.first_path, { kind: 'absent' }, before],
-            ]
-          : [
-              [change.first_path, before, { kind: 'absent' }],
-              [change.last_path, { kind: 'absent' }, after],
-            ]
-    for (const [path, expected, target] of pairs) {
+    for (const [path, expected, target] of moved.moves) {
       if (sameState(expected, target)) continue
       actions.push({ path, file_lineage_id: change.file_lineage_id, expected, target })
     }
