@@ -18,14 +18,30 @@ export const CORE_LAYERS = {
   changes: ['journal', 'store'],
   projects: ['actions', 'store', 'platform', 'events'],
   files: ['actions', 'store', 'journal', 'project-fs', 'platform', 'paging', 'git'],
-  history: ['actions', 'store', 'journal', 'changes', 'project-fs', 'platform', 'events', 'snapshot', 'git'],
+  // Sessions, the DAG, branches, checkpoints, change sets, turn parts; what it asks of the files'
+  // side (restore intents, a node's code) comes in through a port, never an import.
+  conversation: ['actions', 'store', 'journal', 'changes', 'snapshot', 'events'],
+  // Restore intents, the planners and their apply; above the conversation, whose DAG they read.
+  restore: [
+    'actions',
+    'store',
+    'journal',
+    'changes',
+    'conversation',
+    'snapshot',
+    'project-fs',
+    'platform',
+    'events',
+    'git',
+  ],
   snapshot: ['actions', 'store', 'git', 'platform', 'project-fs', 'journal', 'changes', 'events'],
   review: [
     'actions',
     'store',
     'journal',
     'changes',
-    'history',
+    'conversation',
+    'restore',
     'git',
     'paging',
     'platform',
@@ -35,8 +51,49 @@ export const CORE_LAYERS = {
   ],
   office: ['actions', 'store', 'journal', 'files', 'platform', 'project-fs', 'events'],
   watch: ['actions', 'git', 'journal', 'platform', 'project-fs', 'events'],
-  agent: ['actions', 'store', 'journal', 'history', 'files', 'project-fs', 'platform', 'changes', 'events', 'snapshot'],
+  agent: [
+    'actions',
+    'store',
+    'journal',
+    'conversation',
+    'files',
+    'project-fs',
+    'platform',
+    'changes',
+    'events',
+    'snapshot',
+  ],
 }
+
+/**
+ * A cycle in a layer table (module names, first repeated last), or null. The fence only proves
+ * each import follows the table; a table where two modules may import each other would let a
+ * feature-level cycle through, so the table itself must be a strict order.
+ */
+export function layerCycle(layers) {
+  const state = new Map()
+  const path = []
+  const visit = (name) => {
+    if (state.get(name) === 'done') return null
+    if (state.get(name) === 'open') return [...path.slice(path.indexOf(name)), name]
+    state.set(name, 'open')
+    path.push(name)
+    for (const next of layers[name] ?? []) {
+      const found = visit(next)
+      if (found) return found
+    }
+    path.pop()
+    state.set(name, 'done')
+    return null
+  }
+  for (const name of Object.keys(layers)) {
+    const found = visit(name)
+    if (found) return found
+  }
+  return null
+}
+
+const coreLayerCycle = layerCycle(CORE_LAYERS)
 
 function moduleOf(base, file) {
   const rel = relative(base, file)
@@ -100,6 +157,14 @@ export const moduleFences = {
     ]
     const visit = (node) => check(context, node, node.source?.value, bases)
     return {
+      Program: (node) => {
+        if (coreLayerCycle !== null && context.filename.includes(`${sep}core${sep}`)) {
+          context.report({
+            node,
+            message: `The engine's layer table has a cycle: ${coreLayerCycle.join(' → ')} (eslint-rules/module-fences.mjs).`,
+          })
+        }
+      },
       ImportDeclaration: visit,
       ExportNamedDeclaration: visit,
       ExportAllDeclaration: visit,

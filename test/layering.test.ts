@@ -1,5 +1,6 @@
 import { ESLint } from 'eslint'
 import { describe, expect, test } from 'vitest'
+import { CORE_LAYERS, layerCycle } from '../eslint-rules/module-fences.mjs'
 
 /**
  * The folder layering of spec 01 is enforced by lint; these prove the fence is live by linting
@@ -12,6 +13,11 @@ async function restrictedImports(filePath: string, code: string): Promise<string
   return (result?.messages ?? [])
     .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'retrace/module-fences')
     .map((m) => m.message)
+}
+
+async function importCycles(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath })
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'retrace-main/no-import-cycle').map((m) => m.message)
 }
 
 describe('layer boundaries', () => {
@@ -32,7 +38,7 @@ describe('layer boundaries', () => {
     ['src/shared/violation.ts', "import { WebSocketServer } from 'ws'\nexport const x = WebSocketServer\n"],
     ['src/preload/violation.ts', "import { createCore } from '../main/core'\nexport const x = createCore\n"],
     // Inside the engine: a lower module never imports a higher one, nor the composition root.
-    ['src/main/core/journal/violation.ts', "import { planRestore } from '../history'\nexport const x = planRestore\n"],
+    ['src/main/core/journal/violation.ts', "import { planRestore } from '../restore'\nexport const x = planRestore\n"],
     ['src/main/core/store/violation.ts', "import { createCore } from '..'\nexport const x = createCore\n"],
     ['src/main/core/agent/violation.ts', "import { createCore } from '../index'\nexport const x = createCore\n"],
     // Modules and renderer features meet only at their index.ts.
@@ -54,7 +60,7 @@ describe('layer boundaries', () => {
     ['src/main/electron/allowed.ts', "import { app } from 'electron'\nexport const x = app\n"],
     ['src/renderer/src/allowed.ts', "import { ACTIONS } from '../../shared/protocol'\nexport const x = ACTIONS\n"],
     [
-      'src/main/core/history/allowed.ts',
+      'src/main/core/restore/allowed.ts',
       "import { queryReceipts } from '../journal'\nexport const x = queryReceipts\n",
     ],
     [
@@ -63,5 +69,56 @@ describe('layer boundaries', () => {
     ],
   ])('%s: an allowed import passes', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([])
+  })
+})
+
+describe('import cycles (issue 24)', () => {
+  test('a file that imports a file importing it back fails lint, naming the chain', async () => {
+    // journal/index.ts re-exports temp-names.ts: importing the index back from it closes a cycle.
+    const messages = await importCycles(
+      'src/main/core/journal/temp-names.ts',
+      "import { createJournal } from './index'\nexport const x = createJournal\n",
+    )
+    expect(messages).toEqual([
+      'Import cycle: src/main/core/journal/temp-names.ts → src/main/core/journal/index.ts → src/main/core/journal/temp-names.ts.',
+    ])
+  })
+
+  test('a cycle through several files and a type-only import fails too', async () => {
+    // store/index.ts → store/database.ts; database.ts importing the store's index closes it.
+    const messages = await importCycles(
+      'src/main/core/store/database.ts',
+      "import type { BlobStore } from '.'\nexport type X = BlobStore\n",
+    )
+    expect(messages).toHaveLength(1)
+    expect(messages[0]).toMatch(
+      /^Import cycle: src\/main\/core\/store\/database\.ts → src\/main\/core\/store\/index\.ts → /,
+    )
+  })
+
+  test('an import that closes no cycle passes', async () => {
+    expect(
+      await importCycles(
+        'src/main/core/journal/temp-names.ts',
+        "import { statement } from '../store'\nexport const x = statement\n",
+      ),
+    ).toEqual([])
+  })
+
+  test("the engine's layer table is a strict order, and a table with a cycle is caught", () => {
+    expect(layerCycle(CORE_LAYERS)).toBeNull()
+    expect(layerCycle({ a: ['b'], b: ['c'], c: ['a'] })).toEqual(['a', 'b', 'c', 'a'])
+  })
+})
+
+describe('file size (issue 24)', () => {
+  test('a main-side file over 600 lines fails lint; 600 lines pass', async () => {
+    const lines = (count: number) => Array.from({ length: count }, (_, i) => `export const line${i} = ${i}\n`).join('')
+    const ruleIds = async (code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: 'src/main/core/journal/long.ts' })
+      return (result?.messages ?? []).map((m) => m.ruleId)
+    }
+    expect(await ruleIds(lines(601))).toContain('max-lines')
+    expect(await ruleIds(lines(600))).not.toContain('max-lines')
   })
 })

@@ -41,6 +41,30 @@ type ReviewPage = { snapshot_id: string; files: Array<{ path: string; source: st
 const partsOf = <T extends TurnPart['type']>(parts: TurnPart[], type: T) =>
   parts.filter((p): p is Extract<TurnPart, { type: T }> => p.type === type)
 
+/** A turn whose command creates gen.txt in one step and whose edit tool changes it two steps later. */
+async function generateThenEdit() {
+  const root = gitProject({ 'keep.txt': 'keep\n' })
+  const llm = await fake()
+  llm.enqueue(
+    { kind: 'stream', steps: [bash('c1', "printf 'a\\n' > gen.txt")] },
+    { kind: 'stream', steps: [{ toolCalls: [{ id: 'r1', name: 'read', input: { file_path: 'gen.txt' } }] }] },
+    {
+      kind: 'stream',
+      steps: [
+        {
+          toolCalls: [
+            { id: 'e1', name: 'edit', input: { file_path: 'gen.txt', old_string: 'a\n', new_string: 'b\n' } },
+          ],
+        },
+      ],
+    },
+    { kind: 'stream', steps: [{ text: 'Edited.' }] },
+  )
+  const agent = await agentFixture(root, llm, { mode: 'auto' })
+  const turnId = await agent.prompt('generate then edit')
+  return { root, agent, turnId }
+}
+
 describe('step snapshots in a turn (issue 16)', () => {
   test('a command that creates, modifies and deletes files: summary, Review and an Undo that also restores them', async () => {
     const root = gitProject({ 'keep.txt': 'keep\n', 'edit.txt': 'one\n', 'gone.txt': 'bye\n' })
@@ -169,25 +193,7 @@ describe('step snapshots in a turn (issue 16)', () => {
   })
 
   test('a file a command created and a tool then edited goes back to before the turn: absent', async () => {
-    const root = gitProject({ 'keep.txt': 'keep\n' })
-    const llm = await fake()
-    llm.enqueue(
-      { kind: 'stream', steps: [bash('c1', "printf 'a\\n' > gen.txt")] },
-      { kind: 'stream', steps: [{ toolCalls: [{ id: 'r1', name: 'read', input: { file_path: 'gen.txt' } }] }] },
-      {
-        kind: 'stream',
-        steps: [
-          {
-            toolCalls: [
-              { id: 'e1', name: 'edit', input: { file_path: 'gen.txt', old_string: 'a\n', new_string: 'b\n' } },
-            ],
-          },
-        ],
-      },
-      { kind: 'stream', steps: [{ text: 'Edited.' }] },
-    )
-    const agent = await agentFixture(root, llm, { mode: 'auto' })
-    const turnId = await agent.prompt('generate then edit')
+    const { root, agent, turnId } = await generateThenEdit()
     const finished = await agent.finished(turnId)
     expect(finished.summary).toMatchObject({ files: 1, command_files: 1 })
     const journalOnly = resultOf(await agent.session('history.plan', { operation: 'undo', turn_id: turnId })) as Plan
@@ -195,6 +201,20 @@ describe('step snapshots in a turn (issue 16)', () => {
     const both = resultOf(
       await agent.session('history.plan', { operation: 'undo', turn_id: turnId, include_commands: true }),
     ) as Plan
+    expect(both.actions.map((a) => [a.path, a.target.kind, a.source])).toEqual([['gen.txt', 'absent', 'command']])
+    resultOf(await agent.session('history.apply', { plan_hash: both.plan_hash }))
+    expect(existsSync(join(root, 'gen.txt'))).toBe(false)
+  })
+
+  test('a rewind that also restores command changes puts a file a command created and a tool then edited back: absent', async () => {
+    // Issue 24: the rewind orders a turn's command and journal changes of one path by step, as
+    // Undo does (it used to give the journal the path whenever both were in the same turn).
+    const { root, agent, turnId } = await generateThenEdit()
+    await agent.finished(turnId)
+    const rewind = { operation: 'rewind', turn_id: turnId, boundary: 'before_turn', mode: 'code' }
+    const journalOnly = resultOf(await agent.session('history.plan', rewind)) as Plan
+    expect(journalOnly.actions.map((a) => [a.path, a.target.kind])).toEqual([['gen.txt', 'regular']])
+    const both = resultOf(await agent.session('history.plan', { ...rewind, include_commands: true })) as Plan
     expect(both.actions.map((a) => [a.path, a.target.kind, a.source])).toEqual([['gen.txt', 'absent', 'command']])
     resultOf(await agent.session('history.apply', { plan_hash: both.plan_hash }))
     expect(existsSync(join(root, 'gen.txt'))).toBe(false)

@@ -6,7 +6,7 @@ import { createAgentModule, type LoopSettings } from './agent'
 import { createDispatcher } from './dispatcher'
 import { createEventBus } from './events'
 import { createFilesModule, type ByteResponse, type ReadLimits } from './files'
-import { createHistoryModule, listSessions, type RetentionPolicy, type TurnApi } from './history'
+import { createConversationModule, listSessions, type RetentionPolicy, type TurnApi } from './conversation'
 import type { Host } from './host'
 import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 import {
@@ -17,13 +17,14 @@ import {
   type RecoveryReport,
 } from './journal'
 import { createProjectsModule } from './projects'
+import { createCodePort, createRestoreModule } from './restore'
 import { createReviewModule } from './review'
 import { createSnapshotModule } from './snapshot'
 import { createWatchModule } from './watch'
 
 export type { Host } from './host'
 export { BYTES_ROUTE, type ByteResponse } from './files'
-export type { TurnApi } from './history'
+export type { TurnApi } from './conversation'
 
 export interface CoreOptions {
   /** Retrace's private data directory (created 0700 if missing). */
@@ -150,13 +151,24 @@ export function createCore(options: CoreOptions): Core {
     byteTransfers: files.bytes,
     options: options.office,
   })
-  // The diff worker belongs to Review; a blocked restore's diff borrows it (see history).
-  const late: { review?: ReturnType<typeof createReviewModule> } = {}
-  const history = createHistoryModule({
+  // The conversation sits below restore/, which answers what it asks about the files (the port).
+  const conversation = createConversationModule({
     journal,
     events,
-    fault,
+    code: createCodePort({ journal }),
     projectOf,
+    defaultPermissionMode: options.agent?.defaultPermissionMode ?? 'ask',
+    retention: options.retention,
+    openProject: (path) => projects.open(path),
+    recovered: () => agentReady,
+  })
+  // The diff worker belongs to Review; a blocked restore's diff borrows it (see restore).
+  const late: { review?: ReturnType<typeof createReviewModule> } = {}
+  const restore = createRestoreModule({
+    journal,
+    conversation,
+    events,
+    fault,
     snapshotsOf: snapshots.of,
     diff: (before, after) =>
       (late.review as NonNullable<typeof late.review>).diffRunner.run(
@@ -164,14 +176,11 @@ export function createCore(options: CoreOptions): Core {
         after,
         options.reviewDiffBudgetMs ?? 2_000,
       ),
-    defaultPermissionMode: options.agent?.defaultPermissionMode ?? 'ask',
-    retention: options.retention,
-    openProject: (path) => projects.open(path),
-    recovered: () => agentReady,
   })
+  conversation.onSessionPurged(restore.forgetSession)
   const review = createReviewModule({
     journal,
-    sessionOf: history.sessionOf,
+    sessionOf: conversation.sessionOf,
     snapshotsOf: snapshots.of,
     diffBudgetMs: options.reviewDiffBudgetMs,
     pinQuotaBytes: options.reviewPinQuotaBytes,
@@ -182,13 +191,13 @@ export function createCore(options: CoreOptions): Core {
 
   // Start-up recovery, before any request is served: the journal, then restore intents, then turns.
   const ready = journal.recover().then((report) => {
-    history.recover()
+    restore.recover()
     return report
   })
   ready.catch((error: unknown) => host.log('error', 'Start-up recovery failed', { error: String(error) }))
   const agent = createAgentModule({
     journal,
-    history,
+    history: conversation,
     events,
     projectOf,
     snapshotsOf: snapshots.of,
@@ -207,7 +216,8 @@ export function createCore(options: CoreOptions): Core {
     ...projects.actions,
     ...files.actions,
     ...journal.actions,
-    ...history.actions,
+    ...conversation.actions,
+    ...restore.actions,
     ...agent.actions,
     ...snapshots.actions,
     ...review.actions,
@@ -219,7 +229,7 @@ export function createCore(options: CoreOptions): Core {
   let disposed = false
   const collectGarbage = async ({ graceMs = 60 * 60 * 1000 }: { graceMs?: number } = {}) => {
     await ready
-    const { expired } = history.applyRetention()
+    const { expired } = conversation.applyRetention()
     const { removed } = await journal.store.blobs.sweep({ graceMs })
     return { expired, removed: removed.length }
   }
@@ -250,7 +260,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     dataDir,
     ready,
-    turns: history.turns,
+    turns: conversation.turns,
     office: office.host,
     collectGarbage,
     serveBytes: async (ticketId, byteOptions) => {
@@ -262,7 +272,7 @@ export function createCore(options: CoreOptions): Core {
       return dispatcher.handle(raw)
     },
     onEvent: (listener) => events.subscribe(listener),
-    projectOfSession: (sessionId) => history.projectOfSession(sessionId),
+    projectOfSession: (sessionId) => conversation.projectOfSession(sessionId),
     dispose() {
       if (disposed) return
       disposed = true

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai'
 import type { ToolPart, TurnPart } from '../../../shared/protocol'
-import type { NodeRecord } from '../history'
+import type { NodeRecord } from '../conversation'
 
 type AssistantPiece =
   { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }

@@ -1,7 +1,7 @@
 import { fail, ok, type ProjectSummary, type ProviderKind } from '../../../shared/protocol'
 import type { ModuleActions } from '../actions'
 import type { EventBus } from '../events'
-import type { HistoryModule } from '../history'
+import type { ConversationModule } from '../conversation'
 import { workspaceCounters, type JournalModule } from '../journal'
 import { statement } from '../store'
 import {
@@ -36,7 +36,7 @@ export interface AgentModule {
 /** The agent runtime (spec 05), its tables (agent reads, allowed commands, providers) and actions. */
 export function createAgentModule(deps: {
   journal: JournalModule
-  history: Pick<HistoryModule, 'getSession' | 'onSessionPurged'>
+  history: Pick<ConversationModule, 'getSession' | 'onSessionPurged' | 'beginTurn'>
   events: EventBus
   projectOf: (projectId: string) => ProjectSummary | undefined
   snapshotsOf: (projectId: string, root: string) => ProjectSnapshots
@@ -73,6 +73,7 @@ export function createAgentModule(deps: {
     settings: { ...DEFAULT_LOOP_SETTINGS, ...deps.loop },
     onCommitted: journal.announceReceipt,
     log: deps.log,
+    beginTurn: deps.history.beginTurn,
     snapshots: (scope) => {
       const project = deps.snapshotsOf(scope.projectId, scope.root)
       const treeOf = (capture: { kind: string; hash?: string }) =>

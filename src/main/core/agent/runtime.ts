@@ -1,6 +1,5 @@
 import { fail, ok, type Outcome, type PatchPart, type PermissionMode, type TurnPart } from '../../../shared/protocol'
 import {
-  beginTurn,
   finalizeTurn,
   getSession,
   interruptedTurns,
@@ -11,7 +10,7 @@ import {
   writerEpochCurrent,
   type SessionRecord,
   type Turn,
-} from '../history'
+} from '../conversation'
 import type { Journal, Receipt, Workspace } from '../journal'
 import { resourceShortageOf, statement, type BlobStore, type Database, type Digest } from '../store'
 import type { EventBus } from '../events'
@@ -48,6 +47,8 @@ export interface AgentRuntimeDependencies {
   readonly closeAbandonedWindows?: (turnIds: readonly string[]) => void
   /** The full file list of a patch part whose stored list was cut short. */
   readonly patchFiles?: (session: SessionRecord, patch: PatchPart) => Promise<readonly string[] | null>
+  /** Begins a turn (the conversation module's, which knows when a restore holds the session). */
+  readonly beginTurn: (session: SessionRecord, text: string) => Outcome<Turn>
 }
 
 interface RunningTurn {
@@ -297,7 +298,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
           reason: 'no-model',
         })
       }
-      const begun = beginTurn(db, session, text)
+      const begun = deps.beginTurn(session, text)
       if (begun.kind === 'error') return begun
       const entry: RunningTurn = {
         turn: begun.result,

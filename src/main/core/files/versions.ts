@@ -8,7 +8,7 @@ import {
   type Outcome,
   type ResultOf,
 } from '../../../shared/protocol'
-import type { FileState, TransactionKind } from '../journal'
+import { lineageAtPath, lineageChanges, lineageVersion, type LineageChange } from '../journal'
 import type { CursorSigner, SnapshotStore } from '../paging'
 import { statement, type BlobStore, type Database } from '../store'
 import type { ByteTransfers } from './bytes'
@@ -31,21 +31,10 @@ export interface FileHistoryDeps {
   readonly budget?: ByteBudget
 }
 
-interface Row {
-  transaction_id: string
-  workspace_sequence: number
-  kind: TransactionKind
-  session_id: string | null
-  origin_turn_id: string | null
-  created_at_ms: number
-  settled_at_ms: number | null
-  blobs_expired: number
-  ordinal: number
-  path: string
-  before_state: string
-  after_state: string
-  action: string | null
-  edit_session_id: string | null
+/** A committed change of the lineage, with what Retrace's own file operations noted about it. */
+interface Row extends LineageChange {
+  readonly action: string | null
+  readonly edit_session_id: string | null
 }
 
 /** A version plus what the grouping and reads need but the protocol does not show. */
@@ -56,31 +45,22 @@ interface Listed {
 }
 
 /**
- * The lineage a path's History follows: the file now at that path (renames keep it), or — when
- * nothing recorded sits there any more — the last one that was there.
+ * The file operation (files.write, files.rename…) behind each human transaction, from this
+ * module's own table; the journal's receipts say what changed, not which control changed it.
  */
-function lineageOf(db: Database, workspaceId: string, path: string): string | undefined {
-  const current = statement(
+function humanOperations(
+  db: Database,
+  transactionIds: readonly string[],
+): Map<string, { action: string; edit_session_id: string | null }> {
+  const rows = statement(
     db,
-    'SELECT file_lineage_id FROM file_lineages WHERE workspace_id = ? AND current_path = ?',
-  ).get(workspaceId, path) as { file_lineage_id: string } | undefined
-  if (current) return current.file_lineage_id
-  const last = statement(
-    db,
-    `SELECT f.file_lineage_id FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
-     WHERE t.workspace_id = ? AND f.path = ? AND t.status = 'committed' ORDER BY t.workspace_sequence DESC LIMIT 1`,
-  ).get(workspaceId, path) as { file_lineage_id: string } | undefined
-  return last?.file_lineage_id
-}
-
-function basisOf(db: Database, lineage: string): string {
-  const counted = statement(
-    db,
-    `SELECT COUNT(*) AS n, MAX(t.workspace_sequence) AS last, SUM(t.blobs_expired) AS expired
-     FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
-     WHERE f.file_lineage_id = ? AND t.status = 'committed'`,
-  ).get(lineage) as { n: number; last: number | null; expired: number | null }
-  return `${lineage}:${counted.n}:${counted.last ?? 0}:${counted.expired ?? 0}`
+    'SELECT transaction_id, action, edit_session_id FROM human_operations WHERE transaction_id IN (SELECT value FROM json_each(?))',
+  ).all(JSON.stringify(transactionIds)) as Array<{
+    transaction_id: string
+    action: string
+    edit_session_id: string | null
+  }>
+  return new Map(rows.map((row) => [row.transaction_id, row]))
 }
 
 function sourceOf(row: Row): FileVersion['source'] {
@@ -112,17 +92,15 @@ function sourceOf(row: Row): FileVersion['source'] {
  * other version in between) become one version; agent receipts stay one version each.
  */
 function listVersions(deps: FileHistoryDeps, lineage: string): Listed[] {
-  const rows = statement(
+  const changes = lineageChanges(deps.db, lineage)
+  const operations = humanOperations(
     deps.db,
-    `SELECT t.transaction_id, t.workspace_sequence, t.kind, t.session_id, t.origin_turn_id, t.created_at_ms,
-            t.settled_at_ms, t.blobs_expired, f.ordinal, f.path, f.before_state, f.after_state,
-            h.action, h.edit_session_id
-     FROM transaction_files f
-     JOIN transactions t ON t.transaction_id = f.transaction_id
-     LEFT JOIN human_operations h ON h.transaction_id = t.transaction_id
-     WHERE f.file_lineage_id = ? AND t.status = 'committed'
-     ORDER BY t.workspace_sequence, f.ordinal`,
-  ).all(lineage) as unknown as Row[]
+    changes.flatMap((change) => (change.kind === 'human' ? [change.transaction_id] : [])),
+  )
+  const rows: Row[] = changes.map((change) => {
+    const operation = operations.get(change.transaction_id)
+    return { ...change, action: operation?.action ?? null, edit_session_id: operation?.edit_session_id ?? null }
+  })
   const sessionIds = [
     ...new Set(rows.flatMap((row) => (row.kind !== 'human' && row.session_id ? [row.session_id] : []))),
   ]
@@ -130,8 +108,7 @@ function listVersions(deps: FileHistoryDeps, lineage: string): Listed[] {
   const listed: Listed[] = []
   let previousAfter: string | null | undefined
   for (const row of rows) {
-    const before = JSON.parse(row.before_state) as FileState
-    const after = JSON.parse(row.after_state) as FileState
+    const { before, after } = row
     const at = row.settled_at_ms ?? row.created_at_ms
     // What the change found differs from what the journal last left: the first change's before is
     // the original; a later one is an edit made outside Retrace. Both are recorded bytes.
@@ -208,12 +185,12 @@ export function fileHistory(
   owner: { projectId: string; workspaceId: string },
   request: { path: string; cursor?: string | undefined },
 ): Outcome<ResultOf<'files.history'>> {
-  const lineage = lineageOf(deps.db, owner.workspaceId, request.path)
+  const lineage = lineageAtPath(deps.db, owner.workspaceId, request.path)
   const empty = { path: request.path, versions: [], total: 0, next_cursor: null, page_size: HISTORY_PAGE_SIZE }
   if (lineage === undefined) {
     return request.cursor === undefined ? ok(empty) : stale(request.path, 'no-history')
   }
-  const basis = basisOf(deps.db, lineage)
+  const basis = lineageVersion(deps.db, lineage)
   const query = JSON.stringify({ path: request.path })
   let snapshotId: string
   let items: readonly FileVersion[]
@@ -264,7 +241,7 @@ function stale(path: string, why: string) {
 
 /** A version listed for `path` right now (so a deleted session's version is not found). */
 function findVersion(deps: FileHistoryDeps, workspaceId: string, path: string, versionId: string) {
-  const lineage = lineageOf(deps.db, workspaceId, path)
+  const lineage = lineageAtPath(deps.db, workspaceId, path)
   const found =
     lineage === undefined
       ? undefined

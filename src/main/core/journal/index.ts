@@ -34,6 +34,9 @@ export { openJournalStore, type JournalStore } from './open'
 export {
   expireRecoveryBlobs,
   laterLineageChanges,
+  lineageAtPath,
+  lineageChanges,
+  lineageVersion,
   releaseRecoveryBlobs,
   sessionTransactionIds,
   turnLineages,
@@ -45,5 +48,6 @@ export {
   turnCommittedChanges,
   workspaceCounters,
   workspaceRoots,
+  type LineageChange,
 } from './queries'
 export { createJournalModule, type JournalModule } from './module'

@@ -1,5 +1,5 @@
 import { statement, type Database } from '../store'
-import type { TransactionKind, TransactionStatus } from './types'
+import type { FileState, TransactionKind, TransactionStatus } from './types'
 
 /**
  * Small questions other modules ask about the journal's tables. Only the journal reads or writes
@@ -42,7 +42,11 @@ export function turnLineages(db: Database, workspaceId: string, turnIds: readonl
 }
 
 /** The same lineages, each with every path the turns' transactions gave it (old and new names). */
-export function turnLineagePaths(db: Database, workspaceId: string, turnIds: readonly string[]): Map<string, Set<string>> {
+export function turnLineagePaths(
+  db: Database,
+  workspaceId: string,
+  turnIds: readonly string[],
+): Map<string, Set<string>> {
   const lineages = new Map<string, Set<string>>()
   const query = statement(
     db,
@@ -193,4 +197,73 @@ export function releaseRecoveryBlobs(db: Database, transactionIds: readonly stri
     released += 1
   }
   return released
+}
+
+/**
+ * The lineage a path's File History follows: the file now at that path (renames keep it), or —
+ * when nothing recorded sits there any more — the last one a committed transaction left there.
+ */
+export function lineageAtPath(db: Database, workspaceId: string, path: string): string | undefined {
+  const current = statement(
+    db,
+    'SELECT file_lineage_id FROM file_lineages WHERE workspace_id = ? AND current_path = ?',
+  ).get(workspaceId, path) as { file_lineage_id: string } | undefined
+  if (current) return current.file_lineage_id
+  const last = statement(
+    db,
+    `SELECT f.file_lineage_id FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
+     WHERE t.workspace_id = ? AND f.path = ? AND t.status = 'committed' ORDER BY t.workspace_sequence DESC LIMIT 1`,
+  ).get(workspaceId, path) as { file_lineage_id: string } | undefined
+  return last?.file_lineage_id
+}
+
+/**
+ * What a lineage's recorded history is right now, as one string: it changes exactly when the
+ * lineage gains a committed change or retention releases one of its blobs (File History's paging
+ * basis).
+ */
+export function lineageVersion(db: Database, lineageId: string): string {
+  const counted = statement(
+    db,
+    `SELECT COUNT(*) AS n, MAX(t.workspace_sequence) AS last, SUM(t.blobs_expired) AS expired
+     FROM transaction_files f JOIN transactions t ON t.transaction_id = f.transaction_id
+     WHERE f.file_lineage_id = ? AND t.status = 'committed'`,
+  ).get(lineageId) as { n: number; last: number | null; expired: number | null }
+  return `${lineageId}:${counted.n}:${counted.last ?? 0}:${counted.expired ?? 0}`
+}
+
+/** One committed change of a lineage, with the transaction that made it. */
+export interface LineageChange {
+  readonly transaction_id: string
+  readonly workspace_sequence: number
+  readonly kind: TransactionKind
+  readonly session_id: string | null
+  readonly origin_turn_id: string | null
+  readonly created_at_ms: number
+  readonly settled_at_ms: number | null
+  readonly blobs_expired: number
+  readonly ordinal: number
+  readonly path: string
+  readonly before: FileState
+  readonly after: FileState
+}
+
+/** Every committed change of a lineage, oldest first (File History lists its versions from them). */
+export function lineageChanges(db: Database, lineageId: string): LineageChange[] {
+  const rows = statement(
+    db,
+    `SELECT t.transaction_id, t.workspace_sequence, t.kind, t.session_id, t.origin_turn_id, t.created_at_ms,
+            t.settled_at_ms, t.blobs_expired, f.ordinal, f.path, f.before_state, f.after_state
+     FROM transaction_files f
+     JOIN transactions t ON t.transaction_id = f.transaction_id
+     WHERE f.file_lineage_id = ? AND t.status = 'committed'
+     ORDER BY t.workspace_sequence, f.ordinal`,
+  ).all(lineageId) as unknown as Array<
+    Omit<LineageChange, 'before' | 'after'> & { before_state: string; after_state: string }
+  >
+  return rows.map(({ before_state, after_state, ...row }) => ({
+    ...row,
+    before: JSON.parse(before_state) as FileState,
+    after: JSON.parse(after_state) as FileState,
+  }))
 }

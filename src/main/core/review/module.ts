@@ -1,9 +1,18 @@
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import type { ModuleActions, ProjectRequestContext } from '../actions'
-import { changeSetIndex, isTurnOf, turnCommandChanges, turnParts, turnUndone, type SessionRecord } from '../history'
+import {
+  changeSetIndex,
+  classifyTurnChanges,
+  isTurnOf,
+  nodeParts,
+  patchFilesFrom,
+  type CommandPathChange,
+  type SessionRecord,
+} from '../conversation'
+import { turnUndone } from '../restore'
 import { scopeVersion, type JournalModule, type Receipt } from '../journal'
 import { createCursorSigner, createSnapshotStore } from '../paging'
-import { commandChanges, type ProjectSnapshots } from '../snapshot'
+import type { ProjectSnapshots } from '../snapshot'
 import { reviewCommandNotes } from './command-notes'
 import { commandRows } from './command-rows'
 import { createDiffRunner, type DiffRunner } from './diff-runner'
@@ -109,12 +118,11 @@ export function createReviewModule(deps: {
           basisKey = branchId
         }
         // Issue 16: This turn also lists the files its commands changed, from the step snapshots.
-        let commandChangesOfTurn: ReturnType<typeof commandChanges> = []
+        let commandChangesOfTurn: CommandPathChange[] = []
         const snapshots = deps.snapshotsOf(context.project.project_id, context.project.root)
         if (payload.scope === 'turn' && payload.turn_id !== undefined) {
-          commandChangesOfTurn = commandChanges(
-            await turnCommandChanges(turnParts(db, payload.turn_id), receipts, snapshots),
-          )
+          const classified = await classifyTurnChanges(nodeParts(db, payload.turn_id), receipts, patchFilesFrom(snapshots))
+          commandChangesOfTurn = classified.changes
         }
         // The scope's own committed transactions: page two is stale only if the scope itself changed.
         const basis = `${context.project.project_id}|${payload.scope}:${basisKey}:${version.count}:${version.last}:${commandChangesOfTurn.length}`
@@ -133,9 +141,8 @@ export function createReviewModule(deps: {
             const marked = (list: ReviewRow[]) => (undone ? list.map((row) => ({ ...row, undone: true })) : list)
             if (commandChangesOfTurn.length === 0) return marked(rows)
             // A file the journal also changed in this turn keeps its exact row only.
-            const journaled = new Set(rows.flatMap((row) => (row.old_path ? [row.path, row.old_path] : [row.path])))
             const fromCommands = await commandRows({
-              changes: commandChangesOfTurn.filter((change) => !journaled.has(change.path)),
+              changes: commandChangesOfTurn.filter((change) => !change.journaled),
               snapshots,
               blobs,
               turnId: payload.turn_id ?? '',
@@ -149,7 +156,7 @@ export function createReviewModule(deps: {
         // one (whatever the filter: it is about the turn, not about the rows shown).
         if (paged.kind === 'error' || payload.scope !== 'turn' || payload.turn_id === undefined) return paged
         if (payload.cursor !== undefined) return paged
-        const notes = await reviewCommandNotes(turnParts(db, payload.turn_id), receipts(), snapshots)
+        const notes = await reviewCommandNotes(nodeParts(db, payload.turn_id), receipts(), snapshots)
         return notes === null ? paged : ok({ ...paged.result, command_notes: notes })
       },
       'review.diff': async (payload, context) =>

@@ -25,6 +25,83 @@ export const BranchOutcomeSchema = z.object({
   returns_to_branch_id: z.string().nullable(),
 })
 
+const RestoreActionSchema = z.object({
+  path: z.string(),
+  file_lineage_id: z.string(),
+  expected: PathState,
+  target: PathState,
+  /** `command`: restored from a step snapshot rather than a journal receipt. */
+  source: z.enum(['journal', 'command']).optional(),
+  /** Also changed after the checkpoint by someone other than the undone turns (a rewind replaces that too). */
+  changed_outside: z.boolean().optional(),
+})
+
+const ConflictSchema = z.object({
+  path: z.string(),
+  reason: z.string(),
+  message: z.string(),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  /** `command`: a file changed by commands, which the person may include anyway. */
+  source: z.literal('command').optional(),
+})
+
+const Unavailable = z.array(z.object({ path: z.string(), reason: z.string() }))
+
+/** What every restore plan shows, single-turn or multi-turn. */
+const PlanBase = z.object({
+  status: z.enum(['ready', 'blocked', 'unavailable']),
+  plan_hash: z.string(),
+  turn_id: z.string(),
+  actions: z.array(RestoreActionSchema),
+  conflicts: z.array(ConflictSchema),
+  unavailable: Unavailable,
+  /**
+   * Folders the restore removes besides its files (Undo, Revert, Rewind: folders the undone turns
+   * created that end up empty, deepest first) or makes again (Redo of a restore that removed them).
+   */
+  folders: z.object({ removed: z.array(z.string()), created: z.array(z.string()) }),
+})
+
+const Impact = z.object({
+  files: z.number().int().nonnegative(),
+  turns: z.number().int().nonnegative(),
+  /** Files the turns' commands changed; restored only with include_commands. */
+  command_files: z.number().int().nonnegative(),
+})
+
+/** Undo, Redo (of an Undo), Revert and Reapply of one turn, from its turn card. */
+export const TurnRestorePlanSchema = PlanBase.extend({
+  kind: z.literal('turn'),
+  operation: z.enum(['undo', 'redo', 'revert', 'reapply']),
+  impact: Impact,
+  /**
+   * Issue 23: files changed during the turn's command steps that are not the commands' own (the
+   * person wrote them, another session did, they lie in a dependency folder or a nested
+   * repository). Never restored unless named in include_conflicting.
+   */
+  command_held: z.array(z.object({ path: z.string(), reason: HeldReasonSchema })).optional(),
+})
+
+/** Rewind, its /redo (`unrewind`), Restore branch code (`align`) and the Redo of a Rewind. */
+export const RewindPlanSchema = PlanBase.extend({
+  kind: z.literal('rewind'),
+  operation: z.enum(['rewind', 'unrewind', 'align', 'redo']),
+  /** The mode and the boundary restored to. */
+  mode: RewindMode,
+  boundary: Boundary,
+  /** Paths left as they are because the person chose to keep them. */
+  kept: z.array(z.string()),
+  /** Why the code modes are unavailable (whatever mode was asked). */
+  code_unavailable: Unavailable,
+  /** What happens to the conversation, besides the files. */
+  impact: Impact.extend({ branch: BranchOutcomeSchema }),
+  /** A conversation mode to before a prompt: the prompt, for the composer. */
+  prompt_text: z.string().nullable(),
+  /** What a file restore cannot take back: the commands the undone turns ran. */
+  side_effects: z.array(z.object({ turn_id: z.string(), kind: z.literal('command'), command: z.string() })),
+})
+
 export const historyPlan = defineAction('history.plan', {
   scope: 'project',
   mutating: false,
@@ -51,68 +128,7 @@ export const historyPlan = defineAction('history.plan', {
       keep_current: z.array(z.string().max(4_096)).max(10_000).optional(),
     })
     .strict(),
-  result: z.object({
-    status: z.enum(['ready', 'blocked', 'unavailable']),
-    plan_hash: z.string(),
-    operation: z.enum(['undo', 'redo', 'revert', 'reapply', 'rewind', 'unrewind', 'align']),
-    turn_id: z.string(),
-    /** Multi-turn restores: the mode and the boundary restored to. */
-    mode: RewindMode.optional(),
-    boundary: Boundary.optional(),
-    actions: z.array(
-      z.object({
-        path: z.string(),
-        file_lineage_id: z.string(),
-        expected: PathState,
-        target: PathState,
-        /** `command`: restored from a step snapshot rather than a journal receipt. */
-        source: z.enum(['journal', 'command']).optional(),
-        /** Also changed after the checkpoint by someone other than the undone turns (a rewind replaces that too). */
-        changed_outside: z.boolean().optional(),
-      }),
-    ),
-    conflicts: z.array(
-      z.object({
-        path: z.string(),
-        reason: z.string(),
-        message: z.string(),
-        expected: z.string().optional(),
-        actual: z.string().optional(),
-        /** `command`: a file changed by commands, which the person may include anyway. */
-        source: z.literal('command').optional(),
-      }),
-    ),
-    unavailable: z.array(z.object({ path: z.string(), reason: z.string() })),
-    /** Multi-turn restores: paths left as they are because the person chose to keep them. */
-    kept: z.array(z.string()).optional(),
-    /** Multi-turn restores: why the code modes are unavailable (whatever mode was asked). */
-    code_unavailable: z.array(z.object({ path: z.string(), reason: z.string() })).optional(),
-    impact: z.object({
-      files: z.number().int().nonnegative(),
-      turns: z.number().int().nonnegative(),
-      /** Files the turn's commands changed; restored only with include_commands. */
-      command_files: z.number().int().nonnegative(),
-      /** Multi-turn restores: what happens to the conversation. */
-      branch: BranchOutcomeSchema.optional(),
-    }),
-    /**
-     * Issue 23: files changed during the turn's command steps that are not the commands' own (the
-     * person wrote them, another session did, they lie in a dependency folder or a nested
-     * repository). Never restored unless named in include_conflicting.
-     */
-    command_held: z.array(z.object({ path: z.string(), reason: HeldReasonSchema })).optional(),
-    /**
-     * Folders the restore removes besides its files (Undo, Revert, Rewind: folders the undone turns
-     * created that end up empty, deepest first) or makes again (Redo of a restore that removed them).
-     */
-    folders: z.object({ removed: z.array(z.string()), created: z.array(z.string()) }),
-    /** A conversation mode to before a prompt: the prompt, for the composer. */
-    prompt_text: z.string().nullable().optional(),
-    /** What a file restore cannot take back: the commands the undone turns ran. */
-    side_effects: z
-      .array(z.object({ turn_id: z.string(), kind: z.literal('command'), command: z.string() }))
-      .optional(),
-  }),
+  result: z.discriminatedUnion('kind', [TurnRestorePlanSchema, RewindPlanSchema]),
 })
 
 export const historyApply = defineAction('history.apply', {

@@ -110,7 +110,7 @@ function HeldFiles(props: {
 }) {
   const { t } = useI18n()
   const { plan, options } = props
-  const held = plan.command_held ?? []
+  const held = (plan.kind === 'turn' ? plan.command_held : undefined) ?? []
   if (held.length === 0) return null
   return (
     <section className="restore-held" aria-labelledby={`restore-held-${plan.turn_id}`} data-testid="restore-held-list">

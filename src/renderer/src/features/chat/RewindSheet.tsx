@@ -4,13 +4,19 @@ import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
 import { ConflictDiff } from './ConflictDiff'
 import { FolderLines, REASON_TEXT } from './RestorePanel'
-import type { RestorePlan } from './types'
-import { useRewind, type ApplyResult, type ConflictChoices, type RewindMode, type RewindTarget } from './use-rewind'
+import {
+  useRewind,
+  type ApplyResult,
+  type ConflictChoices,
+  type RewindMode,
+  type RewindPlan,
+  type RewindTarget,
+} from './use-rewind'
 
 const MODES: readonly RewindMode[] = ['code_and_conversation', 'conversation', 'code']
 const FILES_PAGE = 50
 
-type PlanAction = RestorePlan['actions'][number]
+type PlanAction = RewindPlan['actions'][number]
 
 function verbOf(action: PlanAction): MessageKey {
   if (action.target.kind === 'absent') return 'restore.action.delete'
@@ -24,7 +30,7 @@ function reasonText(reason: string, t: Translate): string {
   return key ? t(key) : reason
 }
 
-function branchText(plan: RestorePlan, t: Translate): string {
+function branchText(plan: RewindPlan, t: Translate): string {
   const branch = plan.impact.branch
   if (!branch) return ''
   if (branch.outcome === 'new_branch' && branch.head_is_root) return t('rewind.branch.newAtRoot')
@@ -43,7 +49,7 @@ export function RewindSheet(props: {
   sessionId: string
   target: RewindTarget
   onClose: () => void
-  onApplied: (result: ApplyResult, plan: RestorePlan) => void
+  onApplied: (result: ApplyResult, plan: RewindPlan) => void
   onOpenFile?: ((path: string) => void) | undefined
 }) {
   const { t } = useI18n()
@@ -178,7 +184,7 @@ export function RewindSheet(props: {
             <button
               type="button"
               className="primary"
-              onClick={() => void apply(state.plan as RestorePlan, state.key as string)}
+              onClick={() => void apply(state.plan as RewindPlan, state.key as string)}
             >
               {t('explorer.retry')}
             </button>
@@ -213,7 +219,7 @@ export function RewindSheet(props: {
 }
 
 function PlanDetails(props: {
-  plan: RestorePlan
+  plan: RewindPlan
   projectId: string
   sessionId: string
   shown: number

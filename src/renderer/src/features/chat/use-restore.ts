@@ -42,6 +42,19 @@ export type RestoreState =
   | { readonly kind: 'ended'; readonly operation: RestoreOperation; readonly status: Exclude<ApplyStatus, 'committed'> }
 
 /**
+ * The turn card's operation a plan answers. A multi-turn plan on a turn card is the Redo of a
+ * Rewind (Redo follows the session's last restore, whichever kind it was).
+ */
+function cardOperation(plan: RestorePlan): RestoreOperation {
+  switch (plan.kind) {
+    case 'turn':
+      return plan.operation
+    case 'rewind':
+      return 'redo'
+  }
+}
+
+/**
  * One turn card's restore (spec 04 "Restore transaction"): preview with `history.plan`, confirm
  * with `history.apply` carrying the plan hash. History actions name the session in the owner.
  */
@@ -94,7 +107,7 @@ export function useRestore(props: { projectId: string; sessionId: string; turnId
     if (outcome.kind !== 'ok') {
       setState({
         kind: 'failed',
-        operation: plan.operation as RestoreOperation,
+        operation: cardOperation(plan),
         failure: outcome,
         plan,
         idempotencyKey,
@@ -102,7 +115,7 @@ export function useRestore(props: { projectId: string; sessionId: string; turnId
     } else if (outcome.result.status === 'committed') {
       setState({ kind: 'idle' })
     } else {
-      setState({ kind: 'ended', operation: plan.operation as RestoreOperation, status: outcome.result.status })
+      setState({ kind: 'ended', operation: cardOperation(plan), status: outcome.result.status })
     }
     props.onApplied()
   }

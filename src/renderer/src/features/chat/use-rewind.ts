@@ -5,7 +5,9 @@ import type { RequestClient, RequestOutcome } from '../../transport'
 import type { RestorePlan } from './types'
 import type { Failure } from './use-session'
 
-export type RewindMode = NonNullable<RestorePlan['mode']>
+/** history.plan's multi-turn answer: a rewind, Restore branch code, or the Redo of a Rewind. */
+export type RewindPlan = Extract<RestorePlan, { kind: 'rewind' }>
+export type RewindMode = RewindPlan['mode']
 export type ApplyResult = ResultOf<'history.apply'>
 
 /** Where a rewind goes: before a prompt (its turn's `before_turn`) or after a reply. */
@@ -28,17 +30,34 @@ const NO_CHOICES: ConflictChoices = { keep: [], include: [] }
 
 export type RewindState =
   | { readonly kind: 'planning'; readonly progress: { done: number; total: number } | null }
-  | { readonly kind: 'planned'; readonly plan: RestorePlan; readonly key: string }
+  | { readonly kind: 'planned'; readonly plan: RewindPlan; readonly key: string }
   | {
       readonly kind: 'applying'
-      readonly plan: RestorePlan
+      readonly plan: RewindPlan
       readonly key: string
       readonly progress: { done: number; total: number } | null
     }
-  | { readonly kind: 'failed'; readonly failure: Failure; readonly plan?: RestorePlan; readonly key?: string }
+  | { readonly kind: 'failed'; readonly failure: Failure; readonly plan?: RewindPlan; readonly key?: string }
   | { readonly kind: 'ended'; readonly status: Exclude<ApplyResult['status'], 'committed'> }
 
 const APPLY_TIMEOUT_MS = 180_000
+
+const UNEXPECTED_PLAN = {
+  code: 'INTERNAL',
+  message: 'The engine answered with a single-turn plan where a rewind was asked for.',
+} as const
+
+/** The sheet's state once the engine answered a preview. */
+function previewState(outcome: Exclude<RequestOutcome<RestorePlan>, { kind: 'cancelled' }>): RewindState {
+  if (outcome.kind !== 'ok') return { kind: 'failed', failure: outcome }
+  switch (outcome.result.kind) {
+    case 'rewind':
+      return { kind: 'planned', plan: outcome.result, key: crypto.randomUUID() }
+    case 'turn':
+      // A rewind or Restore branch code is always planned as a multi-turn restore.
+      return { kind: 'failed', failure: { kind: 'error', error: UNEXPECTED_PLAN } }
+  }
+}
 
 /** `history.plan` then `history.apply` with one key; the caller decides what a plan that is not ready means. */
 export async function planRestore(
@@ -72,7 +91,7 @@ export function useRewind(props: {
   projectId: string
   sessionId: string
   target: RewindTarget
-  onApplied: (result: ApplyResult, plan: RestorePlan) => void
+  onApplied: (result: ApplyResult, plan: RewindPlan) => void
 }) {
   const client = useClient()
   const [state, setState] = useState<RewindState>({ kind: 'planning', progress: null })
@@ -106,11 +125,7 @@ export function useRewind(props: {
             },
       )
       if (ticket !== current.current || outcome.kind === 'cancelled') return
-      setState(
-        outcome.kind === 'ok'
-          ? { kind: 'planned', plan: outcome.result, key: crypto.randomUUID() }
-          : { kind: 'failed', failure: outcome },
-      )
+      setState(previewState(outcome))
     },
     [client, props.projectId, props.sessionId, turnId, boundary, branchCode],
   )
@@ -146,7 +161,7 @@ export function useRewind(props: {
     })
   }, [client, busy, props.sessionId])
 
-  async function apply(plan: RestorePlan, key: string) {
+  async function apply(plan: RewindPlan, key: string) {
     setState({ kind: 'applying', plan, key, progress: null })
     const outcome = await applyRestore(client, owner, plan, key)
     if (outcome.kind === 'cancelled') return

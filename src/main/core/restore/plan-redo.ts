@@ -1,28 +1,6 @@
 import { receiptOf } from '../journal'
-import { statement, type Database } from '../store'
-import type { BranchEffects } from './effects'
+import type { Database } from '../store'
 import { pathStateOf, type RestoreAction } from './preflight'
-
-/** The session's last committed restore, whatever its kind (spec 04: Redo follows it). */
-export interface LastRestore {
-  readonly intent_id: string
-  readonly turn_id: string
-  readonly operation: string
-  readonly transaction_id: string | null
-  readonly mode: string | null
-  /** A multi-turn restore's branch effects, as recorded before it touched any file. */
-  readonly effects: BranchEffects | null
-}
-
-export function lastRestore(db: Database, sessionId: string): LastRestore | undefined {
-  const row = statement(
-    db,
-    `SELECT intent_id, turn_id, operation, transaction_id, mode, effects FROM restore_intents
-     WHERE session_id = ? AND status = 'committed' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1`,
-  ).get(sessionId) as (Omit<LastRestore, 'effects'> & { effects: string | null }) | undefined
-  if (!row) return undefined
-  return { ...row, effects: row.effects === null ? null : (JSON.parse(row.effects) as BranchEffects) }
-}
 
 /** Redo is offered right after these (and is their inverse). */
 export const REDOABLE: ReadonlySet<string> = new Set(['undo', 'rewind'])

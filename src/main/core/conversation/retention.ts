@@ -1,5 +1,7 @@
 import { expireRecoveryBlobs } from '../journal'
-import { inImmediateTransaction, statement, type Database } from '../store'
+import { inImmediateTransaction, type Database } from '../store'
+import { nthNewestCheckpointSequence } from './checkpoints'
+import { allSessions } from './sessions'
 
 export interface RetentionPolicy {
   /** Checkpoints kept restorable per session, newest first (spec 03 default: 100). */
@@ -17,17 +19,10 @@ export const DEFAULT_RETENTION: RetentionPolicy = { checkpointsPerSession: 100 }
 export function applyRetention(db: Database, policy: RetentionPolicy = DEFAULT_RETENTION): { expired: number } {
   return inImmediateTransaction(db, () => {
     let expired = 0
-    const sessions = statement(db, 'SELECT session_id, workspace_id FROM sessions').all() as Array<{
-      session_id: string
-      workspace_id: string
-    }>
-    for (const session of sessions) {
-      const cutoff = statement(
-        db,
-        'SELECT journal_sequence FROM checkpoints WHERE session_id = ? ORDER BY created_at_ms DESC, rowid DESC LIMIT 1 OFFSET ?',
-      ).get(session.session_id, policy.checkpointsPerSession - 1) as { journal_sequence: number } | undefined
-      if (!cutoff) continue
-      expired += expireRecoveryBlobs(db, session, cutoff.journal_sequence)
+    for (const session of allSessions(db)) {
+      const cutoff = nthNewestCheckpointSequence(db, session.session_id, policy.checkpointsPerSession)
+      if (cutoff === undefined) continue
+      expired += expireRecoveryBlobs(db, session, cutoff)
     }
     return { expired }
   })

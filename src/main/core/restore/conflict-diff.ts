@@ -4,8 +4,8 @@ import { CONFLICT_DIFF_LINES } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import { queryAllReceipts, type FileState, type Workspace } from '../journal'
 import { readWriteTarget } from '../journal'
-import { statement, type BlobStore, type Database } from '../store'
-import type { SessionRecord } from './types'
+import { isTurnOf, type SessionRecord } from '../conversation'
+import type { BlobStore, Database } from '../store'
 
 type Result = ResultOf<'history.conflict_diff'>
 type Hunk = Result['hunks'][number]
@@ -57,11 +57,8 @@ export async function conflictDiff(
     return diffAgainstDisk(deps, request.path, expected)
   }
   if (request.turn_id === undefined) return fail('INVALID_REQUEST', 'A conflict diff needs a turn_id or a plan_hash.')
-  const node = statement(db, "SELECT 1 FROM nodes WHERE node_id = ? AND session_id = ? AND kind = 'assistant'").get(
-    request.turn_id,
-    session.session_id,
-  )
-  if (!node) return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: request.turn_id })
+  if (!isTurnOf(db, session.session_id, request.turn_id))
+    return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: request.turn_id })
   const receipts = queryAllReceipts(db, { workspace_id: workspace.workspace_id, origin_turn_id: request.turn_id })
   const side = request.expected ?? 'after'
   const change = foldReceipts(receipts).find((c) =>

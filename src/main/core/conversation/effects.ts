@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { statement, type Database } from '../store'
-import { getBranch } from './sessions'
-import type { Alignment } from './types'
+import type { Database } from '../store'
+import { bumpWriterEpoch, getBranch, insertBranch, moveHead, setArchived, setLeftSequence } from './branches'
+import { sessionRow, setActiveBranch, setFiles, type FilesState } from './sessions'
 
 /**
  * What a multi-turn restore does to the conversation once its files verify (spec 04 "Restore
@@ -29,18 +29,10 @@ export interface BranchEffects {
   /** The files held this branch's head until now: its code projection is the workspace then. */
   readonly left?: { readonly branch_id: string; readonly sequence: number } | null
   /** What the files hold afterwards (`node_id` null: the active head). */
-  readonly files: {
-    readonly node_id: string | null
-    readonly alignment: Alignment
-    readonly checkpoint_id: string | null
-  }
+  readonly files: FilesState
   readonly bump_epochs: readonly string[]
   /** What the files held before (a rewind records it so its Redo can put the alignment back). */
-  readonly previous_files?: {
-    readonly node_id: string | null
-    readonly alignment: Alignment
-    readonly checkpoint_id: string | null
-  }
+  readonly previous_files?: FilesState
 }
 
 /** The id `create` gets, for a plan that is not yet confirmed. */
@@ -65,8 +57,7 @@ export class StaleEffects extends Error {}
  * transaction rolls back).
  */
 export function applyEffects(db: Database, sessionId: string, effects: BranchEffects): void {
-  const session = statement(db, 'SELECT active_branch_id FROM sessions WHERE session_id = ?').get(sessionId) as
-    { active_branch_id: string } | undefined
+  const session = sessionRow(db, sessionId)
   const source = getBranch(db, effects.source_branch_id)
   if (
     !session ||
@@ -77,44 +68,29 @@ export function applyEffects(db: Database, sessionId: string, effects: BranchEff
     throw new StaleEffects('the conversation moved since this restore was planned')
   }
   const now = Date.now()
-  if (effects.left) {
-    statement(db, 'UPDATE branches SET left_sequence = ? WHERE branch_id = ?').run(
-      effects.left.sequence,
-      effects.left.branch_id,
-    )
-  }
+  if (effects.left) setLeftSequence(db, effects.left.branch_id, effects.left.sequence)
   if (effects.create) {
-    statement(
-      db,
-      `INSERT INTO branches (branch_id, session_id, parent_branch_id, fork_checkpoint_id, head_node_id, head_version, writer_epoch, created_at_ms, fork_node_id)
-       VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?)`,
-    ).run(
-      effects.create.branch_id,
-      sessionId,
-      effects.source_branch_id,
-      effects.create.fork_checkpoint_id,
-      effects.create.head_node_id,
-      now,
-      effects.create.head_node_id,
-    )
+    insertBranch(db, {
+      branch_id: effects.create.branch_id,
+      session_id: sessionId,
+      parent_branch_id: effects.source_branch_id,
+      fork_checkpoint_id: effects.create.fork_checkpoint_id,
+      head_node_id: effects.create.head_node_id,
+      fork_node_id: effects.create.head_node_id,
+      created_at_ms: now,
+    })
   }
-  if (effects.move_head) {
-    const moved = statement(
-      db,
-      'UPDATE branches SET head_node_id = ?, head_version = head_version + 1 WHERE branch_id = ? AND head_version = ?',
-    ).run(effects.move_head.to_node_id, effects.source_branch_id, effects.expected_head_version)
-    if (Number(moved.changes) !== 1) throw new StaleEffects('the branch head moved since this restore was planned')
+  if (
+    effects.move_head &&
+    !moveHead(db, effects.source_branch_id, effects.move_head.to_node_id, effects.expected_head_version)
+  ) {
+    throw new StaleEffects('the branch head moved since this restore was planned')
   }
-  if (effects.archive) statement(db, 'UPDATE branches SET archived = 1 WHERE branch_id = ?').run(effects.archive)
+  if (effects.archive) setArchived(db, effects.archive, true)
   if (effects.activate) {
-    statement(db, 'UPDATE branches SET archived = 0 WHERE branch_id = ?').run(effects.activate)
-    statement(db, 'UPDATE sessions SET active_branch_id = ? WHERE session_id = ?').run(effects.activate, sessionId)
+    setArchived(db, effects.activate, false)
+    setActiveBranch(db, sessionId, effects.activate)
   }
-  statement(
-    db,
-    'UPDATE sessions SET files_node_id = ?, alignment = ?, alignment_checkpoint_id = ?, updated_at_ms = ? WHERE session_id = ?',
-  ).run(effects.files.node_id, effects.files.alignment, effects.files.checkpoint_id, now, sessionId)
-  for (const branchId of effects.bump_epochs) {
-    statement(db, 'UPDATE branches SET writer_epoch = writer_epoch + 1 WHERE branch_id = ?').run(branchId)
-  }
+  setFiles(db, sessionId, effects.files, now)
+  for (const branchId of effects.bump_epochs) bumpWriterEpoch(db, branchId)
 }

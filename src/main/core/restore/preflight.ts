@@ -1,6 +1,8 @@
 import { statfs } from 'node:fs/promises'
+import type { NetChange } from '../changes'
 import { parentWritable, readWriteTarget, type DiskState, type FileState, type Workspace } from '../journal'
-import { statement, type BlobStore, type Database, type Digest } from '../store'
+import { runningNodeOf } from '../conversation'
+import type { BlobStore, Database, Digest } from '../store'
 
 /** The state a path must be in now, and the state the restore puts it in. */
 export type PathState = { kind: 'absent' } | { kind: 'regular'; digest: Digest; mode: string; blob_ref: Digest | null }
@@ -51,10 +53,7 @@ export interface PreflightResult extends PlanEvidence {
 
 /** A turn is running in the session: nothing may be restored under it. */
 export function runningTurnConflict(db: Database, sessionId: string): Conflict | null {
-  const running = statement(db, "SELECT 1 FROM nodes WHERE session_id = ? AND status = 'running' LIMIT 1").get(
-    sessionId,
-  )
-  return running
+  return runningNodeOf(db, sessionId) !== null
     ? { path: '', reason: 'turn-running', message: 'A turn is still running in this session; stop it or wait.' }
     : null
 }
@@ -183,4 +182,46 @@ export function sameState(a: PathState, b: PathState): boolean {
 
 function describe(state: PathState): string {
   return state.kind === 'regular' ? state.digest : 'absent'
+}
+
+/** One path a lineage's net change has a restore write: what it must hold now, what it gets. */
+export type PathMove = readonly [path: string, expected: PathState, target: PathState]
+
+/**
+ * A lineage's net change as the paths a restore writes (issue 24: one rule for the single-turn
+ * planner and the multi-turn transition). `backwards` goes to the change's first before (Undo,
+ * Revert, Rewind), `forwards` to its last after (Reapply). A rename writes both names: the new
+ * one goes and the old one comes back, or the other way round. A change that cannot be restored
+ * exactly, or that something outside Retrace broke into (a gap), or that is a folder's, is
+ * unavailable with the reason.
+ */
+export function pathMoves(
+  change: NetChange,
+  direction: 'backwards' | 'forwards',
+): { readonly kind: 'moves'; readonly moves: PathMove[] } | { readonly kind: 'unavailable'; readonly reason: string } {
+  if (change.recoverability !== 'exact')
+    return { kind: 'unavailable', reason: change.unavailable_reason ?? 'not-exact' }
+  // Something outside Retrace wrote this file between two of the recorded changes: going back to
+  // the first before would also erase that write, and going forward would skip it.
+  if (change.gaps > 0) return { kind: 'unavailable', reason: 'outside-changes' }
+  const before = pathStateOf(change.before)
+  const after = pathStateOf(change.after)
+  if (before === 'unsupported' || after === 'unsupported') return { kind: 'unavailable', reason: 'directory' }
+  const absent: PathState = { kind: 'absent' }
+  const backwards = direction === 'backwards'
+  if (change.first_path === change.last_path) {
+    return { kind: 'moves', moves: [[change.last_path, backwards ? after : before, backwards ? before : after]] }
+  }
+  return {
+    kind: 'moves',
+    moves: backwards
+      ? [
+          [change.last_path, after, absent],
+          [change.first_path, absent, before],
+        ]
+      : [
+          [change.first_path, before, absent],
+          [change.last_path, absent, after],
+        ],
+  }
 }

@@ -1,47 +1,44 @@
 import { randomUUID } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import { fail, ok, type Outcome } from '../../../shared/protocol'
-import {
-  transactionStatus,
-  type FaultHook,
-  type Journal,
-  type PlannedChange,
-  type Receipt,
-  type Workspace,
-} from '../journal'
+import type { FaultHook, Journal, Receipt, Workspace } from '../journal'
+import { applyEffects, bumpWriterEpoch, StaleEffects, withBranchId, type SessionRecord } from '../conversation'
 import {
   fingerprintOf,
   inImmediateTransaction,
-  statement,
   type BlobStore,
   type Database,
   type IdempotencyClaim,
   type IdempotencyHooks,
   type IdempotentMutations,
 } from '../store'
-import { applyEffects, StaleEffects, withBranchId, type BranchEffects } from './effects'
+import {
+  insertRewindIntent,
+  insertTurnIntent,
+  markEffectsApplied,
+  restoreApplying,
+  setIntentTransaction,
+  settleIntent as settleIntentRow,
+  type IntentStatus,
+} from './intents'
 import type { CommandSnapshots } from './plan-commands'
-import type { FolderActions } from './plan-folders'
-import { planRestore, type PlanEvidence, type RestorePlan, type RestoreRequest } from './plan-restore'
-import { planRewind, type RewindPlan, type RewindRequest } from './plan-rewind'
+import { changesOf } from './changes-of'
+import { planRestore, type PlannedRestore, type PlanRequest } from './plan'
+import { planTurnRestore, type TurnRequest } from './plan-turn'
+import { planRewind, type RewindDependencies, type RewindPlan, type RewindRequest } from './plan-rewind'
 import type { RestoreAction } from './preflight'
-import type { SessionRecord } from './types'
+import { recoverIntents } from './recover'
 
-export type IntentStatus = 'applying' | 'committed' | 'rolled_back' | 'recovery_required'
+export type { IntentStatus } from './intents'
 
 export interface RestoreService {
+  /** A restore's preview (plan.ts), remembered by its hash so an apply knows what was confirmed. */
   plan(
     workspace: Workspace,
     session: SessionRecord,
-    request: RestoreRequest,
-  ): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>>
-  /** A multi-turn restore's preview (rewind, redo of a rewind, restore branch code). */
-  planRewind(
-    workspace: Workspace,
-    session: SessionRecord,
-    request: RewindRequest,
+    request: PlanRequest,
     onProgress?: (done: number, total: number) => void,
-  ): Promise<Outcome<RewindPlan & { evidence: PlanEvidence }>>
+  ): Promise<Outcome<PlannedRestore>>
   apply(workspace: Workspace, session: SessionRecord, request: ApplyRequest): Promise<Outcome<ApplyResult>>
   /** The operation of a plan previewed and still current (undefined: unknown or expired plan). */
   operationOf(planHash: string): string | undefined
@@ -76,7 +73,7 @@ export interface ApplyResult {
 }
 
 type Confirmed =
-  | { readonly kind: 'single'; readonly request: RestoreRequest & { turn_id: string } }
+  | { readonly kind: 'single'; readonly request: TurnRequest & { turn_id: string } }
   | {
       readonly kind: 'rewind'
       readonly request: RewindRequest
@@ -107,70 +104,43 @@ export function createRestoreService(deps: {
     ttl: 30 * 60 * 1000,
   })
 
-  const planFor = (
-    workspace: Workspace,
-    session: SessionRecord,
-    request: RestoreRequest,
-    onProgress?: (done: number, total: number) => void,
-  ) =>
-    planRestore(
-      {
-        db,
-        blobs,
-        workspace,
-        maxFileBytes: journal.limits.maxFileBytes,
-        snapshots: deps.snapshots?.(session, workspace) ?? null,
-      },
-      session,
-      request,
-      onProgress,
-    )
+  /** What every planner reads: the same for a preview, an apply's re-plan and any kind. */
+  const depsOf = (workspace: Workspace, session: SessionRecord): RewindDependencies => ({
+    db,
+    blobs,
+    workspace,
+    maxFileBytes: journal.limits.maxFileBytes,
+    snapshots: deps.snapshots?.(session, workspace) ?? null,
+  })
+  type Progress = ((done: number, total: number) => void) | undefined
+  // An apply re-plans with the planner of the kind it confirmed.
+  const planFor = (workspace: Workspace, session: SessionRecord, request: TurnRequest, onProgress?: Progress) =>
+    planTurnRestore(depsOf(workspace, session), session, request, onProgress)
+  const rewindFor = (workspace: Workspace, session: SessionRecord, request: RewindRequest, onProgress?: Progress) =>
+    planRewind(depsOf(workspace, session), session, request, onProgress)
 
-  const rewindFor = (
-    workspace: Workspace,
-    session: SessionRecord,
-    request: RewindRequest,
-    onProgress?: (done: number, total: number) => void,
-  ) =>
-    planRewind(
-      {
-        db,
-        blobs,
-        workspace,
-        maxFileBytes: journal.limits.maxFileBytes,
-        snapshots: deps.snapshots?.(session, workspace) ?? null,
-      },
-      session,
-      request,
-      onProgress,
-    )
-
-  function settleIntent(intentId: string, status: IntentStatus, transactionId: string | null): void {
-    statement(
-      db,
-      'UPDATE restore_intents SET status = ?, transaction_id = coalesce(?, transaction_id), settled_at_ms = ? WHERE intent_id = ?',
-    ).run(status, transactionId, Date.now(), intentId)
-  }
+  const settleIntent = (intentId: string, status: IntentStatus, transactionId: string | null) =>
+    settleIntentRow(db, intentId, status, transactionId)
 
   return {
-    async plan(workspace, session, request) {
-      const planned = await planFor(workspace, session, request)
-      if (planned.kind === 'ok')
-        plans.set(planned.result.plan_hash, {
-          kind: 'single',
-          request: { ...request, operation: planned.result.operation, turn_id: planned.result.turn_id },
-        })
-      return planned
-    },
-
-    async planRewind(workspace, session, request, onProgress) {
-      const planned = await rewindFor(workspace, session, request, onProgress)
-      if (planned.kind === 'ok') {
-        plans.set(planned.result.plan_hash, {
-          kind: 'rewind',
-          request,
-          expected: new Map(planned.result.actions.map((action) => [action.path, action.expected])),
-        })
+    async plan(workspace, session, request, onProgress) {
+      const planned = await planRestore(depsOf(workspace, session), session, request, onProgress)
+      if (planned.kind === 'error') return planned
+      const shown = planned.result
+      switch (shown.kind) {
+        case 'turn':
+          plans.set(shown.plan_hash, {
+            kind: 'single',
+            request: { ...request, operation: shown.operation, turn_id: shown.turn_id },
+          })
+          break
+        case 'rewind':
+          plans.set(shown.plan_hash, {
+            kind: 'rewind',
+            request: request as RewindRequest,
+            expected: new Map(shown.actions.map((action) => [action.path, action.expected])),
+          })
+          break
       }
       return planned
     },
@@ -199,7 +169,7 @@ export function createRestoreService(deps: {
 
     applyPlan,
 
-    recover: recoverIntents,
+    recover: () => recoverIntents(db),
   }
 
   function applyPlan(
@@ -223,7 +193,7 @@ export function createRestoreService(deps: {
   async function applyConfirmed(
     workspace: Workspace,
     session: SessionRecord,
-    confirmed: RestoreRequest & { turn_id: string },
+    confirmed: TurnRequest & { turn_id: string },
     request: ApplyRequest,
     hooks: IdempotencyHooks<ApplyResult>,
   ): Promise<Outcome<ApplyResult>> {
@@ -231,12 +201,15 @@ export function createRestoreService(deps: {
 
     const intentId = `int_${randomUUID()}`
     // Durable before any file is touched (spec 04 step 2).
-    inImmediateTransaction(db, () => {
-      statement(
-        db,
-        "INSERT INTO restore_intents (intent_id, session_id, turn_id, operation, plan_hash, transaction_id, status, created_at_ms) VALUES (?, ?, ?, ?, ?, NULL, 'applying', ?)",
-      ).run(intentId, session.session_id, confirmed.turn_id, confirmed.operation, request.plan_hash, Date.now())
-    })
+    inImmediateTransaction(db, () =>
+      insertTurnIntent(db, {
+        intent_id: intentId,
+        session_id: session.session_id,
+        turn_id: confirmed.turn_id,
+        operation: confirmed.operation,
+        plan_hash: request.plan_hash,
+      }),
+    )
     fault('after-intent')
     let transactionId: string | null = null
     const outcome = await journal.mutate(
@@ -275,10 +248,7 @@ export function createRestoreService(deps: {
         onPublished: (done, total) => request.onProgress?.('apply', done, total),
         onPrepared: (receipt: Receipt) => {
           transactionId = receipt.transaction_id
-          statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(
-            receipt.transaction_id,
-            intentId,
-          )
+          setIntentTransaction(db, intentId, receipt.transaction_id)
           hooks.prepared(receipt.transaction_id, {
             intent_id: intentId,
             status: 'committed',
@@ -291,9 +261,7 @@ export function createRestoreService(deps: {
           if (receipt.status === 'committed') {
             settleIntent(intentId, 'committed', receipt.transaction_id)
             // Stale asynchronous work on this branch must not write after a restore (spec 04 step 4).
-            statement(db, 'UPDATE branches SET writer_epoch = writer_epoch + 1 WHERE branch_id = ?').run(
-              session.active_branch_id,
-            )
+            bumpWriterEpoch(db, session.active_branch_id)
           }
           hooks.settled(receipt.status, result)
         },
@@ -348,25 +316,16 @@ export function createRestoreService(deps: {
       prompt_text: first.result.prompt_text,
     })
     const insertIntent = (status: 'applying' | 'committed') =>
-      statement(
-        db,
-        `INSERT INTO restore_intents (intent_id, session_id, turn_id, operation, plan_hash, transaction_id, status, created_at_ms, settled_at_ms, mode, source_branch_id, target_branch_id, effects, effects_applied)
-         VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        intentId,
-        session.session_id,
-        first.result.turn_id,
-        first.result.operation,
-        request.plan_hash,
+      insertRewindIntent(db, {
+        intent_id: intentId,
+        session_id: session.session_id,
+        turn_id: first.result.turn_id,
+        operation: first.result.operation,
+        plan_hash: request.plan_hash,
         status,
-        Date.now(),
-        status === 'committed' ? Date.now() : null,
-        first.result.mode,
-        effects.source_branch_id,
-        effects.create?.branch_id ?? effects.activate ?? null,
-        JSON.stringify(effects),
-        status === 'committed' ? 1 : 0,
-      )
+        mode: first.result.mode,
+        effects,
+      })
 
     const folders = first.result.folders
     if (first.result.actions.length === 0 && folders.removed.length === 0 && folders.created.length === 0) {
@@ -419,10 +378,7 @@ export function createRestoreService(deps: {
         onPublished: (done, total) => request.onProgress?.('apply', done, total),
         onPrepared: (receipt: Receipt) => {
           transactionId = receipt.transaction_id
-          statement(db, 'UPDATE restore_intents SET transaction_id = ? WHERE intent_id = ?').run(
-            receipt.transaction_id,
-            intentId,
-          )
+          setIntentTransaction(db, intentId, receipt.transaction_id)
           hooks.prepared(receipt.transaction_id, resultOf(receipt.transaction_id))
         },
         onSettled: (receipt: Receipt) => {
@@ -437,7 +393,7 @@ export function createRestoreService(deps: {
               throw error
             }
             settleIntent(intentId, 'committed', receipt.transaction_id)
-            statement(db, 'UPDATE restore_intents SET effects_applied = 1 WHERE intent_id = ?').run(intentId)
+            markEffectsApplied(db, intentId)
           }
           hooks.settled(receipt.status, resultOf(receipt.transaction_id))
         },
@@ -451,51 +407,7 @@ export function createRestoreService(deps: {
   }
 
   function applyingIntent(sessionId: string): boolean {
-    return (
-      statement(db, "SELECT 1 FROM restore_intents WHERE session_id = ? AND status = 'applying' LIMIT 1").get(
-        sessionId,
-      ) !== undefined
-    )
-  }
-
-  /** Settles every intent a stopped process left `applying`, from its transaction's status. */
-  function recoverIntents(): void {
-    const open = statement(
-      db,
-      "SELECT intent_id, session_id, transaction_id, effects FROM restore_intents WHERE status = 'applying'",
-    ).all() as Array<{
-      intent_id: string
-      session_id: string
-      transaction_id: string | null
-      effects: string | null
-    }>
-    for (const intent of open) {
-      if (intent.transaction_id === null) {
-        settleIntent(intent.intent_id, 'rolled_back', null)
-        continue
-      }
-      const settled = transactionStatus(db, intent.transaction_id)
-      if (settled === undefined || settled === 'prepared') continue
-      const status: IntentStatus =
-        settled === 'committed' ? 'committed' : settled === 'recovery_required' ? 'recovery_required' : 'rolled_back'
-      if (status === 'committed' && intent.effects !== null) {
-        // The files were committed but the process stopped before the conversation moved with
-        // them: move it now, from the effects recorded before any file was touched.
-        const effects = JSON.parse(intent.effects) as BranchEffects
-        try {
-          inImmediateTransaction(db, () => {
-            applyEffects(db, intent.session_id, effects)
-            settleIntent(intent.intent_id, 'committed', intent.transaction_id)
-            statement(db, 'UPDATE restore_intents SET effects_applied = 1 WHERE intent_id = ?').run(intent.intent_id)
-          })
-        } catch (error) {
-          if (!(error instanceof StaleEffects)) throw error
-          settleIntent(intent.intent_id, 'recovery_required', intent.transaction_id)
-        }
-        continue
-      }
-      settleIntent(intent.intent_id, status, intent.transaction_id)
-    }
+    return restoreApplying(db, sessionId)
   }
 }
 
@@ -503,51 +415,3 @@ const busy = () =>
   fail('BUSY', 'Another restore of this session is being applied; wait for it to finish.', {
     reason: 'restore-applying',
   })
-
-/**
- * A checked plan's actions as the journal's planned changes, from the bytes its preflight read.
- * Folders a Redo makes come first (outermost first) so its files go into them; folders a restore
- * removes come last (deepest first), after the files that emptied them — in the same transaction,
- * so a crash anywhere is settled all or nothing by recovery, and the receipt records them for Redo.
- */
-function changesOf(
-  actions: readonly RestoreAction[],
-  evidence: PlanEvidence,
-  folders: FolderActions,
-): Outcome<PlannedChange[]> {
-  const changes: PlannedChange[] = []
-  const folderDisk = (path: string) => evidence.folders?.get(path)
-  for (const path of folders.created) {
-    const disk = folderDisk(path)
-    if (disk?.kind !== 'absent')
-      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, { path })
-    changes.push({ operation: 'create', path, old_path: null, before: disk, after: { kind: 'directory' } })
-  }
-  for (const action of actions) {
-    const disk = evidence.disks.get(action.path)
-    if (!disk)
-      return fail('STALE_PLAN', `"${action.path}" was not checked; preview the restore again.`, {
-        path: action.path,
-      })
-    if (action.target.kind === 'absent') {
-      changes.push({ operation: 'delete', path: action.path, old_path: null, before: disk, after: { kind: 'absent' } })
-      continue
-    }
-    const bytes = evidence.targets.get(action.path)
-    if (!bytes) return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
-    changes.push({
-      operation: disk.kind === 'absent' ? 'create' : 'modify',
-      path: action.path,
-      old_path: null,
-      before: disk,
-      after: { kind: 'regular', bytes, mode: Number.parseInt(action.target.mode, 8) },
-    })
-  }
-  for (const path of folders.removed) {
-    const disk = folderDisk(path)
-    if (disk?.kind !== 'directory')
-      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, { path })
-    changes.push({ operation: 'delete', path, old_path: null, before: disk, after: { kind: 'absent' } })
-  }
-  return ok(changes)
-}

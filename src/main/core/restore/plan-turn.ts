@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { fail, ok, type HeldReason, type Outcome } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import {
@@ -9,31 +8,30 @@ import {
   type Receipt,
   type Workspace,
 } from '../journal'
-import { canonicalJson, statement, type BlobStore, type Database } from '../store'
-import { planCommandActions, type CommandSnapshots } from './plan-commands'
+import { chainOf, getBranch, turnSummaryNamesCommandFiles, type SessionRecord } from '../conversation'
+import type { BlobStore, Database } from '../store'
+import { lastRestore, latestTurnRestore } from './intents'
+import { mergeCommandActions, planTurnsCommandActions, type CommandSnapshots } from './plan-commands'
+import { planFolders, planHash, planStatus } from './plan-shared'
 import {
-  pathStateOf,
+  pathMoves,
   preflightActions,
   runningTurnConflict,
-  sameContent,
   sameState,
   type Conflict,
-  type PathState,
   type PlanEvidence,
   type RestoreAction,
 } from './preflight'
-import { NO_FOLDERS, planFolderCreations, planFolderRemovals, type FolderActions } from './plan-folders'
-import { inverseOf, lastRestore, REDOABLE } from './plan-redo'
-import { getBranch } from './sessions'
-import type { SessionRecord } from './types'
+import type { FolderActions } from './plan-folders'
+import { inverseOf, REDOABLE } from './plan-redo'
 
-export type RestoreOperation = 'undo' | 'redo' | 'revert' | 'reapply'
+export type TurnOperation = 'undo' | 'redo' | 'revert' | 'reapply'
 
 export type { Conflict, PathState, PlanEvidence, RestoreAction } from './preflight'
 
 /** What a restore request asks for, besides the operation and turn. */
-export interface RestoreRequest {
-  readonly operation: RestoreOperation
+export interface TurnRequest {
+  readonly operation: TurnOperation
   readonly turn_id?: string | undefined
   /** Issue 16: also put back the files the turn's commands changed (undo and revert only). */
   readonly include_commands?: boolean | undefined
@@ -41,10 +39,12 @@ export interface RestoreRequest {
   readonly include_conflicting?: readonly string[] | undefined
 }
 
-export interface RestorePlan {
+export interface TurnPlan {
+  /** A single-turn plan (history.plan's result is a union on `kind`). */
+  readonly kind: 'turn'
   readonly status: 'ready' | 'blocked' | 'unavailable'
   readonly plan_hash: string
-  readonly operation: RestoreOperation
+  readonly operation: TurnOperation
   readonly session_id: string
   readonly turn_id: string
   readonly workspace_revision: number
@@ -69,35 +69,20 @@ export interface PlanDependencies {
   readonly snapshots?: CommandSnapshots | null
 }
 
-type IntentRow = { turn_id: string; operation: RestoreOperation }
-
-function latestIntentForTurn(db: Database, turnId: string): IntentRow | undefined {
-  return statement(
-    db,
-    "SELECT turn_id, operation FROM restore_intents WHERE turn_id = ? AND status = 'committed' ORDER BY created_at_ms DESC, rowid DESC LIMIT 1",
-  ).get(turnId) as IntentRow | undefined
-}
-
-const isUndone = (intent: IntentRow | undefined) => intent?.operation === 'undo' || intent?.operation === 'revert'
+const isUndone = (operation: string | undefined) => operation === 'undo' || operation === 'revert'
 
 /** Whether the turn's latest restore undid it (Undo or Revert): Review marks its rows. */
 export function turnUndone(db: Database, turnId: string): boolean {
-  return isUndone(latestIntentForTurn(db, turnId))
+  return isUndone(latestTurnRestore(db, turnId))
 }
 
 /** Turns on the branch's predecessor chain, newest first (assistant node ids). */
 function turnsOnBranch(db: Database, session: SessionRecord): string[] {
-  const branch = getBranch(db, session.active_branch_id)
-  const turns: string[] = []
-  let node: string | null = branch?.head_node_id ?? null
-  const parentOf = statement(db, 'SELECT parent_node_id, kind FROM nodes WHERE node_id = ?')
-  while (node !== null) {
-    const row = parentOf.get(node) as { parent_node_id: string | null; kind: string } | undefined
-    if (!row) break
-    if (row.kind === 'assistant') turns.push(node)
-    node = row.parent_node_id
-  }
-  return turns
+  const head = getBranch(db, session.active_branch_id)?.head_node_id
+  if (head === undefined) return []
+  return chainOf(db, head)
+    .flatMap((node) => (node.kind === 'assistant' ? [node.node_id] : []))
+    .reverse()
 }
 
 /**
@@ -105,16 +90,7 @@ function turnsOnBranch(db: Database, session: SessionRecord): string[] {
  * ones the person may name (issue 23) — by index probes, not receipt loads.
  */
 function changedFiles(db: Database, workspaceId: string, turnId: string): boolean {
-  return (
-    turnCommittedChanges(db, workspaceId, turnId) ||
-    statement(
-      db,
-      `SELECT 1 FROM nodes n, json_each(n.parts) p WHERE n.node_id = ?
-       AND json_extract(p.value, '$.type') = 'file-summary'
-       AND (json_extract(p.value, '$.summary.command_files') > 0
-            OR json_extract(p.value, '$.summary.command_held') IS NOT NULL)`,
-    ).get(turnId) !== undefined
-  )
+  return turnCommittedChanges(db, workspaceId, turnId) || turnSummaryNamesCommandFiles(db, turnId)
 }
 
 function committedReceipts(db: Database, workspaceId: string, turnId: string): Receipt[] {
@@ -129,7 +105,7 @@ export function restoreOffers(
   session: SessionRecord,
 ): { undo_turn_id: string | null; redo_turn_id: string | null; undone_turn_ids: string[] } {
   const onBranch = turnsOnBranch(db, session)
-  const undone = onBranch.filter((turn) => isUndone(latestIntentForTurn(db, turn)))
+  const undone = onBranch.filter((turn) => isUndone(latestTurnRestore(db, turn)))
   const undo = onBranch.find((turn) => !undone.includes(turn) && changedFiles(db, session.workspace_id, turn))
   const last = lastRestore(db, session.session_id)
   return {
@@ -143,7 +119,7 @@ export function restoreOffers(
 function resolveTurn(
   db: Database,
   session: SessionRecord,
-  operation: RestoreOperation,
+  operation: TurnOperation,
   turnId: string | undefined,
 ): Outcome<string> {
   const onBranch = turnsOnBranch(db, session)
@@ -151,7 +127,7 @@ function resolveTurn(
   switch (operation) {
     case 'undo': {
       const latest = onBranch.find(
-        (turn) => changedFiles(db, session.workspace_id, turn) && !isUndone(latestIntentForTurn(db, turn)),
+        (turn) => changedFiles(db, session.workspace_id, turn) && !isUndone(latestTurnRestore(db, turn)),
       )
       if (latest === undefined) return unavailable('There is no turn with file changes to undo on this branch.')
       if (turnId !== undefined && turnId !== latest)
@@ -171,7 +147,7 @@ function resolveTurn(
       if (turnId === undefined) return fail('INVALID_REQUEST', `${operation} needs a turn_id.`)
       if (!onBranch.includes(turnId))
         return fail('NOT_FOUND', 'That turn is not on the active branch of this session.', { turn_id: turnId })
-      const undone = isUndone(latestIntentForTurn(db, turnId))
+      const undone = isUndone(latestTurnRestore(db, turnId))
       if (operation === 'revert' && undone) return unavailable('That turn is already reverted.')
       if (operation === 'reapply' && !undone) return unavailable('Reapply is offered after a Revert.')
       return ok(turnId)
@@ -184,12 +160,12 @@ function resolveTurn(
  * preflighted against the disk now. Any failure is listed (every path, every reason) and the plan
  * is `blocked`; a receipt that cannot be restored exactly makes it `unavailable`.
  */
-export async function planRestore(
+export async function planTurnRestore(
   deps: PlanDependencies,
   session: SessionRecord,
-  request: RestoreRequest,
+  request: TurnRequest,
   onProgress?: (done: number, total: number) => void,
-): Promise<Outcome<RestorePlan & { evidence: PlanEvidence }>> {
+): Promise<Outcome<TurnPlan & { evidence: PlanEvidence }>> {
   const { db, blobs, workspace } = deps
   if (request.include_commands && (request.operation === 'redo' || request.operation === 'reapply')) {
     return fail('INVALID_REQUEST', 'Only Undo and Revert can also restore files changed by commands.')
@@ -206,96 +182,32 @@ export async function planRestore(
   const unavailable: Array<{ path: string; reason: string }> = redo ? redo.unavailable : []
 
   for (const change of foldReceipts(receipts)) {
-    if (change.recoverability !== 'exact') {
-      unavailable.push({ path: change.last_path, reason: change.unavailable_reason ?? 'not-exact' })
+    const moved = pathMoves(change, backwards ? 'backwards' : 'forwards')
+    if (moved.kind === 'unavailable') {
+      unavailable.push({ path: change.last_path, reason: moved.reason })
       continue
     }
-    if (change.gaps > 0) {
-      // Something outside Retrace wrote this file between two of the turn's changes: going back to
-      // the turn's first before would also erase that write, and going forward would skip it.
-      unavailable.push({ path: change.last_path, reason: 'outside-changes' })
-      continue
-    }
-    const before = pathStateOf(change.before)
-    const after = pathStateOf(change.after)
-    if (before === 'unsupported' || after === 'unsupported') {
-      unavailable.push({ path: change.last_path, reason: 'directory' })
-      continue
-    }
-    // A rename restores both paths: the new name goes, the old name comes back (and vice versa).
-    const pairs: Array<[string, PathState, PathState]> =
-      change.first_path === change.last_path
-        ? [[change.last_path, backwards ? after : before, backwards ? before : after]]
-        : backwards
-          ? [
-              [change.last_path, after, { kind: 'absent' }],
-              [change.first_path, { kind: 'absent' }, before],
-            ]
-          : [
-              [change.first_path, before, { kind: 'absent' }],
-              [change.last_path, { kind: 'absent' }, after],
-            ]
-    for (const [path, expected, target] of pairs) {
+    for (const [path, expected, target] of moved.moves) {
       if (sameState(expected, target)) continue
       actions.push({ path, file_lineage_id: change.file_lineage_id, expected, target })
     }
   }
 
+  // The one-turn case of a multi-turn restore's commands: the turn's own receipts order them.
   const commands = redo
-    ? ok({
-        files: 0,
-        actions: [],
-        bytes: new Map<string, Buffer>(),
-        unavailable: [],
-        receiptSteps: new Map<string, number>(),
-        held: [],
-      })
-    : await planCommandActions({
-        db,
-        workspace,
-        maxFileBytes: deps.maxFileBytes,
-        turnId,
-        receipts,
-        snapshots: deps.snapshots ?? null,
-        include: backwards && request.include_commands === true,
-        includeConflicting: new Set(request.include_conflicting ?? []),
-      })
+    ? ok({ changed: 0, actions: [], unavailable: [], held: [], journalPositions: () => [] })
+    : await planTurnsCommandActions(
+        deps,
+        [turnId],
+        backwards && request.include_commands === true,
+        new Set(request.include_conflicting ?? []),
+        () => receipts,
+      )
   if (commands.kind === 'error') return commands
   unavailable.push(...commands.result.unavailable)
   // Target bytes that come from step snapshots rather than the content store.
   const snapshotBytes = new Map<string, Buffer>()
-  for (const command of commands.result.actions) {
-    const bytes = commands.result.bytes.get(command.path)
-    const index = actions.findIndex((action) => action.path === command.path)
-    if (index < 0) {
-      actions.push({
-        path: command.path,
-        file_lineage_id: '',
-        expected: command.expected,
-        target: command.target,
-        source: 'command',
-      })
-      if (bytes) snapshotBytes.set(command.path, bytes)
-      continue
-    }
-    // Changed by commands and by the journal in one turn: the earliest change says what the file
-    // was before the turn, the latest what the turn left.
-    const journal = actions[index] as RestoreAction
-    const steps = receipts
-      .filter((r) => r.files.some((f) => f.path === command.path || f.old_path === command.path))
-      .map((r) => commands.result.receiptSteps.get(r.transaction_id) ?? 0)
-    const commandFirst = command.change.first.step < Math.min(...steps)
-    const commandLast = command.change.last.step > Math.max(...steps)
-    const merged: RestoreAction = {
-      ...journal,
-      expected: commandLast ? command.expected : journal.expected,
-      target: commandFirst ? command.target : journal.target,
-      source: commandFirst ? 'command' : 'journal',
-    }
-    if (commandFirst && bytes) snapshotBytes.set(command.path, bytes)
-    if (sameContent(merged.expected, merged.target)) actions.splice(index, 1)
-    else actions[index] = merged
-  }
+  mergeCommandActions(actions, commands.result, snapshotBytes)
 
   const conflicts: Conflict[] = []
   const running = runningTurnConflict(db, session.session_id)
@@ -311,7 +223,7 @@ export async function planRestore(
     if (row.kind !== 'edit' || row.origin_turn_id === null) return true
     let undone = undoneTurns.get(row.origin_turn_id)
     if (undone === undefined) {
-      undone = isUndone(latestIntentForTurn(db, row.origin_turn_id))
+      undone = isUndone(latestTurnRestore(db, row.origin_turn_id))
       undoneTurns.set(row.origin_turn_id, undone)
     }
     return !undone
@@ -338,41 +250,34 @@ export async function planRestore(
   conflicts.push(...checked.conflicts)
   unavailable.push(...checked.unavailable)
   const { disks, targets } = checked
-  const folderPlan = redo
-    ? await planFolderCreations({ workspace, maxFileBytes: deps.maxFileBytes, folders: redo.folders })
-    : backwards
-      ? await planFolderRemovals({
-          db,
-          workspace,
-          maxFileBytes: deps.maxFileBytes,
-          transactionIds: receipts.map((r) => r.transaction_id),
-          actions,
-        })
-      : // Reapply brings the turn's folders back with its files; a folder the turn left empty is
-        // not made again (only Redo, the exact inverse of an Undo, does that).
-        { folders: NO_FOLDERS, disks: new Map(), conflicts: [] }
+  const folderPlan = await planFolders(
+    { db, workspace, maxFileBytes: deps.maxFileBytes },
+    actions,
+    redo
+      ? { kind: 'recreate', folders: redo.folders }
+      : backwards
+        ? { kind: 'remove', transactionIds: receipts.map((r) => r.transaction_id) }
+        : { kind: 'none' },
+  )
   conflicts.push(...folderPlan.conflicts)
   const folders = folderPlan.folders
 
   const revision = workspaceRevision(db, workspace.workspace_id)
   const headVersion = getBranch(db, session.active_branch_id)?.head_version ?? 0
-  const status = unavailable.length > 0 ? 'unavailable' : conflicts.length > 0 ? 'blocked' : 'ready'
-  const plan_hash = createHash('sha256')
-    .update(
-      canonicalJson({
-        operation: request.operation,
-        include_commands: request.include_commands === true,
-        include_conflicting: [...(request.include_conflicting ?? [])].sort(),
-        turn_id: turnId,
-        session: session.session_id,
-        revision,
-        headVersion,
-        actions,
-        folders,
-      }),
-    )
-    .digest('hex')
+  const status = planStatus(unavailable, conflicts)
+  const plan_hash = planHash({
+    operation: request.operation,
+    include_commands: request.include_commands === true,
+    include_conflicting: [...(request.include_conflicting ?? [])].sort(),
+    turn_id: turnId,
+    session: session.session_id,
+    revision,
+    headVersion,
+    actions,
+    folders,
+  })
   return ok({
+    kind: 'turn',
     status,
     plan_hash,
     operation: request.operation,
@@ -383,7 +288,7 @@ export async function planRestore(
     actions,
     conflicts,
     unavailable,
-    impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.files },
+    impact: { files: new Set(actions.map((a) => a.path)).size, turns: 1, command_files: commands.result.changed },
     ...(commands.result.held.length > 0 ? { command_held: commands.result.held } : {}),
     folders,
     evidence: { disks, targets, folders: folderPlan.disks },

@@ -1,8 +1,8 @@
 import { foldReceipts, type NetChange } from '../changes'
 import { queryAllReceipts, turnLineagePaths, workspaceCounters, type FileState, type Receipt } from '../journal'
 import type { Database } from '../store'
-import { chainOf, checkpointAt, commonAncestorIndex, turnsAfter, type ChainNode } from './dag'
-import { pathStateOf, sameContent, sameState, type PathState, type RestoreAction } from './preflight'
+import { chainOf, checkpointAt, commonAncestorIndex, turnsAfter, type ChainNode } from '../conversation'
+import { pathMoves, pathStateOf, sameContent, sameState, type RestoreAction } from './preflight'
 
 /**
  * Moving the files from the code of one conversation node to the code of another (spec 04: a
@@ -144,31 +144,16 @@ export function planTransition(db: Database, input: TransitionInput): Transition
   const byPath = new Map<string, RestoreAction>()
   const unavailable: Array<{ path: string; reason: string }> = []
   for (const change of changes) {
-    if (change.recoverability !== 'exact') {
-      unavailable.push({ path: change.last_path, reason: change.unavailable_reason ?? 'not-exact' })
-      continue
-    }
-    if (change.gaps > 0) {
-      unavailable.push({ path: change.last_path, reason: 'outside-changes' })
-      continue
-    }
-    const target = pathStateOf(change.before)
-    const current = pathStateOf(change.after)
-    if (target === 'unsupported' || current === 'unsupported') {
-      unavailable.push({ path: change.last_path, reason: 'directory' })
+    // Every side goes back to the state at its sequence: the lineage's first before.
+    const moved = pathMoves(change, 'backwards')
+    if (moved.kind === 'unavailable') {
+      unavailable.push({ path: change.last_path, reason: moved.reason })
       continue
     }
     const changedOutside = change.actors.some(
       (actor) => actor.kind === 'human' || (actor.kind === 'edit' && !turns.has(actor.origin_turn_id ?? '')),
     )
-    const pairs: Array<[string, PathState, PathState]> =
-      change.first_path === change.last_path
-        ? [[change.last_path, current, target]]
-        : [
-            [change.last_path, current, { kind: 'absent' }],
-            [change.first_path, { kind: 'absent' }, target],
-          ]
-    for (const [path, expected, goal] of pairs) {
+    for (const [path, expected, goal] of moved.moves) {
       const now = pathNow.get(path)
       const held = now === undefined ? expected : pathStateOf(now)
       const action: RestoreAction = {

@@ -337,3 +337,27 @@ describe('Review marks an undone turn (issue 23 item 14)', () => {
     ])
   })
 })
+
+describe('history.plan is one planner with two kinds of answer (issue 24)', () => {
+  test('a turn card restore answers kind "turn", a rewind kind "rewind", each with its own fields only', async () => {
+    const h = await setup({ 'a.txt': 'a\n' })
+    const turnId = await h.turn('*** Begin Patch\n*** Update File: a.txt\n-a\n+A\n*** End Patch')
+    const undo = await h.plan('undo')
+    expect(undo).toMatchObject({ status: 'ok', result: { kind: 'turn', operation: 'undo', turn_id: turnId } })
+    expect(Object.keys((undo as { result: object }).result)).not.toContain('mode')
+    const rewind = await h.call('history.plan', { operation: 'rewind', turn_id: turnId, mode: 'code' })
+    expect(rewind).toMatchObject({
+      status: 'ok',
+      result: { kind: 'rewind', operation: 'rewind', mode: 'code', boundary: 'before_turn', kept: [] },
+    })
+    expect(Object.keys((rewind as { result: object }).result)).not.toContain('command_held')
+    // The Redo of a Rewind is the multi-turn inverse, so it answers as a rewind.
+    const applied = await h.call(
+      'history.apply',
+      { plan_hash: (rewind as { result: { plan_hash: string } }).result.plan_hash },
+      randomUUID(),
+    )
+    expect(applied).toMatchObject({ status: 'ok', result: { status: 'committed' } })
+    expect(await h.plan('redo')).toMatchObject({ status: 'ok', result: { kind: 'rewind', operation: 'redo' } })
+  })
+})

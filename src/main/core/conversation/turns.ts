@@ -2,9 +2,22 @@ import { randomUUID } from 'node:crypto'
 import { fail, ok, type Outcome, type PatchPart } from '../../../shared/protocol'
 import { countChanges, foldReceipts, isNoChange } from '../changes'
 import { queryAllReceipts, workspaceCounters, type Attribution, type Receipt } from '../journal'
-import { commandChanges, commandNotes, commandPatches } from '../snapshot'
-import { inImmediateTransaction, statement, type BlobStore, type Database } from '../store'
-import { getBranch, titleFromPrompt } from './sessions'
+import { inImmediateTransaction, type BlobStore, type Database } from '../store'
+import { getBranch, moveHead, writerEpochOf } from './branches'
+import { insertChangeSet } from './change-sets'
+import { checkpointAt, insertCheckpoint } from './checkpoints'
+import { finishNode, insertNode, runningAssistantNodes, runningNodeOf, turnOf } from './nodes'
+import {
+  ALIGNED,
+  nameUntitled,
+  projectOfSession,
+  sessionRow,
+  setFiles,
+  titleFromPrompt,
+  touchSession,
+} from './sessions'
+import { classifyTurnChanges, turnCommandNotes } from './turn-changes'
+import { deleteTurnParts } from './turn-parts'
 import type { Part, SessionRecord, TurnSummary } from './types'
 
 export interface Turn {
@@ -20,36 +33,36 @@ export interface Turn {
   readonly attribution: Attribution
 }
 
+/** Whether a restore of the session is being applied (restore/ owns restore intents). */
+export type RestoreApplying = (sessionId: string) => boolean
+
 /**
  * Begins a turn on the session's active branch: the user node, its `before_turn` checkpoint (bound
  * to the journal sequence and workspace revision right now), and the running assistant node, with
  * the branch head moved forward by compare-and-set on head_version.
  */
-export function beginTurn(db: Database, session: SessionRecord, text: string): Outcome<Turn> {
+export function beginTurn(
+  db: Database,
+  session: SessionRecord,
+  text: string,
+  restoreApplying: RestoreApplying,
+): Outcome<Turn> {
   return inImmediateTransaction(db, () => {
-    const running = statement(db, "SELECT node_id FROM nodes WHERE session_id = ? AND status = 'running' LIMIT 1").get(
-      session.session_id,
-    ) as { node_id: string } | undefined
-    if (running) {
+    const running = runningNodeOf(db, session.session_id)
+    if (running !== null) {
       return fail('BUSY', 'This session is still answering; wait for the turn to finish or stop it.', {
         session_id: session.session_id,
-        turn_id: running.node_id,
+        turn_id: running,
       })
     }
-    if (
-      statement(db, "SELECT 1 FROM restore_intents WHERE session_id = ? AND status = 'applying' LIMIT 1").get(
-        session.session_id,
-      )
-    ) {
+    if (restoreApplying(session.session_id)) {
       return fail('BUSY', 'A restore of this session is being applied; wait for it to finish.', {
         session_id: session.session_id,
         reason: 'restore-applying',
       })
     }
     // Re-read: the caller's copy may predate a rewind, a switch or an alignment choice.
-    const current = statement(db, 'SELECT active_branch_id, alignment, titled FROM sessions WHERE session_id = ?').get(
-      session.session_id,
-    ) as { active_branch_id: string; alignment: string; titled: number }
+    const current = sessionRow(db, session.session_id) as SessionRecord
     if (current.alignment === 'mismatch') {
       // Spec 04: never let a turn that may write start on files that are not this branch's code.
       return fail(
@@ -64,38 +77,42 @@ export function beginTurn(db: Database, session: SessionRecord, text: string): O
     const userNodeId = `node_${randomUUID()}`
     const turnId = `turn_${randomUUID()}`
     const checkpointId = `cp_${randomUUID()}`
-    const parts: Part[] = [{ type: 'text', id: 'prompt', text }]
-    const insertNode = statement(db, 'INSERT INTO nodes VALUES (?, ?, ?, ?, ?, ?, ?)')
-    insertNode.run(userNodeId, session.session_id, branch.head_node_id, 'user', JSON.stringify(parts), 'complete', now)
+    insertNode(db, {
+      node_id: userNodeId,
+      session_id: session.session_id,
+      parent_node_id: branch.head_node_id,
+      kind: 'user',
+      parts: [{ type: 'text', id: 'prompt', text }],
+      status: 'complete',
+      created_at_ms: now,
+    })
     const { sequence, revision } = workspaceCounters(db, session.workspace_id)
-    statement(db, "INSERT INTO checkpoints VALUES (?, ?, ?, 'before_turn', ?, NULL, ?, ?, ?)").run(
-      checkpointId,
-      session.session_id,
-      branch.branch_id,
-      userNodeId,
-      sequence,
-      revision,
-      now,
-    )
-    insertNode.run(turnId, session.session_id, userNodeId, 'assistant', '[]', 'running', now)
-    const moved = statement(
-      db,
-      'UPDATE branches SET head_node_id = ?, head_version = head_version + 1 WHERE branch_id = ? AND head_version = ?',
-    ).run(turnId, branch.branch_id, branch.head_version)
-    if (Number(moved.changes) !== 1) throw new Error('branch head moved concurrently')
+    insertCheckpoint(db, {
+      checkpoint_id: checkpointId,
+      session_id: session.session_id,
+      branch_id: branch.branch_id,
+      boundary: 'before_turn',
+      user_node_id: userNodeId,
+      assistant_node_id: null,
+      journal_sequence: sequence,
+      workspace_revision: revision,
+      created_at_ms: now,
+    })
+    insertNode(db, {
+      node_id: turnId,
+      session_id: session.session_id,
+      parent_node_id: userNodeId,
+      kind: 'assistant',
+      parts: [],
+      status: 'running',
+      created_at_ms: now,
+    })
+    if (!moveHead(db, branch.branch_id, turnId, branch.head_version)) throw new Error('branch head moved concurrently')
     // A turn on code-rewound files continues from them: the banner's mismatch is resolved.
-    statement(
-      db,
-      "UPDATE sessions SET updated_at_ms = ?, files_node_id = NULL, alignment = 'aligned', alignment_checkpoint_id = NULL WHERE session_id = ?",
-    ).run(now, session.session_id)
+    setFiles(db, session.session_id, ALIGNED, now)
     const title = current.titled === 0 ? titleFromPrompt(text) : undefined
-    if (title !== undefined) {
-      // The first prompt names a session nobody named (re-read: a rename may have raced this turn).
-      statement(db, 'UPDATE sessions SET title = ?, titled = 1 WHERE session_id = ? AND titled = 0').run(
-        title,
-        session.session_id,
-      )
-    }
+    // The first prompt names a session nobody named (re-read: a rename may have raced this turn).
+    if (title !== undefined) nameUntitled(db, session.session_id, title)
     return ok({
       turn_id: turnId,
       user_node_id: userNodeId,
@@ -120,9 +137,7 @@ export function beginTurn(db: Database, session: SessionRecord, text: string): O
  * branch switch) must not write any more. Called under the workspace lock before each mutation.
  */
 export function writerEpochCurrent(db: Database, turn: Pick<Turn, 'branch_id' | 'writer_epoch'>): Outcome<null> {
-  const row = statement(db, 'SELECT writer_epoch FROM branches WHERE branch_id = ?').get(turn.branch_id) as
-    { writer_epoch: number } | undefined
-  if (row?.writer_epoch === turn.writer_epoch) return ok(null)
+  if (writerEpochOf(db, turn.branch_id) === turn.writer_epoch) return ok(null)
   return fail('UNAVAILABLE', 'This branch was restored or switched since the turn began; nothing was written.', {
     reason: 'stale-writer',
   })
@@ -145,10 +160,7 @@ export async function finalizeTurn(
     patchFiles?: (patch: PatchPart) => Promise<readonly string[] | null>
   },
 ): Promise<Outcome<{ summary: TurnSummary }>> {
-  const node = statement(
-    db,
-    "SELECT status, parent_node_id FROM nodes WHERE node_id = ? AND kind = 'assistant' AND session_id = ?",
-  ).get(input.turn_id, session.session_id) as { status: string; parent_node_id: string } | undefined
+  const node = turnOf(db, session.session_id, input.turn_id)
   if (!node)
     return fail('NOT_FOUND', `There is no turn "${input.turn_id}" in this session.`, { turn_id: input.turn_id })
   if (node.status !== 'running') return fail('CONFLICT', 'This turn has already finished.', { turn_id: input.turn_id })
@@ -167,15 +179,10 @@ export async function finalizeTurn(
   const onlyActor = byActor.size === 1 ? [...summaries.values()][0] : undefined
   const journaled = onlyActor ?? (await summarise(committed, blobs, input.statsBudgetBytes))
   // Spec 06: files the turn's commands changed, shown next to (never inside) the exact counts.
-  const receiptPaths = new Map(
-    committed.map((r) => [r.transaction_id, r.files.flatMap((f) => (f.old_path ? [f.old_path, f.path] : [f.path]))]),
-  )
-  const receiptPathsOf = (id: string) => receiptPaths.get(id) ?? []
-  const commandFiles = commandChanges(
-    await commandPatches(input.parts, receiptPathsOf, input.patchFiles ?? (async () => null)),
-  ).length
+  const patchFiles = input.patchFiles ?? (async () => null)
+  const commandFiles = (await classifyTurnChanges(input.parts, committed, patchFiles)).changes.length
   // Issue 23: what commands changed that is not recorded, or not restored by default, is said.
-  const notes = await commandNotes(input.parts, receiptPathsOf, input.patchFiles ?? (async () => null))
+  const notes = await turnCommandNotes(input.parts, committed, patchFiles)
   const noted = Object.keys(notes).length > 0
   const total: TurnSummary = {
     ...journaled,
@@ -190,41 +197,35 @@ export async function finalizeTurn(
       : input.parts
   inImmediateTransaction(db, () => {
     const now = Date.now()
-    statement(db, 'UPDATE nodes SET parts = ?, status = ? WHERE node_id = ?').run(
-      JSON.stringify(parts),
-      input.status,
-      input.turn_id,
-    )
-    statement(db, 'DELETE FROM turn_parts WHERE node_id = ?').run(input.turn_id)
+    finishNode(db, input.turn_id, parts, input.status)
+    deleteTurnParts(db, [input.turn_id])
     const { sequence, revision } = workspaceCounters(db, session.workspace_id)
-    const branch = statement(db, 'SELECT branch_id FROM checkpoints WHERE user_node_id = ? AND boundary = ?').get(
-      node.parent_node_id,
-      'before_turn',
-    ) as { branch_id: string }
-    statement(db, "INSERT INTO checkpoints VALUES (?, ?, ?, 'after_turn', ?, ?, ?, ?, ?)").run(
-      `cp_${randomUUID()}`,
-      session.session_id,
-      branch.branch_id,
-      node.parent_node_id,
-      input.turn_id,
-      sequence,
-      revision,
-      now,
-    )
+    const before = checkpointAt(db, node.parent_node_id, 'before_turn') as { branch_id: string }
+    insertCheckpoint(db, {
+      checkpoint_id: `cp_${randomUUID()}`,
+      session_id: session.session_id,
+      branch_id: before.branch_id,
+      boundary: 'after_turn',
+      user_node_id: node.parent_node_id,
+      assistant_node_id: input.turn_id,
+      journal_sequence: sequence,
+      workspace_revision: revision,
+      created_at_ms: now,
+    })
     for (const [actor, list] of byActor) {
-      statement(db, 'INSERT INTO change_sets VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-        `chg_${randomUUID()}`,
-        session.session_id,
-        branch.branch_id,
-        list[0]?.producer_turn_id ?? input.turn_id,
-        input.turn_id,
-        actor,
-        JSON.stringify(list.map((r) => r.transaction_id)),
-        JSON.stringify(summaries.get(actor)),
-        now,
-      )
+      insertChangeSet(db, {
+        change_set_id: `chg_${randomUUID()}`,
+        session_id: session.session_id,
+        branch_id: before.branch_id,
+        producer_turn_id: list[0]?.producer_turn_id ?? input.turn_id,
+        origin_turn_id: input.turn_id,
+        actor_id: actor,
+        transaction_ids: list.map((r) => r.transaction_id),
+        summary: summaries.get(actor),
+        created_at_ms: now,
+      })
     }
-    statement(db, 'UPDATE sessions SET updated_at_ms = ? WHERE session_id = ?').run(now, session.session_id)
+    touchSession(db, session.session_id, now)
   })
   return ok({ summary: total })
 }
@@ -256,4 +257,14 @@ async function summarise(receipts: readonly Receipt[], blobs: BlobStore, budget:
     transactions: receipts.length,
     ...(outside > 0 ? { outside_changes: outside } : {}),
   }
+}
+
+/** Assistant turns left `running` (by a process that stopped), with their session and project. */
+export function interruptedTurns(
+  db: Database,
+): Array<{ node_id: string; parent_node_id: string; project_id: string; session_id: string }> {
+  return runningAssistantNodes(db).flatMap((node) => {
+    const projectId = projectOfSession(db, node.session_id)
+    return projectId === undefined ? [] : [{ ...node, project_id: projectId }]
+  })
 }
