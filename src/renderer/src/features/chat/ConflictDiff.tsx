@@ -3,7 +3,7 @@ import type { ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { formatBytes, useI18n } from '../../i18n'
 import { failureMessage } from '../../ui/outcome-message'
-import { DiffView } from '../review'
+import { DiffView } from '../../ui/diff'
 
 type ConflictDiffResult = ResultOf<'history.conflict_diff'>
 
