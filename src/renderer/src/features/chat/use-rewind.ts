@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { EVENT_SCHEMAS, type PayloadOf, type ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import type { RequestClient, RequestOutcome } from '../../transport'
 import type { RestorePlan } from './types'
-import type { Failure } from './use-session'
+import type { Failure } from '../session'
 
 export type RewindMode = NonNullable<RestorePlan['mode']>
 export type ApplyResult = ResultOf<'history.apply'>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import { REVIEW_CONTEXT_MAX, type ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { BinaryPreview } from './BinaryPreview'
 import { DiffView, type LineAnchor } from '../../ui/diff/DiffView'

@@ -5,4 +5,3 @@ export const ReviewPane = lazy(() => import('./ReviewPane'))
 export { reviewTurn, reviewStoreFor } from './review-store'
 /** F7 / Shift+F7 move through the diff on screen, which belongs to the shared diff family. */
 export { navigateChange } from '../../ui/diff'
-export { heldReasonText } from './held-reason'
