@@ -6,6 +6,7 @@ import prettier from 'eslint-config-prettier'
 import globals from 'globals'
 import fences from './eslint-rules/module-fences.mjs'
 import cycles from './eslint-rules/import-cycles.mjs'
+import rendererFences from './eslint-rules/renderer-fences.mjs'
 
 const nodeBuiltins = { group: ['node:*'], message: 'This layer is environment-free or DOM-only: no Node built-ins.' }
 const electron = { name: 'electron', message: 'Only src/main/electron and src/preload may import electron.' }
@@ -82,6 +83,14 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/main/core/journal/transaction.ts', 'src/main/core/agent/loop.ts'],
     rules: { 'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // The renderer's own fence: its layer table, the feature order, and no import cycle between
+    // files or features (eslint-rules/renderer-fences.mjs; proven live by test/layering.test.ts).
+    files: ['src/renderer/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { 'retrace-renderer': rendererFences },
+    rules: { 'retrace-renderer/renderer-layers': 'error', 'retrace-renderer/renderer-cycles': 'error' },
   },
   { files: ['src/main/web/**/*.ts'], rules: restrict(boundaryRules.web) },
   { files: ['src/main/electron/**/*.ts'], rules: restrict(boundaryRules.electron) },

@@ -63,10 +63,6 @@ describe('layer boundaries', () => {
       'src/main/core/restore/allowed.ts',
       "import { queryReceipts } from '../journal'\nexport const x = queryReceipts\n",
     ],
-    [
-      'src/renderer/src/features/chat/allowed.ts',
-      "import { ReviewPane } from '../review'\nexport const x = ReviewPane\n",
-    ],
   ])('%s: an allowed import passes', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([])
   })
@@ -120,5 +116,109 @@ describe('file size (issue 24)', () => {
     }
     expect(await ruleIds(lines(601))).toContain('max-lines')
     expect(await ruleIds(lines(600))).not.toContain('max-lines')
+  })
+})
+
+/** What the renderer's own fence (eslint-rules/renderer-fences.mjs) says about one file, by rule. */
+async function rendererFence(filePath: string, code: string): Promise<Array<{ rule: string; message: string }>> {
+  const [result] = await eslint.lintText(code, { filePath })
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId?.startsWith('retrace-renderer/') || m.ruleId === 'retrace/module-fences')
+    .map((m) => ({ rule: m.ruleId ?? '', message: m.message }))
+}
+
+describe('renderer layers: app → features → ui → transport / i18n, features in a declared order', () => {
+  test.each([
+    // Chat and Review are peers: neither imports the other, in either direction, even through index.ts.
+    [
+      'src/renderer/src/features/chat/violation.ts',
+      "import { ReviewPane } from '../review'\nexport const x = ReviewPane\n",
+    ],
+    [
+      'src/renderer/src/features/review/violation.ts',
+      "import { ChatPane } from '../chat'\nexport const x = ChatPane\n",
+    ],
+    // The session store sits below both and imports neither.
+    [
+      'src/renderer/src/features/session/violation.ts',
+      "import { reviewTurn } from '../review'\nexport const x = reviewTurn\n",
+    ],
+    // A feature never imports the workbench above it; ui/ never imports a feature.
+    ['src/renderer/src/features/chat/violation.ts', "import { App } from '../../app/App'\nexport const x = App\n"],
+    [
+      'src/renderer/src/ui/violation.ts',
+      "import { useSessions } from '../features/session'\nexport const x = useSessions\n",
+    ],
+    ['src/renderer/src/transport/violation.ts', "import { useStore } from '../ui/store'\nexport const x = useStore\n"],
+    // The workbench reaches a feature only through its index.ts.
+    [
+      'src/renderer/src/app/violation.ts',
+      "import { ChatPane } from '../features/chat/ChatPane'\nexport const x = ChatPane\n",
+    ],
+  ])('%s: a forbidden import fails lint', async (filePath, code) => {
+    expect(
+      (await rendererFence(filePath, code)).filter((m) => m.rule === 'retrace-renderer/renderer-layers'),
+    ).not.toEqual([])
+  })
+
+  test.each([
+    [
+      'src/renderer/src/features/chat/allowed.ts',
+      "import { useTranscript } from '../session'\nexport const x = useTranscript\n",
+    ],
+    [
+      'src/renderer/src/features/review/allowed.ts',
+      "import { useTurnsWithChanges } from '../session'\nexport const x = useTurnsWithChanges\n",
+    ],
+    [
+      'src/renderer/src/features/chat/allowed.ts',
+      "import { DiffView } from '../../ui/diff'\nexport const x = DiffView\n",
+    ],
+    ['src/renderer/src/app/allowed.ts', "import { ChatPane } from '../features/chat'\nexport const x = ChatPane\n"],
+    // The one declared exception: the client context's old path, until the remaining features move.
+    [
+      'src/renderer/src/features/explorer/allowed.ts',
+      "import { useClient } from '../../app/client-context'\nexport const x = useClient\n",
+    ],
+  ])('%s: an allowed import passes', async (filePath, code) => {
+    expect(await rendererFence(filePath, code)).toEqual([])
+  })
+})
+
+describe('renderer import cycles fail lint', () => {
+  test('a feature that imports one above it that imports it back: a feature-level cycle', async () => {
+    // chat imports the session store on disk; the store importing chat closes the loop.
+    const messages = await rendererFence(
+      'src/renderer/src/features/session/violation.ts',
+      "import { ChatPane } from '../chat'\nexport const x = ChatPane\n",
+    )
+    expect(messages).toContainEqual({
+      rule: 'retrace-renderer/renderer-cycles',
+      message: expect.stringContaining('Import cycle between renderer features: session → chat → session'),
+    })
+  })
+
+  test('two files of one layer that import each other: a file-level cycle', async () => {
+    // transport/index.ts imports request-client.ts; request-client.ts importing the index closes the loop.
+    const messages = await rendererFence(
+      'src/renderer/src/transport/request-client.ts',
+      "import { createIpcChannel } from './index'\nexport const x = createIpcChannel\n",
+    )
+    expect(messages).toEqual([
+      {
+        rule: 'retrace-renderer/renderer-cycles',
+        message: expect.stringContaining(
+          'Import cycle between files: transport/request-client.ts → transport/index.ts → transport/request-client.ts',
+        ),
+      },
+    ])
+  })
+
+  test('a type-only import makes no cycle: it is gone at build time', async () => {
+    const messages = await rendererFence(
+      'src/renderer/src/transport/request-client.ts',
+      "import type { FrameChannel } from './index'\nexport type X = FrameChannel\n",
+    )
+    expect(messages).toEqual([])
   })
 })

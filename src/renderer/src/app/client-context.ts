@@ -1,10 +1,6 @@
-import { createContext, useContext } from 'react'
-import type { RequestClient } from '../transport'
-
-export const ClientContext = createContext<RequestClient | null>(null)
-
-export function useClient(): RequestClient {
-  const client = useContext(ClientContext)
-  if (!client) throw new Error('useClient outside <ClientContext.Provider>')
-  return client
-}
+/**
+ * The client's React context lives in ui/ (features sit below app/ and may not import it). This
+ * path stays for the features that still import it from here (documents, explorer, projects,
+ * settings); the renderer fence allows exactly this file until they move.
+ */
+export { ClientContext, useClient } from '../ui/client-context'

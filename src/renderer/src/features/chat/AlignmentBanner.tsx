@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { failureMessage } from '../../ui/outcome-message'
 import { promptBefore } from './transcript-model'

@@ -1,9 +1,9 @@
-import { useState } from 'react'
+import { Suspense, useState } from 'react'
 import type { ApprovalRequest } from '../../../../shared/protocol'
 import { useI18n, type MessageKey } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
 import { failureMessage } from '../../ui/outcome-message'
-import { DiffView } from './DiffView'
+import { PatchView } from '../../ui/diff'
 import type { ApprovalDecision } from './types'
 
 const OPERATION_LABEL = new Map<string, MessageKey>([
@@ -68,7 +68,11 @@ export function ApprovalCard(props: {
               })}
             </ul>
           )}
-          {approval.diff !== undefined && approval.diff !== '' && <DiffView diff={approval.diff} />}
+          {approval.diff !== undefined && approval.diff !== '' && (
+            <Suspense fallback={<pre className="approval-command">{approval.diff}</pre>}>
+              <PatchView patch={approval.diff} />
+            </Suspense>
+          )}
         </>
       )}
       <div className="approval-actions">

@@ -1,9 +1,10 @@
 import './chat.css'
 import { useEffect, useMemo, useState } from 'react'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
 import { failureMessage } from '../../ui/outcome-message'
+import { useSessions, useTranscript } from '../session'
 import { SettingsPanel, useProviders } from '../settings'
 import { AlignmentBanner } from './AlignmentBanner'
 import type { TurnContext } from './AssistantTurn'
@@ -17,8 +18,6 @@ import { activeLineage, lineagePrompts, promptBefore } from './transcript-model'
 import { Transcript } from './Transcript'
 import type { TranscriptData } from './types'
 import { applyRestore, planRestore, type RewindTarget } from './use-rewind'
-import { useSessions } from './use-session'
-import { useTranscript } from './use-transcript'
 
 /** A new session is named after the first line of its first prompt. */
 function titleFrom(text: string): string {

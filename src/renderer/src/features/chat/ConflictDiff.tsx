@@ -1,9 +1,9 @@
 import { Suspense, useEffect, useState } from 'react'
 import type { ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { formatBytes, useI18n } from '../../i18n'
 import { failureMessage } from '../../ui/outcome-message'
-import { DiffView } from '../review'
+import { DiffView } from '../../ui/diff'
 
 type ConflictDiffResult = ResultOf<'history.conflict_diff'>
 

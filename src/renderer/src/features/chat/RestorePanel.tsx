@@ -4,7 +4,7 @@ import type { RestorePlan, RestoreOperation } from './types'
 import type { RestoreOptions, RestoreState } from './use-restore'
 import { ConflictDiff } from './ConflictDiff'
 import { Icon } from '../../ui/Icon'
-import { heldReasonText } from '../review'
+import { heldReasonText } from '../session'
 
 type PlanAction = RestorePlan['actions'][number]
 

@@ -6,7 +6,7 @@ import { failureMessage } from '../../ui/outcome-message'
 import { BranchMenu } from './BranchMenu'
 import { PlusIcon, SettingsIcon } from './icons'
 import type { Branch, Session } from './types'
-import type { SessionChanges } from './use-session'
+import type { SessionChanges } from '../session'
 
 const MODE_LABEL: Record<PermissionMode, MessageKey> = {
   ask: 'chat.modeAsk',

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest'
 import type { TurnPart } from '../../../../shared/protocol'
-import { parseUnifiedDiff } from './diff-lines'
 import { matchingCommands, nextEnabled } from './slash-commands'
 import { toolInputRows, toolInputSummary } from './tool-summary'
 import {
@@ -138,36 +137,6 @@ describe('tool summaries', () => {
     expect(toolInputRows({ content: 'a\nb', replace_all: true })).toEqual([
       { key: 'content', value: 'a\nb' },
       { key: 'replace_all', value: 'true' },
-    ])
-  })
-})
-
-describe('unified diff lines', () => {
-  test('hunk counts decide where a hunk ends, so "--" content is still a removal', () => {
-    const diff = [
-      '--- a/x.md',
-      '+++ b/x.md',
-      '@@ -1,2 +1,2 @@',
-      ' keep',
-      '--- a horizontal rule',
-      '+new',
-      '--- a/y.md',
-      '+++ b/y.md',
-      '@@ -0,0 +1 @@',
-      '+again',
-      '',
-    ].join('\n')
-    expect(parseUnifiedDiff(diff).map((line) => line.kind)).toEqual([
-      'meta',
-      'meta',
-      'hunk',
-      'context',
-      'del',
-      'add',
-      'meta',
-      'meta',
-      'hunk',
-      'add',
     ])
   })
 })

@@ -1,2 +1,1 @@
 export { ChatPane } from './ChatPane'
-export { activeLineage, textOf, summaryOf } from './transcript-model'

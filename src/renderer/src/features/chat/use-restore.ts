@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { EVENT_SCHEMAS, type ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import type { RestoreOperation, RestorePlan } from './types'
 
 /** Issue 16: what the person asked to restore besides the journal's exact changes. */
@@ -11,7 +11,7 @@ export interface RestoreOptions {
 }
 
 const NO_COMMANDS: RestoreOptions = { includeCommands: false, includeConflicting: [] }
-import type { Failure } from './use-session'
+import type { Failure } from '../session'
 
 type ApplyStatus = ResultOf<'history.apply'>['status']
 

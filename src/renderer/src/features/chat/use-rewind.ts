@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { EVENT_SCHEMAS, type PayloadOf, type ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import type { RequestClient, RequestOutcome } from '../../transport'
 import type { RestorePlan } from './types'
-import type { Failure } from './use-session'
+import type { Failure } from '../session'
 
 /** history.plan's multi-turn answer: a rewind, Restore branch code, or the Redo of a Rewind. */
 export type RewindPlan = Extract<RestorePlan, { kind: 'rewind' }>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { DocumentHost, loadBytes, resolveAdapter, type BytesOutcome, type DocumentContent } from '../documents'
 import { useI18n } from '../../i18n'
 

@@ -1,5 +1,5 @@
 import { useI18n } from '../../i18n'
-import { heldReasonText } from './held-reason'
+import { heldReasonText } from '../session'
 import type { ReviewCommandNotes } from './use-review'
 
 /**

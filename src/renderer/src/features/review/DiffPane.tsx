@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react'
 import { REVIEW_CONTEXT_MAX, type ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { BinaryPreview } from './BinaryPreview'
-import { DiffView, type LineAnchor } from './DiffView'
+import { DiffView, type LineAnchor } from '../../ui/diff/DiffView'
 import type { ReviewFile } from './use-review'
 
 type DiffPage = ResultOf<'review.diff'>
@@ -82,6 +82,7 @@ export function DiffPane(props: {
   }
   return (
     <DiffView
+      testId="review-diff"
       hunks={state.hunks}
       layout={props.layout}
       onComment={props.onComment}

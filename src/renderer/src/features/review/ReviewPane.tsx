@@ -1,19 +1,19 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { ReviewCategory } from '../../../../shared/protocol'
 import { baseName, parentPath } from '../../../../shared/paths'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { fileIcon } from '../../ui/file-icons'
 import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
 import { useStore } from '../../ui/store'
+import { useTurnsWithChanges } from '../session'
 import { CommandNotes } from './CommandNotes'
 import { DiffPane } from './DiffPane'
-import type { LineAnchor } from './DiffView'
+import type { LineAnchor } from '../../ui/diff'
 import { reviewStoreFor, type ReviewViewState } from './review-store'
 import { TurnHeader } from './TurnHeader'
 import { queryKey, useReview, type ReviewQuery, type ReviewScope, type ReviewSort, type SubScope } from './use-review'
-import { useTurns } from './use-turns'
 import './review.css'
 
 /** A line comment, bound to the change it was written against (spec 07). */
@@ -62,7 +62,7 @@ export default function ReviewPane(props: {
   const store = reviewStoreFor(props.projectId)
   const view = useStore(store)
   const update = useCallback((next: Partial<ReviewViewState>) => store.set((s) => ({ ...s, ...next })), [store])
-  const { turns } = useTurns(props.projectId, props.sessionId)
+  const turns = useTurnsWithChanges(props.projectId, props.sessionId)
   const latest = turns && turns.length > 0 ? (turns[turns.length - 1] ?? null) : null
   const pinned = view.pinnedTurnId !== null && turns !== null && turns.some((turn) => turn.turnId === view.pinnedTurnId)
   const turn = pinned ? (turns?.find((x) => x.turnId === view.pinnedTurnId) ?? null) : latest

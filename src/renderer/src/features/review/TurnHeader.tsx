@@ -1,13 +1,13 @@
 import { useI18n } from '../../i18n'
 import { Icon } from '../../ui/Icon'
-import type { ReviewTurn } from './use-turns'
+import type { TurnWithChanges } from '../session'
 
 const FOLLOW = ''
 
 /** "Turn 3 · <first line of the prompt>" with a picker; following the latest unless one is pinned. */
 export function TurnHeader(props: {
-  turns: readonly ReviewTurn[] | null
-  turn: ReviewTurn | null
+  turns: readonly TurnWithChanges[] | null
+  turn: TurnWithChanges | null
   pinned: boolean
   onPick: (turnId: string | null) => void
 }) {

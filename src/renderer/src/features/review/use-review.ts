@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { PayloadOf, ResultOf, ReviewCategory } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
 import { failureMessage } from '../../ui/outcome-message'

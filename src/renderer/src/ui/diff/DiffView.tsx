@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../i18n'
-import { Icon } from '../../ui/Icon'
+import { Icon } from '../Icon'
 import { CHANGE_NAVIGATION_EVENT } from './change-navigation'
 import './diff-view.css'
 import { layoutHunks, type DiffHunk, type ShownLine } from './diff-model'
@@ -46,6 +46,8 @@ export function DiffView(props: {
   /** Rendered after the hunks (e.g. "Load more"). */
   footer?: React.ReactNode
   compact?: boolean
+  /** Names this diff for tests and tools (Review's file diff is `review-diff`). */
+  testId?: string
 }) {
   const { t } = useI18n()
   const root = useRef<HTMLDivElement>(null)
@@ -120,7 +122,7 @@ export function DiffView(props: {
     <div
       ref={root}
       className={`dv dv-${layout}${props.compact ? ' dv-compact' : ''}`}
-      data-testid="review-diff"
+      data-testid={props.testId ?? 'diff-view'}
       data-layout={layout}
     >
       {!props.compact && (

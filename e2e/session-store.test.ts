@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { launchChromium, watchPage } from './support/browser'
+import { startWebHost, type RunningWebHost } from './support/web-host'
+
+let work: string
+let host: RunningWebHost
+let browser: Browser
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-session-store-'))
+  const root = join(work, 'project')
+  mkdirSync(root)
+  writeFileSync(join(root, 'README.md'), '# sessions\n')
+  host = await startWebHost(root, join(work, 'data'))
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+test('a narrow window: closing and reopening the chat drawer keeps the session the person chose', async () => {
+  // 640 px: the chat is a drawer, so closing it unmounts the chat pane entirely.
+  const page = await browser.newPage({ viewport: { width: 640, height: 800 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  const toggleChat = page.getByTestId('activity-layout.toggleChat')
+  const drawer = page.getByTestId('drawer-chat')
+  await toggleChat.click()
+  await expect.poll(() => drawer.count()).toBe(1)
+
+  const select = drawer.getByTestId('session-select')
+  const options = select.locator('option')
+  await drawer.getByTestId('session-new').click()
+  await expect.poll(() => options.count()).toBe(1)
+  const older = await select.inputValue()
+  await drawer.getByTestId('session-new').click()
+  await expect.poll(() => options.count()).toBe(2)
+  await expect.poll(() => select.inputValue()).not.toBe(older)
+
+  // The person goes back to the older session, then closes the drawer and opens it again.
+  await select.selectOption(older)
+  await expect.poll(() => select.inputValue()).toBe(older)
+  await page.keyboard.press('Escape')
+  await expect.poll(() => drawer.count()).toBe(0)
+  await toggleChat.click()
+  await expect.poll(() => drawer.count()).toBe(1)
+  await expect.poll(() => drawer.getByTestId('session-select').locator('option').count()).toBe(2)
+  expect(await drawer.getByTestId('session-select').inputValue()).toBe(older)
+  expect(watch.consoleErrors).toEqual([])
+  await page.close()
+})
