@@ -1,32 +1,20 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
-import { launchChromium, watchPage } from './support/browser'
-import { startAgentHost, type AgentHost } from './support/project'
+import { watchPage } from './support/browser'
+import { useWorkspace } from './support/workspace'
 import type { RunningWebHost } from './support/web-host'
 
+const workspace = useWorkspace({ name: 'agent', files: { 'README.md': '# Demo\n' }, agent: { mode: 'ask' } })
 let work: string
 let host: RunningWebHost
 let browser: Browser
 let llm: FakeLlmServer
-let agent: AgentHost
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-agent-'))
-  mkdirSync(join(work, 'project'))
-  writeFileSync(join(work, 'project', 'README.md'), '# Demo\n')
-  agent = await startAgentHost(join(work, 'project'), join(work, 'data'), 'ask')
-  ;({ host, llm } = agent)
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await agent?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ work, host, browser, llm } = workspace)
 })
 
 test('prompt → approve a write → exact turn card → Undo puts the file back', async () => {

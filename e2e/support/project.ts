@@ -33,6 +33,8 @@ export async function startAgentHost(
   project: string,
   dataDir: string,
   permissionMode: 'ask' | 'auto',
+  extraArgs: readonly string[] = [],
+  extraEnv: Readonly<Record<string, string>> = {},
 ): Promise<AgentHost> {
   const llm = await startFakeOpenAI([], { requireKey: 'e2e-key', models: ['fake-model'] })
   const host = await startWebHost(
@@ -47,8 +49,9 @@ export async function startAgentHost(
       'fake-model',
       '--permission-mode',
       permissionMode,
+      ...extraArgs,
     ],
-    { RETRACE_API_KEY: 'e2e-key', RETRACE_MAX_RETRIES: '0' },
+    { RETRACE_API_KEY: 'e2e-key', RETRACE_MAX_RETRIES: '0', ...extraEnv },
   )
   return {
     host,
