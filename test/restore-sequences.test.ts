@@ -63,7 +63,11 @@ async function applyChecked(h: Harness, root: string, planned: PlanView) {
   const applied = okResult<{ status: string; transaction_id: string | null }>(await h.apply(planned.plan_hash))
   expect(applied.status).toBe('committed')
   const after = treeFingerprint(root)
-  const listed = new Set([...planned.actions.map((a) => a.path), ...planned.folders.removed, ...planned.folders.created])
+  const listed = new Set([
+    ...planned.actions.map((a) => a.path),
+    ...planned.folders.removed,
+    ...planned.folders.created,
+  ])
   for (const action of planned.actions) {
     if (action.target.kind === 'regular') for (const folder of ancestorsOf(action.path)) listed.add(folder)
   }
@@ -381,10 +385,7 @@ describe('The person deleted or renamed a file after the turn', () => {
   // person no way to undo the rest of the turn (single-turn restores have no "keep mine").
   test('a file the turn created and the person deleted: Undo restores the rest and does not recreate it', async () => {
     const { root, h, read } = await project({ 'a.txt': 'a0\n' })
-    await h.turn(
-      '*** Begin Patch\n*** Update File: a.txt\n-a0\n+a1\n*** Add File: new.txt\n+new\n*** End Patch',
-      'one',
-    )
+    await h.turn('*** Begin Patch\n*** Update File: a.txt\n-a0\n+a1\n*** Add File: new.txt\n+new\n*** End Patch', 'one')
     rmSync(join(root, 'new.txt'))
     const undo = await planOf(h, { operation: 'undo' })
     await applyChecked(h, root, undo)
@@ -393,10 +394,7 @@ describe('The person deleted or renamed a file after the turn', () => {
 
   test('a file the turn created and the person renamed: Undo leaves the person’s file under its new name', async () => {
     const { root, h, read } = await project({ 'a.txt': 'a0\n' })
-    await h.turn(
-      '*** Begin Patch\n*** Update File: a.txt\n-a0\n+a1\n*** Add File: new.txt\n+new\n*** End Patch',
-      'one',
-    )
+    await h.turn('*** Begin Patch\n*** Update File: a.txt\n-a0\n+a1\n*** Add File: new.txt\n+new\n*** End Patch', 'one')
     renameSync(join(root, 'new.txt'), join(root, 'kept.txt'))
     const undo = await planOf(h, { operation: 'undo' })
     expect(undo.actions.map((a) => a.path)).not.toContain('kept.txt')
@@ -458,9 +456,7 @@ describe('Folders a turn created, and the person', () => {
 
   test('the person removes the turn’s folder with its files after the turn: Undo has nothing of the person’s to lose', async () => {
     const { root, h, read } = await project({ 'a.txt': 'a0\n' })
-    await h.turn(
-      '*** Begin Patch\n*** Update File: a.txt\n-a0\n+a1\n*** Add File: gen/a/b.txt\n+b\n*** End Patch',
-    )
+    await h.turn('*** Begin Patch\n*** Update File: a.txt\n-a0\n+a1\n*** Add File: gen/a/b.txt\n+b\n*** End Patch')
     rmSync(join(root, 'gen'), { recursive: true })
     const undo = await planOf(h, { operation: 'undo' })
     await applyChecked(h, root, undo)
@@ -503,7 +499,10 @@ describe('A restore while a command of another session runs', () => {
               {
                 id: 'c1',
                 name: 'bash',
-                input: { command: `echo gen > made.txt && while [ ! -e ${release} ]; do sleep 0.02; done && echo late > late.txt`, timeout_ms: 20_000 },
+                input: {
+                  command: `echo gen > made.txt && while [ ! -e ${release} ]; do sleep 0.02; done && echo late > late.txt`,
+                  timeout_ms: 20_000,
+                },
               },
             ],
           },
@@ -604,7 +603,9 @@ describe('crash mid-restore, then an outside edit, then restart', () => {
     expect(plan.status).toBe('blocked')
     expect(plan.conflicts.map((c) => [c.path, c.reason])).toEqual([['b.txt', 'changed-since']])
     const tree = treeFingerprint(root)
-    expect(await send(core, 'history.apply', { plan_hash: plan.plan_hash }, { owner, key: randomUUID() })).toMatchObject({
+    expect(
+      await send(core, 'history.apply', { plan_hash: plan.plan_hash }, { owner, key: randomUUID() }),
+    ).toMatchObject({
       status: 'error',
       error: { code: 'BLOCKED' },
     })

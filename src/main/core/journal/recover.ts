@@ -119,11 +119,7 @@ export async function recoverPrepared(
     // rather than leaving a half-applied restore no Undo or Redo can reach.
     const failed = await putBackPublished(receipt, sides, locate, dirs)
     if (unexplained.length > 0) return settle(receipt, 'recovery_required', [...unexplained, ...failed])
-    return settle(
-      receipt,
-      failed.length > 0 ? 'recovery_required' : 'rolled_back',
-      failed.length > 0 ? failed : null,
-    )
+    return settle(receipt, failed.length > 0 ? 'recovery_required' : 'rolled_back', failed.length > 0 ? failed : null)
   }
 
   /** Puts back every file found at its after state, last published first; answers those that would not go. */
