@@ -563,6 +563,60 @@ describe('A restore while a command of another session runs', () => {
   })
 })
 
+describe('Redo of an Undo that included command-made files', () => {
+  const fakes: FakeLlmServer[] = []
+  afterEach(async () => {
+    for (const fake of fakes.splice(0)) await fake.close()
+  })
+
+  test('the person makes side.txt again after the Undo deleted it: Redo is blocked with the diff the sheet asks for, zero writes', async () => {
+    const root = realpathSync(tempDir('retrace-sequences-git-'))
+    const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
+    git('init', '-q', '-b', 'main')
+    writeFileSync(join(root, 'keep.txt'), 'keep\n')
+    git('add', '-A')
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '-m', 'initial')
+    const llm = await startFakeOpenAI()
+    fakes.push(llm)
+    llm.enqueue(
+      {
+        kind: 'stream',
+        steps: [
+          { toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo side > side.txt', timeout_ms: 20_000 } }] },
+        ],
+      },
+      { kind: 'stream', steps: [{ text: 'Done.' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'auto' })
+    const turnId = await agent.prompt('make side.txt')
+    await agent.finished(turnId)
+    const undo = resultOf(
+      await agent.session('history.plan', { operation: 'undo', turn_id: turnId, include_commands: true }),
+    ) as PlanView
+    expect(undo.actions.map((a) => a.path)).toEqual(['side.txt'])
+    resultOf(await agent.session('history.apply', { plan_hash: undo.plan_hash }))
+    expect(existsSync(join(root, 'side.txt'))).toBe(false)
+
+    writeFileSync(join(root, 'side.txt'), 'my own side notes\n')
+    const redo = resultOf(await agent.session('history.plan', { operation: 'redo' })) as PlanView
+    expect(redo.status).toBe('blocked')
+    expect(redo.conflicts.map((c) => [c.path, c.reason])).toEqual([['side.txt', 'changed-since']])
+    const tree = treeFingerprint(root)
+    expect(await agent.session('history.apply', { plan_hash: redo.plan_hash })).toMatchObject({
+      status: 'error',
+      error: { code: 'BLOCKED' },
+    })
+    expect(treeFingerprint(root)).toEqual(tree)
+    // The Undo/Redo sheet asks for a single-turn conflict's diff by turn and side (RestorePanel):
+    // for a file only a command made, that must still say what stands in the way.
+    const diff = await agent.session('history.conflict_diff', { turn_id: turnId, path: 'side.txt', expected: 'before' })
+    expect(diff, JSON.stringify(diff)).toMatchObject({
+      status: 'ok',
+      result: { expected_kind: 'absent', current_kind: 'file' },
+    })
+  })
+})
+
 describe('crash mid-restore, then an outside edit, then restart', () => {
   test('killed after the Undo restored a.txt; the person edits b.txt (not yet restored); recovery puts a.txt back and keeps b.txt; the next Undo is refused', async () => {
     const root = realpathSync(tempDir('retrace-sequences-crash-'))
