@@ -354,14 +354,14 @@ describe('Two sessions on one project', () => {
     expect(state()).toEqual(['a0\n', 'b0\n'])
     await applyChecked(a, root, await planOf(a, { operation: 'redo' }))
     expect(state()).toEqual(['a1\n', 'b0\n'])
-    // A new B turn after A's redo, then B's older Undo is not what Redo follows.
+    // Each session's Redo follows its own last restore, whatever the other did in between.
     await applyChecked(b, root, await planOf(b, { operation: 'redo' }))
     expect(state()).toEqual(['a1\n', 'b1\n'])
     await applyChecked(a, root, await planOf(a, { operation: 'undo' }))
     expect(state()).toEqual(['a0\n', 'b1\n'])
   })
 
-  test('A’s turn reverted by B’s rewind? No: B’s rewind never lists A’s files, and A’s Undo still works after it', async () => {
+  test('B’s rewind lists only B’s files; A’s Undo and then B’s Redo of the rewind each write only their own', async () => {
     const { root, core, h: a, read } = await project({ 'a.txt': 'a0\n', 'b.txt': 'b0\n' })
     const b = await historyHarness(core, root)
     const bt1 = await b.turn(edit('b.txt', 'b0', 'b1'), 'B one')
