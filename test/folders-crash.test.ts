@@ -108,7 +108,15 @@ describe('a crash during an Undo that removes folders (the folders are the last 
     const core = startCore({ dataDir })
     const report = await core.ready
     expect(report.recovery_required).toHaveLength(1)
-    expect(tree(root)).toEqual({ 'gen/': 'dir', 'gen/a/': 'dir', 'gen/a/mine.txt': 'mine\n' })
+    // The Undo never committed: its files go back (spec 04 step 5, into the folder the person
+    // made), the person's file and folder stay, and the restore is recovery_required.
+    expect(tree(root)).toEqual({
+      'gen/': 'dir',
+      'gen/a/': 'dir',
+      'gen/a/b.txt': 'b\n',
+      'gen/a/mine.txt': 'mine\n',
+      'gen/c.txt': 'c\n',
+    })
   })
 })
 

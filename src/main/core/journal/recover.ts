@@ -22,6 +22,9 @@ export interface RecoveryReport {
 
 type Side = 'before' | 'after' | 'other'
 
+/** Restores (Undo/Redo/Revert/Reapply, Rewind): spec 04 step 5 governs how they are rolled back. */
+const RESTORE_KINDS: ReadonlySet<string> = new Set(['revert', 'reapply', 'rewind'])
+
 function expectedOf(state: FileState): Expected {
   return state.kind === 'regular' ? { kind: 'regular', digest: state.digest } : { kind: state.kind }
 }
@@ -102,12 +105,30 @@ export async function recoverPrepared(
       places.push(side.place)
       if (side.side === 'other') unexplained.push(side.detail)
     }
-    if (unexplained.length > 0) return settle(receipt, 'recovery_required', unexplained)
-    if (sides.every((s) => s === 'after')) {
+    if (unexplained.length > 0 && !RESTORE_KINDS.has(receipt.kind)) {
+      return settle(receipt, 'recovery_required', unexplained)
+    }
+    if (unexplained.length === 0 && sides.every((s) => s === 'after')) {
       await repairAfterBlobs(receipt, places, dirs, blobs, maxBytes)
       return settle(receipt, 'committed', null)
     }
-    if (sides.every((s) => s === 'before')) return settle(receipt, 'aborted', null)
+    if (unexplained.length === 0 && sides.every((s) => s === 'before')) return settle(receipt, 'aborted', null)
+    // Spec 04 step 5 for a restore someone wrote into while it was down: the files that still hold
+    // the restore's bytes go back (it never committed, so none of it may stand), the others' bytes
+    // stay, and the transaction is recovery_required naming them — as the live rollback does,
+    // rather than leaving a half-applied restore no Undo or Redo can reach.
+    const failed = await putBackPublished(receipt, sides, locate, dirs)
+    if (unexplained.length > 0) return settle(receipt, 'recovery_required', [...unexplained, ...failed])
+    return settle(receipt, failed.length > 0 ? 'recovery_required' : 'rolled_back', failed.length > 0 ? failed : null)
+  }
+
+  /** Puts back every file found at its after state, last published first; answers those that would not go. */
+  async function putBackPublished(
+    receipt: Receipt,
+    sides: readonly Side[],
+    locate: (path: string) => Promise<Located>,
+    dirs: PinnedDirs,
+  ): Promise<Array<Record<string, unknown>>> {
     const context: PublishContext = {
       fault: () => {},
       maxBytes,
@@ -128,11 +149,7 @@ export async function recoverPrepared(
         })
       }
     }
-    return settle(
-      receipt,
-      failed.length > 0 ? 'recovery_required' : 'rolled_back',
-      failed.length > 0 ? failed.reverse() : null,
-    )
+    return failed.reverse()
   }
 
   function settle<S extends 'committed' | 'aborted' | 'rolled_back' | 'recovery_required'>(
