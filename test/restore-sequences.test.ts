@@ -607,9 +607,9 @@ describe('Redo of an Undo that included command-made files', () => {
       error: { code: 'BLOCKED' },
     })
     expect(treeFingerprint(root)).toEqual(tree)
-    // The Undo/Redo sheet asks for a single-turn conflict's diff by turn and side (RestorePanel):
-    // for a file only a command made, that must still say what stands in the way.
-    const diff = await agent.session('history.conflict_diff', { turn_id: turnId, path: 'side.txt', expected: 'before' })
+    // The Undo/Redo sheet asks for a conflict's diff by its plan (RestorePanel): for a file only a
+    // command made, that must still say what stands in the way.
+    const diff = await agent.session('history.conflict_diff', { plan_hash: redo.plan_hash, path: 'side.txt' })
     expect(diff, JSON.stringify(diff)).toMatchObject({
       status: 'ok',
       result: { expected_kind: 'absent', current_kind: 'file' },

@@ -72,14 +72,16 @@ export interface ApplyResult {
   readonly prompt_text?: string | null
 }
 
-type Confirmed =
+type Confirmed = (
   | { readonly kind: 'single'; readonly request: TurnRequest & { turn_id: string } }
-  | {
-      readonly kind: 'rewind'
-      readonly request: RewindRequest
-      /** What each path of the plan must hold now (the blocked-restore diff compares against it). */
-      readonly expected: ReadonlyMap<string, RestoreAction['expected']>
-    }
+  | { readonly kind: 'rewind'; readonly request: RewindRequest }
+) & {
+  /**
+   * What each path of the plan must hold now: a blocked restore's diff compares against it, for a
+   * command-made file too (it has no receipt of the turn's to diff against).
+   */
+  readonly expected: ReadonlyMap<string, RestoreAction['expected']>
+}
 
 /**
  * Spec 04 steps 2–6. A confirmed plan is re-planned under nothing but the same inputs: a different
@@ -132,6 +134,7 @@ export function createRestoreService(deps: {
           plans.set(shown.plan_hash, {
             kind: 'single',
             request: { ...request, operation: shown.operation, turn_id: shown.turn_id },
+            expected: new Map(shown.actions.map((action) => [action.path, action.expected])),
           })
           break
         case 'rewind':
@@ -151,8 +154,7 @@ export function createRestoreService(deps: {
     },
 
     expectedOf(planHash, path) {
-      const confirmed = plans.get(planHash)
-      return confirmed?.kind === 'rewind' ? confirmed.expected.get(path) : undefined
+      return plans.get(planHash)?.expected.get(path)
     },
 
     async apply(workspace, session, request) {

@@ -132,6 +132,10 @@ export async function planRewind(
     conflicts.push(...checked.conflicts)
     unavailable.push(...checked.unavailable)
     evidence = checked
+    // Paths that already hold the target have nothing to write (preflight's `settled`).
+    for (let i = actions.length - 1; i >= 0; i--) {
+      if (checked.settled.has((actions[i] as RestoreAction).path)) actions.splice(i, 1)
+    }
   }
   let folders = NO_FOLDERS
   if (code && codeUnavailable.length === 0) {

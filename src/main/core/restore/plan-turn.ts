@@ -178,7 +178,7 @@ export async function planTurnRestore(
     request.operation === 'redo' ? inverseOf(db, lastRestore(db, session.session_id)?.transaction_id ?? null) : null
   // Redo is the Undo's exact inverse (its own receipt), so it needs none of the turn's receipts.
   const receipts = redo ? [] : committedReceipts(db, workspace.workspace_id, turnId)
-  const actions: RestoreAction[] = redo ? redo.actions : []
+  const planActions: RestoreAction[] = redo ? [...redo.actions] : []
   const unavailable: Array<{ path: string; reason: string }> = redo ? redo.unavailable : []
 
   for (const change of foldReceipts(receipts)) {
@@ -189,7 +189,7 @@ export async function planTurnRestore(
     }
     for (const [path, expected, target] of moved.moves) {
       if (sameState(expected, target)) continue
-      actions.push({ path, file_lineage_id: change.file_lineage_id, expected, target })
+      planActions.push({ path, file_lineage_id: change.file_lineage_id, expected, target })
     }
   }
 
@@ -207,7 +207,7 @@ export async function planTurnRestore(
   unavailable.push(...commands.result.unavailable)
   // Target bytes that come from step snapshots rather than the content store.
   const snapshotBytes = new Map<string, Buffer>()
-  mergeCommandActions(actions, commands.result, snapshotBytes)
+  mergeCommandActions(planActions, commands.result, snapshotBytes)
 
   const conflicts: Conflict[] = []
   const running = runningTurnConflict(db, session.session_id)
@@ -232,7 +232,7 @@ export async function planTurnRestore(
     blobs,
     workspace,
     maxFileBytes: deps.maxFileBytes,
-    actions,
+    actions: planActions,
     snapshotBytes,
     changedMessage: (path) => `"${path}" changed after this turn; its current content is not what the turn left.`,
     extraCheck: (action) =>
@@ -250,6 +250,7 @@ export async function planTurnRestore(
   conflicts.push(...checked.conflicts)
   unavailable.push(...checked.unavailable)
   const { disks, targets } = checked
+  const actions = planActions.filter((action) => !checked.settled.has(action.path))
   const folderPlan = await planFolders(
     { db, workspace, maxFileBytes: deps.maxFileBytes },
     actions,

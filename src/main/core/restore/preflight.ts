@@ -47,6 +47,12 @@ export interface PlanEvidence {
 }
 
 export interface PreflightResult extends PlanEvidence {
+  /**
+   * Paths that already hold what the restore would write (the person deleted the file the turn
+   * created, typed the turn's bytes back, removed the turn's folder…): nothing to write there, so
+   * the planner drops them instead of blocking the whole restore on a change that agrees with it.
+   */
+  readonly settled: ReadonlySet<string>
   readonly conflicts: Conflict[]
   readonly unavailable: Array<{ path: string; reason: string }>
 }
@@ -80,6 +86,7 @@ export async function preflightActions(input: {
   const unavailable: Array<{ path: string; reason: string }> = []
   const disks = new Map<string, DiskState>()
   const targets = new Map<string, Buffer>()
+  const settled = new Set<string>()
   let bytesNeeded = 0
   for (const [index, action] of actions.entries()) {
     if (input.onProgress && index % 100 === 0) input.onProgress(index, actions.length)
@@ -116,6 +123,13 @@ export async function preflightActions(input: {
         : disk.result.kind === 'absent'
           ? { kind: 'absent' }
           : 'directory'
+    if (actual !== 'directory' && !sameContent(actual, action.expected) && sameContent(actual, action.target)) {
+      // Decision (issue 23 sequences): content that already is the target is not a conflict, even
+      // when its mode differs — the person's own mode stays.
+      settled.add(action.path)
+      targets.delete(action.path)
+      continue
+    }
     if (actual === 'directory' || !sameContent(actual, action.expected)) {
       conflicts.push({
         path: action.path,
@@ -147,7 +161,7 @@ export async function preflightActions(input: {
       conflicts.push({ path: '', reason: 'no-space', message: 'There is not enough free disk space for this restore.' })
     }
   }
-  return { conflicts, unavailable, disks, targets }
+  return { settled, conflicts, unavailable, disks, targets }
 }
 
 /**

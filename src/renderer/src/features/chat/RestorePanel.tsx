@@ -239,14 +239,8 @@ export function RestorePanel(props: {
                         <ConflictDiff
                           projectId={props.conflicts.projectId}
                           sessionId={props.conflicts.sessionId}
-                          turnId={plan.turn_id}
                           path={conflict.path}
-                          expected={
-                            (plan.operation as RestoreOperation) === 'undo' ||
-                            (plan.operation as RestoreOperation) === 'revert'
-                              ? 'after'
-                              : 'before'
-                          }
+                          planHash={plan.plan_hash}
                         />
                       )}
                       <div className="restore-conflict-actions">
