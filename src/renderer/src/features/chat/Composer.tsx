@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react'
 import { useI18n } from '../../i18n'
 import { SlashMenu } from './SlashMenu'
 import { matchingCommands, nextEnabled, type SlashCommand } from './slash-commands'
@@ -14,6 +14,10 @@ const DOUBLE_ESCAPE_MS = 800
  * composing is left to it); while a turn runs, Stop replaces Send; "/" lists commands; Esc Esc on
  * an empty box opens the rewind picker (`/rewind`).
  */
+export interface ComposerHandle {
+  focus(): void
+}
+
 export function Composer(props: {
   running: boolean
   blocked: SendBlock
@@ -30,8 +34,8 @@ export function Composer(props: {
   picker?: ReactNode
   /** A command in progress (/undo, /redo), said next to the buttons. */
   status?: string | null
-  /** Bumped to move the focus into the box (after the picker closes). */
-  focusRequest?: number
+  /** Moves the focus into the box (after the picker closes, or from the window's Focus Chat). */
+  handle?: Ref<ComposerHandle>
 }) {
   const { t } = useI18n()
   const menuId = useId()
@@ -43,9 +47,7 @@ export function Composer(props: {
     setSeenDraft(props.draft?.n ?? 0)
     setText(props.draft?.text ?? '')
   }
-  useEffect(() => {
-    if (props.focusRequest) box.current?.focus()
-  }, [props.focusRequest, seenDraft])
+  useImperativeHandle(props.handle, () => ({ focus: () => box.current?.focus() }), [])
   const [sending, setSending] = useState(false)
   const [stopping, setStopping] = useState(false)
   const [highlighted, setHighlighted] = useState(0)
