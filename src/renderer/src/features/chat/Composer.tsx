@@ -9,15 +9,16 @@ export type SendBlock = 'no-model' | 'archived' | null
 /** Two Escapes this close together on an empty message box open the rewind picker. */
 const DOUBLE_ESCAPE_MS = 800
 
+/** What the chat pane may ask of the box besides its props: take the focus. */
+export interface ComposerHandle {
+  focus(): void
+}
+
 /**
  * Multiline prompt: Enter sends, Shift+Enter is a new line (and Enter while an input method is
  * composing is left to it); while a turn runs, Stop replaces Send; "/" lists commands; Esc Esc on
  * an empty box opens the rewind picker (`/rewind`).
  */
-export interface ComposerHandle {
-  focus(): void
-}
-
 export function Composer(props: {
   running: boolean
   blocked: SendBlock

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { ProjectSummary } from '../../../../shared/protocol'
-import { openFolderRequests } from './commands'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
+import { openFolderRequests } from './commands'
 import './projects.css'
 
 export interface ProjectSwitcherHandle {
