@@ -2,8 +2,8 @@ import { z } from 'zod'
 
 /**
  * The workbench commands the desktop application menu can run, with the shortcut the menu shows.
- * Each is a `CommandId` of the renderer's command table (`app/workbench/commands.ts`), which does
- * the work; a test there checks the ids exist and the shortcuts match. `registered: false` marks a
+ * Each is the id of a command in the renderer's registry (filled by `app/commands.ts`), which does
+ * the work; `app/desktop-commands.test.ts` checks the ids are registered and the shortcuts match. `registered: false` marks a
  * shortcut the renderer already handles itself: the menu only displays it (no double handling).
  */
 export const MENU_COMMANDS = {

@@ -26,7 +26,7 @@ export const RECENT_LIMIT = 10
 
 /**
  * The application menu (File, Edit, View, Window, Help; on macOS the app menu first). Items that act
- * in the window dispatch a workbench command through the renderer's command table; their shortcuts
+ * in the window dispatch a workbench command through the renderer's command registry; their shortcuts
  * are displayed but not registered where the window already handles the key (`MENU_COMMANDS`).
  */
 export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[] {

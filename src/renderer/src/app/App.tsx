@@ -1,25 +1,28 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
-import type { ProjectSummary, ResultOf } from '../../../shared/protocol'
+import type { ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileTab, releaseClosedDocuments } from '../features/documents'
 import { dirtyPathsOf, watchReadCache } from '../features/drafts'
-import { Explorer, gitStoreFor, type ExplorerHandle } from '../features/explorer'
+import { Explorer, gitStoreFor } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
-import { navigateChange, ReviewPane, reviewTurn } from '../features/review'
+import { ReviewPane, reviewTurn } from '../features/review'
 import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../i18n'
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
+import type { CommandRegistry } from '../ui/commands'
 import { useStore } from '../ui/store'
 import { ClientContext, useClient } from './client-context'
+import { registerCommands } from './commands'
 import { useDesktopCommands } from './desktop-commands'
 import { ActivityBar } from './workbench/ActivityBar'
 import { CenterTabs } from './workbench/CenterTabs'
 import { CommandPalette, type PaletteCommand } from './workbench/CommandPalette'
-import { COMMANDS, commandForChord, type CommandId } from './workbench/commands'
-import { chordOf, displayChord } from './workbench/keys'
-import { Layout, type LayoutHandle } from './workbench/Layout'
+import { dispatchKey, displayChord } from './workbench/keys'
+import { Layout } from './workbench/Layout'
+import type { ProjectScope } from './workbench/project-scope'
 import { ShortcutsHelp } from './workbench/ShortcutsHelp'
-import { tabsFor, type Tab } from './workbench/tabs'
+import type { Tab } from './workbench/tabs'
 import { TitleBar } from './workbench/TitleBar'
+import { Workbench } from './workbench/workbench'
 import '../ui/base.css'
 
 /** `open=<root-relative path>` next to the token (or `--open` in browser mode) opens a file at start. */
@@ -34,23 +37,22 @@ export function App(props: { client: RequestClient }) {
     useCallback((onChange: () => void) => client.onStatus(onChange), [client]),
     () => client.status,
   )
+  // The window's state lives in the workbench, outside React: App renders it and wires the client.
+  const [workbench] = useState(() => {
+    const created = new Workbench()
+    registerCommands(created)
+    return created
+  })
   const [canPickFolder, setCanPickFolder] = useState(false)
-  const [projects, setProjects] = useState<readonly ProjectSummary[]>([])
-  const [currentId, setCurrentId] = useState<string | null>(null)
-  const [chatSession, setChatSession] = useState<string | null>(null)
-  const [palette, setPalette] = useState<'commands' | 'files' | null>(null)
-  const [shortcuts, setShortcuts] = useState(false)
-  const [settingsRequest, setSettingsRequest] = useState(0)
-  const [openFolderRequest, setOpenFolderRequest] = useState(0)
-  const explorer = useRef<ExplorerHandle>(null)
-  const layout = useRef<LayoutHandle>(null)
-  const tabs = currentId === null ? null : tabsFor(currentId)
+  const { list: projects, currentId } = useStore(workbench.projects)
+  const overlay = useStore(workbench.overlay)
 
-  const applyProjects = useCallback((outcome: RequestOutcome<ResultOf<'project.list'>>) => {
-    if (outcome.kind !== 'ok') return
-    setProjects(outcome.result.projects)
-    setCurrentId((current) => current ?? outcome.result.projects[0]?.project_id ?? null)
-  }, [])
+  const applyProjects = useCallback(
+    (outcome: RequestOutcome<ResultOf<'project.list'>>) => {
+      if (outcome.kind === 'ok') workbench.setProjects(outcome.result.projects)
+    },
+    [workbench],
+  )
   const refreshProjects = useCallback(
     () => void client.request('project.list', {}).then(applyProjects),
     [client, applyProjects],
@@ -76,139 +78,49 @@ export function App(props: { client: RequestClient }) {
   )
   const opened = useRef(false)
   useEffect(() => {
-    if (tabs && initialOpen && !opened.current) {
+    if (currentId !== null && initialOpen && !opened.current) {
       opened.current = true
-      tabs.openFile(initialOpen, { pinned: true })
+      workbench.scopeFor(currentId).tabs.openFile(initialOpen, { pinned: true })
     }
-  }, [tabs])
-
-  const openFile = useCallback(
-    (path: string, pinned = true) => {
-      tabs?.openFile(path, { pinned })
-    },
-    [tabs],
-  )
-  const reveal = useCallback((path: string) => {
-    layout.current?.show('explorer')
-    explorer.current?.reveal(path)
-  }, [])
-  const openReview = useCallback(
-    (turnId?: string, path?: string, source: 'command' | null = null) => {
-      if (currentId === null) return
-      if (turnId) reviewTurn(currentId, turnId, path ?? null, source)
-      tabs?.openReview()
-    },
-    [currentId, tabs],
-  )
-
-  const run = useCallback(
-    (id: CommandId) => {
-      const activeId = tabs?.state.activeId ?? null
-      switch (id) {
-        case 'palette.commands':
-          setPalette('commands')
-          break
-        case 'palette.files':
-          setPalette('files')
-          break
-        case 'help.shortcuts':
-          setShortcuts(true)
-          break
-        case 'layout.toggleExplorer':
-          layout.current?.toggle('explorer')
-          break
-        case 'layout.toggleChat':
-          layout.current?.toggle('chat')
-          break
-        case 'focus.explorer':
-          layout.current?.show('explorer')
-          requestAnimationFrame(() => explorer.current?.focus())
-          break
-        case 'focus.chat':
-          layout.current?.show('chat')
-          requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus())
-          break
-        case 'review.open':
-          openReview()
-          break
-        case 'tabs.close':
-          if (activeId) tabs?.close(activeId)
-          break
-        case 'tabs.closeOthers':
-          if (activeId) tabs?.closeOthers(activeId)
-          break
-        case 'tabs.next':
-          tabs?.cycle(1)
-          break
-        case 'tabs.previous':
-          tabs?.cycle(-1)
-          break
-        case 'tabs.pin':
-          if (activeId) tabs?.pin(activeId)
-          break
-        case 'review.nextChange':
-          navigateChange(1)
-          break
-        case 'review.previousChange':
-          navigateChange(-1)
-          break
-        case 'project.open':
-          setOpenFolderRequest((n) => n + 1)
-          break
-        case 'settings.open':
-          layout.current?.show('chat')
-          setSettingsRequest((n) => n + 1)
-          break
-      }
-    },
-    [tabs, openReview],
-  )
+  }, [workbench, currentId])
 
   // One keyboard handler for the window, before any widget (Monaco included) sees the keys.
   useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      const chord = chordOf(event)
-      const command = chord ? commandForChord(chord) : undefined
-      if (!command) return
-      event.preventDefault()
-      event.stopPropagation()
-      run(command.id)
-    }
+    const onKeyDown = (event: KeyboardEvent) => void dispatchKey(workbench.commands, event, workbench.context())
     window.addEventListener('keydown', onKeyDown, { capture: true })
     return () => window.removeEventListener('keydown', onKeyDown, { capture: true })
-  }, [run])
+  }, [workbench])
 
+  const registered = useStore(workbench.commands.store)
   const paletteCommands: PaletteCommand[] = useMemo(
     () =>
-      COMMANDS.filter((command) => command.inPalette).map((command) => ({
-        id: command.id,
-        title: t(command.title),
-        shortcut: command.keys[0] ? displayChord(command.keys[0]) : null,
-        run: () => run(command.id),
-      })),
-    [t, run],
+      registered
+        .filter((command) => command.inPalette !== false)
+        .map((command) => ({
+          id: command.id,
+          title: t(command.title),
+          shortcut: command.keybindings?.[0] ? displayChord(command.keybindings[0]) : null,
+          run: () => workbench.run(command.id),
+        })),
+    [t, registered, workbench],
   )
 
-  const selectProject = useCallback((projectId: string) => {
-    setCurrentId(projectId)
-    setChatSession(null)
-  }, [])
   // A folder the desktop shell opened (Open Recent, a second launch, a file opened with Retrace).
   useDesktopCommands({
-    run,
+    run: (id) => workbench.run(id),
     showProject: (projectId, open) => {
       refreshProjects()
-      if (projectId !== currentId) selectProject(projectId)
+      workbench.selectProject(projectId)
       // The project's tabs live outside React, so the file opens whether or not it is shown yet.
-      if (open !== null) tabsFor(projectId).openFile(open, { pinned: true })
+      if (open !== null) workbench.scopeFor(projectId).tabs.openFile(open, { pinned: true })
     },
   })
-  const onOpened = useCallback(
-    (project: ProjectSummary) => {
+  const showProject = useCallback(
+    (projectId: string) => {
       refreshProjects()
-      selectProject(project.project_id)
+      workbench.selectProject(projectId)
     },
-    [refreshProjects, selectProject],
+    [refreshProjects, workbench],
   )
 
   return (
@@ -221,58 +133,47 @@ export function App(props: { client: RequestClient }) {
                 projects={projects}
                 currentId={currentId}
                 canPickFolder={canPickFolder}
-                onSelect={selectProject}
-                onOpened={onOpened}
-                openRequest={openFolderRequest}
+                onSelect={(projectId) => workbench.selectProject(projectId)}
+                onOpened={(project) => showProject(project.project_id)}
               />
             }
-            onQuickOpen={() => setPalette('files')}
-            onPalette={() => setPalette('commands')}
-            onShortcuts={() => setShortcuts(true)}
-            onSettings={() => run('settings.open')}
+            onQuickOpen={() => workbench.openPalette('files')}
+            onPalette={() => workbench.openPalette('commands')}
+            onShortcuts={() => workbench.showShortcuts()}
+            onSettings={() => workbench.run('settings.open')}
           />
           {status !== 'open' && (
             <p className="connection-banner" role="status">
               {status === 'connecting' ? t('app.connecting') : t('app.disconnected')}
             </p>
           )}
-          {currentId === null || tabs === null ? (
+          {currentId === null ? (
             <main className="empty-state">
               <p>{t('project.none')}</p>
             </main>
           ) : (
             <main className="workspace" key={currentId}>
               <Workspace
-                projectId={currentId}
-                tabs={tabs}
-                layout={layout}
-                explorer={explorer}
-                sessionId={chatSession}
-                onSessionChange={setChatSession}
-                openFile={openFile}
-                reveal={reveal}
-                openReview={openReview}
-                run={run}
-                settingsRequest={settingsRequest}
+                workbench={workbench}
+                scope={workbench.scopeFor(currentId)}
                 isGit={projects.find((p) => p.project_id === currentId)?.is_git === true}
-                onSwitchProject={(projectId) => {
-                  refreshProjects()
-                  selectProject(projectId)
-                }}
+                onSwitchProject={showProject}
               />
             </main>
           )}
-          {palette !== null && (
+          {overlay.kind === 'palette' && (
             <CommandPalette
               client={client}
               projectId={currentId}
-              initial={palette}
+              initial={overlay.mode}
               commands={paletteCommands}
-              onOpenFile={(path) => openFile(path, true)}
-              onClose={() => setPalette(null)}
+              onOpenFile={(path) => workbench.openFile(path, true)}
+              onClose={() => workbench.closeOverlay()}
             />
           )}
-          {shortcuts && <ShortcutsHelp onClose={() => setShortcuts(false)} />}
+          {overlay.kind === 'shortcuts' && (
+            <ShortcutsHelp commands={workbench.commands} onClose={() => workbench.closeOverlay()} />
+          )}
         </div>
       </ClientContext.Provider>
     </I18nContext.Provider>
@@ -280,24 +181,17 @@ export function App(props: { client: RequestClient }) {
 }
 
 function Workspace(props: {
-  projectId: string
-  tabs: ReturnType<typeof tabsFor>
-  layout: React.RefObject<LayoutHandle | null>
-  explorer: React.RefObject<ExplorerHandle | null>
-  sessionId: string | null
-  onSessionChange: (sessionId: string | null) => void
-  openFile: (path: string, pinned?: boolean) => void
-  reveal: (path: string) => void
-  openReview: (turnId?: string, path?: string, source?: 'command' | null) => void
-  run: (id: CommandId) => void
-  settingsRequest: number
+  workbench: Workbench
+  scope: ProjectScope
   isGit: boolean
   onSwitchProject: (projectId: string) => void
 }) {
   const client = useClient()
-  const { projectId, tabs } = props
+  const { workbench, scope } = props
+  const { projectId, tabs } = scope
   const git = useStore(gitStoreFor(client, projectId).store)
   const dirty = useStore(dirtyPathsOf(projectId))
+  const sessionId = useStore(workbench.chatSession)
   useEffect(() => watchReadCache(client, projectId), [client, projectId])
   const reviewActive = useStore(tabs.store, (s) => s.activeId === 'review')
   // Editors kept across tab switches (the bitmap editor) are released when their tab closes.
@@ -305,14 +199,19 @@ function Workspace(props: {
     s.tabs.flatMap((tab) => (tab.kind === 'file' ? [tab.path] : [])).join('\u0000'),
   )
   useEffect(() => releaseClosedDocuments(projectId, new Set(openPaths.split('\u0000'))), [projectId, openPaths])
+  const openFile = (path: string, pinned = true) => tabs.openFile(path, { pinned })
+  const reveal = (path: string) => {
+    workbench.layout.current?.show('explorer')
+    workbench.explorer.current?.reveal(path)
+  }
+  const openReview = (turnId?: string, path?: string, source: 'command' | null = null) => {
+    if (turnId) reviewTurn(projectId, turnId, path ?? null, source)
+    tabs.openReview()
+  }
+  const onSessionChange = useCallback((id: string | null) => workbench.chatSession.set(id), [workbench])
   const renderTab = (tab: Tab) =>
     tab.kind === 'review' ? (
-      <ReviewPane
-        projectId={projectId}
-        sessionId={props.sessionId}
-        onOpenFile={(path) => props.openFile(path)}
-        onReveal={props.reveal}
-      />
+      <ReviewPane projectId={projectId} sessionId={sessionId} onOpenFile={(path) => openFile(path)} onReveal={reveal} />
     ) : (
       <FileTab
         key={tab.path}
@@ -320,23 +219,23 @@ function Workspace(props: {
         path={tab.path}
         viewState={tabs.viewState(tab.id)}
         onViewState={(view) => tabs.saveViewState(tab.id, view)}
-        onReveal={props.reveal}
-        onOpenFile={(path) => props.openFile(path)}
+        onReveal={reveal}
+        onOpenFile={(path) => openFile(path)}
       />
     )
   return (
     <Layout
-      handle={props.layout}
-      activityBar={<ActivityBar run={props.run} reviewActive={reviewActive} />}
+      handle={workbench.layout}
+      activityBar={<ActivityBar workbench={workbench} reviewActive={reviewActive} />}
       explorer={
         <Explorer
           projectId={projectId}
           onOpenFile={(entry, pinned) => {
-            props.openFile(entry.path, pinned)
-            props.layout.current?.dismissDrawer('explorer')
+            openFile(entry.path, pinned)
+            workbench.layout.current?.dismissDrawer('explorer')
           }}
           onPathGone={(path, movedTo) => tabs.pathGone(path, movedTo)}
-          handle={props.explorer}
+          handle={workbench.explorer}
         />
       }
       center={
@@ -345,17 +244,16 @@ function Workspace(props: {
           gitState={(path) => git.files.get(path)}
           isDirty={(path) => dirty.has(path)}
           renderTab={renderTab}
-          empty={<Welcome />}
+          empty={<Welcome commands={workbench.commands} />}
         />
       }
       chat={
         <ChatPane
           projectId={projectId}
-          onSessionChange={props.onSessionChange}
-          onReview={props.openReview}
-          onReviewCommands={(turnId) => props.openReview(turnId, undefined, 'command')}
-          onOpenFile={(path) => props.openFile(path)}
-          settingsRequest={props.settingsRequest}
+          onSessionChange={onSessionChange}
+          onReview={openReview}
+          onReviewCommands={(turnId) => openReview(turnId, undefined, 'command')}
+          onOpenFile={(path) => openFile(path)}
           isGit={props.isGit}
           onSwitchProject={props.onSwitchProject}
         />
@@ -364,7 +262,7 @@ function Workspace(props: {
   )
 }
 
-function Welcome() {
+function Welcome(props: { commands: CommandRegistry }) {
   const { t } = useI18n()
   return (
     <section className="welcome" aria-label={t('welcome.title')}>
@@ -373,13 +271,13 @@ function Welcome() {
         {(
           ['palette.files', 'palette.commands', 'layout.toggleExplorer', 'layout.toggleChat', 'help.shortcuts'] as const
         ).map((id) => {
-          const command = COMMANDS.find((c) => c.id === id)
+          const command = props.commands.get(id)
           if (!command) return null
           return (
             <div key={id}>
               <dt>{t(command.title)}</dt>
               <dd>
-                <kbd>{displayChord(command.keys[0] ?? '')}</kbd>
+                <kbd>{displayChord(command.keybindings?.[0] ?? '')}</kbd>
               </dd>
             </div>
           )

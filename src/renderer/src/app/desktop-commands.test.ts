@@ -1,17 +1,20 @@
 import { expect, test } from 'vitest'
 import { AppCommand, MENU_COMMANDS } from '../../../shared/app-command'
-import { COMMANDS } from './workbench/commands'
+import { registerCommands } from './commands'
+import { Workbench } from './workbench/workbench'
 
 const toAccelerator = (chord: string) => chord.replace(/^Mod\+/, 'CmdOrCtrl+')
 
-test('every desktop menu command is a workbench command, showing the shortcut the window itself handles', () => {
+test('every desktop menu command is a registered command, showing the shortcut the window itself handles', () => {
+  const workbench = new Workbench()
+  registerCommands(workbench)
   for (const [id, item] of Object.entries(MENU_COMMANDS)) {
-    const command = COMMANDS.find((c) => c.id === id)
+    const command = workbench.commands.get(id)
     expect(command, id).toBeDefined()
-    const chord = command?.keys[0]
+    const chord = command?.keybindings?.[0]
     if (item.registered) {
       // The menu's own accelerator: the window has no chord for it, so nothing runs twice.
-      expect(command?.keys, id).toEqual([])
+      expect(command?.keybindings ?? [], id).toEqual([])
     } else {
       expect(chord && toAccelerator(chord), id).toBe(item.accelerator)
     }

@@ -1,20 +1,16 @@
 import { useEffect, useRef } from 'react'
 import { AppCommand, type MenuCommandId } from '../../../shared/app-command'
-import type { CommandId } from './workbench/commands'
 
 export interface DesktopCommandHandlers {
-  /** A menu item: the workbench command of the same id. */
-  run(id: CommandId): void
+  /** A menu item: the registered command of the same id. */
+  run(id: MenuCommandId): void
   /** Show a project the shell opened; `open` is a root-relative file to open in a tab. */
   showProject(projectId: string, open: string | null): void
 }
 
-/** Every menu command is a workbench command (a compile-time check; the test checks the shortcuts). */
-const asWorkbenchCommand = (id: MenuCommandId): CommandId => id
-
 /**
  * Commands from the desktop shell (application menu, second launch, a file opened with Retrace),
- * validated and dispatched to the same command table the palette and keyboard use. Browser mode
+ * validated and dispatched to the command registry the palette and keyboard use. Browser mode
  * has no shell commands, so this does nothing there.
  */
 export function useDesktopCommands(handlers: DesktopCommandHandlers): void {
@@ -29,7 +25,7 @@ export function useDesktopCommands(handlers: DesktopCommandHandlers): void {
       const parsed = AppCommand.safeParse(raw)
       if (!parsed.success) return
       const command = parsed.data
-      if (command.kind === 'run') latest.current.run(asWorkbenchCommand(command.command))
+      if (command.kind === 'run') latest.current.run(command.command)
       else latest.current.showProject(command.project_id, command.open)
     })
   }, [])

@@ -1,16 +1,16 @@
 import { useI18n, type MessageKey } from '../../i18n'
 import { Icon } from '../../ui/Icon'
 import { useStore } from '../../ui/store'
-import { COMMANDS, type CommandId } from './commands'
 import { displayChord } from './keys'
 import { paneState } from './layout-state'
+import type { Workbench } from './workbench'
 
 /** The slim bar at the window's left edge: pane toggles and the views, always reachable. */
-export function ActivityBar(props: { run: (id: CommandId) => void; reviewActive: boolean }) {
+export function ActivityBar(props: { workbench: Workbench; reviewActive: boolean }) {
   const { t } = useI18n()
   const panes = useStore(paneState)
-  const button = (id: CommandId, icon: string, label: MessageKey, pressed?: boolean) => {
-    const chord = COMMANDS.find((c) => c.id === id)?.keys[0]
+  const button = (id: string, icon: string, label: MessageKey, pressed?: boolean) => {
+    const chord = props.workbench.commands.get(id)?.keybindings?.[0]
     const title = chord ? `${t(label)} (${displayChord(chord)})` : t(label)
     return (
       <button
@@ -19,7 +19,7 @@ export function ActivityBar(props: { run: (id: CommandId) => void; reviewActive:
         aria-label={t(label)}
         title={title}
         aria-pressed={pressed}
-        onClick={() => props.run(id)}
+        onClick={() => props.workbench.run(id)}
         data-testid={`activity-${id}`}
       >
         <Icon name={icon} />

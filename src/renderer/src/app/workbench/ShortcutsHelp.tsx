@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { useI18n } from '../../i18n'
-import { COMMANDS } from './commands'
+import type { CommandRegistry } from '../../ui/commands'
+import { useStore } from '../../ui/store'
 import { displayChord } from './keys'
 
 /** Keys that belong to a widget rather than the window, listed so nothing is undiscoverable. */
@@ -16,9 +17,10 @@ const WIDGET_KEYS = [
   ['shortcuts.close', 'Escape'],
 ] as const
 
-/** Every shortcut of the window, from the same command table the keyboard handler uses. */
-export function ShortcutsHelp(props: { onClose: () => void }) {
+/** Every shortcut of the window, from the same command registry the keyboard handler uses. */
+export function ShortcutsHelp(props: { commands: CommandRegistry; onClose: () => void }) {
   const { t } = useI18n()
+  const commands = useStore(props.commands.store)
   const dialog = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const returnFocus = document.activeElement
@@ -51,16 +53,19 @@ export function ShortcutsHelp(props: { onClose: () => void }) {
         </header>
         <table className="shortcuts-table">
           <tbody>
-            {COMMANDS.filter((command) => command.keys.length > 0).map((command) => (
-              <tr key={command.id}>
-                <td>{t(command.title)}</td>
-                <td>
-                  {command.keys.map((chord) => (
-                    <kbd key={chord}>{displayChord(chord)}</kbd>
-                  ))}
-                </td>
-              </tr>
-            ))}
+            {commands
+              .map((command) => ({ command, keys: command.keybindings ?? [] }))
+              .filter(({ keys }) => keys.length > 0)
+              .map(({ command, keys }) => (
+                <tr key={command.id}>
+                  <td>{t(command.title)}</td>
+                  <td>
+                    {keys.map((chord) => (
+                      <kbd key={chord}>{displayChord(chord)}</kbd>
+                    ))}
+                  </td>
+                </tr>
+              ))}
             {WIDGET_KEYS.map(([label, keys]) => (
               <tr key={label}>
                 <td>{t(label)}</td>

@@ -1,13 +1,15 @@
-/**
- * Key chords as written in the command table: `Mod` is Cmd on macOS and Ctrl elsewhere, e.g.
- * `Mod+Shift+P`, `Alt+W`, `F7`. Browsers keep some chords for themselves (Ctrl+W, Ctrl+Tab), so
- * those commands carry a second chord that works in browser mode too.
- */
-export type Chord = string
+import type { Chord, CommandContext, CommandRegistry, RunOutcome } from '../../ui/commands'
+
+// Browsers keep some chords for themselves (Ctrl+W, Ctrl+Tab), so those commands carry a second
+// chord that works in browser mode too.
+export type { Chord }
+
+/** The parts of a keyboard event a chord is made of. */
+export type KeyPress = Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 
-export function chordOf(event: KeyboardEvent): Chord | null {
+export function chordOf(event: KeyPress): Chord | null {
   const key = event.key
   if (key === 'Control' || key === 'Shift' || key === 'Alt' || key === 'Meta') return null
   const mod = isMac ? event.metaKey : event.ctrlKey
@@ -21,7 +23,7 @@ export function chordOf(event: KeyboardEvent): Chord | null {
   return parts.join('+')
 }
 
-function keyName(event: KeyboardEvent): string {
+function keyName(event: KeyPress): string {
   // event.code keeps letters stable under Alt/Shift (Alt+W types "∑" on a Mac keyboard).
   if (/^Key[A-Z]$/.test(event.code)) return event.code.slice(3)
   if (/^Digit\d$/.test(event.code)) return event.code.slice(5)
@@ -45,4 +47,21 @@ export function displayChord(chord: Chord): string {
       return part
     })
     .join(isMac ? '' : '+')
+}
+
+/**
+ * The window's one keyboard handler, run before any widget (Monaco included) sees the key: a chord
+ * a command applies to runs it and is consumed; any other key is left alone (null).
+ */
+export function dispatchKey(
+  registry: CommandRegistry,
+  event: KeyPress & Pick<KeyboardEvent, 'preventDefault' | 'stopPropagation'>,
+  context: CommandContext,
+): RunOutcome | null {
+  const chord = chordOf(event)
+  const command = chord === null ? undefined : registry.forChord(chord, context)
+  if (!command) return null
+  event.preventDefault()
+  event.stopPropagation()
+  return registry.run(command.id, context)
 }

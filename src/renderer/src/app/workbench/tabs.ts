@@ -139,15 +139,3 @@ export class TabsModel {
 function activate(state: TabsState, id: string): TabsState {
   return { ...state, activeId: id, recent: [id, ...state.recent.filter((r) => r !== id)] }
 }
-
-const models = new Map<string, TabsModel>()
-
-/** One tab model per project, for the life of the window: switching projects and back keeps tabs. */
-export function tabsFor(projectId: string): TabsModel {
-  let model = models.get(projectId)
-  if (!model) {
-    model = new TabsModel()
-    models.set(projectId, model)
-  }
-  return model
-}

@@ -1,5 +1,5 @@
 import './chat.css'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
@@ -8,7 +8,8 @@ import { useSessions, useTranscript } from '../session'
 import { SettingsPanel, useProviders } from '../settings'
 import { AlignmentBanner } from './AlignmentBanner'
 import type { TurnContext } from './AssistantTurn'
-import { Composer, type SendBlock } from './Composer'
+import { composerFocusRequests, settingsRequests } from './commands'
+import { Composer, type ComposerHandle, type SendBlock } from './Composer'
 import { ForkDialog } from './ForkDialog'
 import { RewindPicker } from './RewindPicker'
 import { RewindSheet } from './RewindSheet'
@@ -37,8 +38,6 @@ export function ChatPane(props: {
   /** Opens Review on This turn's "Changed by commands" filter (step snapshots). */
   onReviewCommands?: (turnId: string) => void
   onOpenFile?: (path: string) => void
-  /** Bumped by the window's menu to open Settings here. */
-  settingsRequest?: number
   /** The project is a git repository (Fork with files is offered). */
   isGit?: boolean
   /** Shows another project (a fork's worktree). */
@@ -56,18 +55,26 @@ export function ChatPane(props: {
   }, [onSessionChange, sessionId])
   const providers = useProviders()
   const [settingsOpen, setSettingsOpen] = useState(false)
-  // The window's menu asks for Settings by bumping a counter (React's "adjust state on a prop change").
-  const [seenSettingsRequest, setSeenSettingsRequest] = useState(props.settingsRequest ?? 0)
-  if ((props.settingsRequest ?? 0) !== seenSettingsRequest) {
-    setSeenSettingsRequest(props.settingsRequest ?? 0)
-    setSettingsOpen(true)
-  }
+  const composer = useRef<ComposerHandle>(null)
+  // The window's commands (menu, palette, keys) reach this pane through the chat's own requests.
+  useEffect(() => {
+    const mine = (request: { projectId: string }) => request.projectId === props.projectId
+    const offSettings = settingsRequests.listen((request) => {
+      if (mine(request)) setSettingsOpen(true)
+    })
+    const offFocus = composerFocusRequests.listen((request) => {
+      if (mine(request)) composer.current?.focus()
+    })
+    return () => {
+      offSettings()
+      offFocus()
+    }
+  }, [props.projectId])
   const [error, setError] = useState<{ sessionId: string | null; message: string } | null>(null)
   const [sheet, setSheet] = useState<RewindTarget | null>(null)
   const [picker, setPicker] = useState(false)
   const [forkFrom, setForkFrom] = useState<string | null>(null)
   const [draft, setDraft] = useState({ text: '', n: 0 })
-  const [focusRequest, setFocusRequest] = useState(0)
   const [commandStatus, setCommandStatus] = useState<string | null>(null)
   const owner = { project_id: props.projectId }
   const lineage = useMemo(() => (transcript.data ? activeLineage(transcript.data) : []), [transcript.data])
@@ -358,7 +365,7 @@ export function ChatPane(props: {
       )}
       <Composer
         draft={draft}
-        focusRequest={focusRequest}
+        handle={composer}
         status={commandStatus}
         onRewindPicker={sessionId === null ? undefined : () => setPicker(true)}
         picker={
@@ -371,7 +378,8 @@ export function ChatPane(props: {
               onPick={(chosen) => openSheet(chosen.turnId, 'before_turn')}
               onClose={() => {
                 setPicker(false)
-                setFocusRequest((n) => n + 1)
+                // After the picker is gone from the box's surroundings.
+                requestAnimationFrame(() => composer.current?.focus())
               }}
             />
           ) : undefined

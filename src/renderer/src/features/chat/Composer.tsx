@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react'
 import { useI18n } from '../../i18n'
 import { SlashMenu } from './SlashMenu'
 import { matchingCommands, nextEnabled, type SlashCommand } from './slash-commands'
@@ -8,6 +8,11 @@ export type SendBlock = 'no-model' | 'archived' | null
 
 /** Two Escapes this close together on an empty message box open the rewind picker. */
 const DOUBLE_ESCAPE_MS = 800
+
+/** What the chat pane may ask of the box besides its props: take the focus. */
+export interface ComposerHandle {
+  focus(): void
+}
 
 /**
  * Multiline prompt: Enter sends, Shift+Enter is a new line (and Enter while an input method is
@@ -30,8 +35,8 @@ export function Composer(props: {
   picker?: ReactNode
   /** A command in progress (/undo, /redo), said next to the buttons. */
   status?: string | null
-  /** Bumped to move the focus into the box (after the picker closes). */
-  focusRequest?: number
+  /** Moves the focus into the box (after the picker closes, or from the window's Focus Chat). */
+  handle?: Ref<ComposerHandle>
 }) {
   const { t } = useI18n()
   const menuId = useId()
@@ -43,9 +48,7 @@ export function Composer(props: {
     setSeenDraft(props.draft?.n ?? 0)
     setText(props.draft?.text ?? '')
   }
-  useEffect(() => {
-    if (props.focusRequest) box.current?.focus()
-  }, [props.focusRequest, seenDraft])
+  useImperativeHandle(props.handle, () => ({ focus: () => box.current?.focus() }), [])
   const [sending, setSending] = useState(false)
   const [stopping, setStopping] = useState(false)
   const [highlighted, setHighlighted] = useState(0)

@@ -1,1 +1,2 @@
 export { ChatPane } from './ChatPane'
+export { chatCommands } from './commands'

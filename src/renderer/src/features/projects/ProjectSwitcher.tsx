@@ -4,6 +4,7 @@ import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
+import { openFolderRequests } from './commands'
 import './projects.css'
 
 export interface ProjectSwitcherHandle {
@@ -20,8 +21,6 @@ export function ProjectSwitcher(props: {
   canPickFolder: boolean
   onSelect: (projectId: string) => void
   onOpened: (project: ProjectSummary) => void
-  /** Bumped by the "Open folder…" command. */
-  openRequest: number
 }) {
   const client = useClient()
   const { t } = useI18n()
@@ -52,13 +51,12 @@ export function ProjectSwitcher(props: {
       setPathBox(true)
     }
   }
-  const lastRequest = useRef(props.openRequest)
+  // The "Open folder…" command (menu, palette) asks whichever switcher is mounted.
+  const openFolderNow = useRef(openFolder)
   useEffect(() => {
-    if (props.openRequest === lastRequest.current) return
-    lastRequest.current = props.openRequest
-    openFolder()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.openRequest])
+    openFolderNow.current = openFolder
+  })
+  useEffect(() => openFolderRequests.listen(() => openFolderNow.current()), [])
   useEffect(() => {
     if (!open) return
     const onPointer = (event: PointerEvent) => {

@@ -1,1 +1,2 @@
 export { ProjectSwitcher } from './ProjectSwitcher'
+export { projectCommands } from './commands'

@@ -5,3 +5,4 @@ export const ReviewPane = lazy(() => import('./ReviewPane'))
 export { reviewTurn, reviewStoreFor } from './review-store'
 /** F7 / Shift+F7 move through the diff on screen, which belongs to the shared diff family. */
 export { navigateChange } from '../../ui/diff'
+export { reviewCommands } from './commands'

@@ -1,0 +1,80 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { launchChromium, watchPage } from './support/browser'
+import { startWebHost, type RunningWebHost } from './support/web-host'
+
+// The commands features contribute (chat, projects, the explorer's focus) reach their pane through
+// the registry and the features' own requests — no counter props, no DOM query by test id.
+let work: string
+let host: RunningWebHost
+let browser: Browser
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-commands-'))
+  const root = join(work, 'project')
+  mkdirSync(root, { recursive: true })
+  writeFileSync(join(root, 'README.md'), '# Commands fixture\n')
+  host = await startWebHost(root, join(work, 'data'))
+  browser = await launchChromium()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+  rmSync(work, { recursive: true, force: true })
+})
+
+async function open(width: number) {
+  const page = await browser.newPage({ viewport: { width, height: 800 }, locale: 'en-US' })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  await expect.poll(() => page.getByTestId('workbench').count()).toBe(1)
+  return { page, watch }
+}
+
+async function runFromPalette(page: Page, title: string) {
+  await page.keyboard.press('Control+Shift+P')
+  const palette = page.getByRole('dialog', { name: 'Command palette' })
+  await expect.poll(() => palette.count()).toBe(1)
+  await page.keyboard.type(title)
+  await expect.poll(() => palette.getByTestId('palette-item').first().innerText()).toContain(title)
+  await page.keyboard.press('Enter')
+  await expect.poll(() => palette.count()).toBe(0)
+}
+
+const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
+
+test('Focus the message box puts the focus in the composer, from its key and from the palette', async () => {
+  const { page, watch } = await open(1280)
+  if ((await page.getByTestId('composer-input').count()) === 0) await page.getByTestId('session-new').click()
+  await page.getByRole('tree', { name: 'Files' }).focus()
+  await page.keyboard.press('Control+Alt+I')
+  await expect.poll(() => focusedTestId(page)).toBe('composer-input')
+  await page.getByRole('tree', { name: 'Files' }).focus()
+  await runFromPalette(page, 'Focus the message box')
+  await expect.poll(() => focusedTestId(page)).toBe('composer-input')
+  expect(watch.consoleErrors).toEqual([])
+  await page.close()
+})
+
+test('Settings opens in the agent pane, also when that pane is a closed drawer', async () => {
+  for (const width of [1280, 700]) {
+    const { page, watch } = await open(width)
+    await page.getByTestId('app-menu').click()
+    await page.getByTestId('menu-settings').click()
+    await expect.poll(() => page.getByTestId('settings').count(), { message: `at ${width} px` }).toBe(1)
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
+  }
+})
+
+test('Open folder… from the palette opens the switcher on its path box (browser mode)', async () => {
+  const { page, watch } = await open(1280)
+  await runFromPalette(page, 'Open folder')
+  await expect.poll(() => page.getByTestId('open-path-input').count()).toBe(1)
+  expect(watch.consoleErrors).toEqual([])
+  await page.close()
+})

@@ -1,0 +1,98 @@
+import type { ProjectSummary } from '../../../../shared/protocol'
+import type { ExplorerHandle } from '../../features/explorer'
+import { CommandRegistry, type CommandContext, type RunOutcome } from '../../ui/commands'
+import { createStore } from '../../ui/store'
+import type { LayoutHandle } from './Layout'
+import { ProjectScope } from './project-scope'
+
+/** What floats over the window: the palette (on commands or files) or the shortcuts help. */
+export type Overlay =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'palette'; readonly mode: 'commands' | 'files' }
+  | { readonly kind: 'shortcuts' }
+
+export interface ProjectsState {
+  readonly list: readonly ProjectSummary[]
+  /** The project on screen; the first listed until a person picks one. */
+  readonly currentId: string | null
+}
+
+/**
+ * The window outside React: which project is shown, what overlays it, the layout's panes, the
+ * command registry, and one `ProjectScope` per project. Views read its stores with `useStore`;
+ * commands, menus and keys call its methods — App only renders it.
+ */
+export class Workbench {
+  readonly commands = new CommandRegistry()
+  readonly overlay = createStore<Overlay>({ kind: 'none' })
+  readonly projects = createStore<ProjectsState>({ list: [], currentId: null })
+  /** The chat's current session, which Review shows. */
+  readonly chatSession = createStore<string | null>(null)
+  /** The mounted layout (the panel library's imperative handle); null while none is shown. */
+  readonly layout: { current: LayoutHandle | null } = { current: null }
+  /** The mounted explorer's handle (focus, reveal); null while none is shown. */
+  readonly explorer: { current: ExplorerHandle | null } = { current: null }
+  private readonly scopes = new Map<string, ProjectScope>()
+
+  /** The project's scope, for the life of the window unless `closeProject` disposes it. */
+  scopeFor(projectId: string): ProjectScope {
+    let scope = this.scopes.get(projectId)
+    if (!scope) {
+      scope = new ProjectScope(projectId)
+      this.scopes.set(projectId, scope)
+    }
+    return scope
+  }
+
+  /** The shown project's scope, or null before a project is open. */
+  currentScope(): ProjectScope | null {
+    const id = this.projects.get().currentId
+    return id === null ? null : this.scopeFor(id)
+  }
+
+  closeProject(projectId: string): void {
+    this.scopes.get(projectId)?.dispose()
+    this.scopes.delete(projectId)
+  }
+
+  setProjects(list: readonly ProjectSummary[]): void {
+    this.projects.set((state) => ({ list, currentId: state.currentId ?? list[0]?.project_id ?? null }))
+  }
+
+  selectProject(projectId: string): void {
+    if (this.projects.get().currentId === projectId) return
+    this.projects.set((state) => ({ ...state, currentId: projectId }))
+    this.chatSession.set(null)
+  }
+
+  openPalette(mode: 'commands' | 'files'): void {
+    this.overlay.set({ kind: 'palette', mode })
+  }
+
+  showShortcuts(): void {
+    this.overlay.set({ kind: 'shortcuts' })
+  }
+
+  closeOverlay(): void {
+    this.overlay.set({ kind: 'none' })
+  }
+
+  openFile(path: string, pinned = true): void {
+    this.currentScope()?.tabs.openFile(path, { pinned })
+  }
+
+  /** What every command runs against: the shown project and the part of the window features drive. */
+  context(): CommandContext {
+    return {
+      projectId: this.projects.get().currentId,
+      workbench: {
+        showPane: (pane) => this.layout.current?.show(pane),
+        openReviewTab: () => this.currentScope()?.tabs.openReview(),
+      },
+    }
+  }
+
+  run(id: string): RunOutcome {
+    return this.commands.run(id, this.context())
+  }
+}
