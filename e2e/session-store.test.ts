@@ -38,6 +38,8 @@ test('a narrow window: closing and reopening the chat drawer keeps the session t
   const select = drawer.getByTestId('session-select')
   const options = select.locator('option')
   await drawer.getByTestId('session-new').click()
+  // Before the first session exists the select holds one "No sessions" option with an empty value.
+  await expect.poll(() => select.inputValue()).not.toBe('')
   await expect.poll(() => options.count()).toBe(1)
   const older = await select.inputValue()
   await drawer.getByTestId('session-new').click()

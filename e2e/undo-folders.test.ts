@@ -68,7 +68,9 @@ test('Undo of an agent turn that wrote gen/a/b.txt and gen/c.txt lists and remov
   await expect.poll(() => created.count()).toBe(1)
   expect(await created.innerText()).toContain('gen/, gen/a/')
   await page.getByTestId('restore-confirm-apply').click()
-  await expect.poll(() => existsSync(join(project, 'gen/a/b.txt'))).toBe(true)
+  // The Redo publishes its files one by one: wait for its last, then read both.
+  await expect.poll(() => existsSync(join(project, 'gen/a/b.txt')) && existsSync(join(project, 'gen/c.txt'))).toBe(true)
+  expect(readFileSync(join(project, 'gen/a/b.txt'), 'utf8')).toBe('b\n')
   expect(readFileSync(join(project, 'gen/c.txt'), 'utf8')).toBe('c\n')
   expect(watch.consoleErrors).toEqual([])
 })
