@@ -103,7 +103,8 @@ export class WorkingCopyService {
     const unsubscribe = copy.subscribe(report)
     const unregister = registerEditor(this.projectId, path, {
       flush: () => copy.save(),
-      discard: () => copy.revert(null),
+      // Delete with "discard them": the file goes next; until then the editor builds on what it read.
+      discard: () => copy.revert(copy.revision),
       close: () => this.close(path),
     })
     this.copies.set(path, {
