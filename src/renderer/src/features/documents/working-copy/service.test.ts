@@ -251,4 +251,21 @@ describe('working-copy service', () => {
     expect(service.get('e.txt')).toBeUndefined()
     expect(host.text('e.txt')).toBe('e2')
   })
+
+  test('a tab closed and opened again while its last publish travels keeps its working copy', async () => {
+    const { host, projectId, service } = setup()
+    const copy = await service.textCopy('f.txt', { revision: host.put('f.txt', 'f'), size: 1 })
+    await copy.change('f1')
+    service.releaseClosed(new Set())
+    // Reopened before the final publish answered: the new view is given the same copy.
+    expect(await service.textCopy('f.txt', { revision: null, size: 0 })).toBe(copy)
+    service.releaseClosed(new Set(['f.txt']))
+    await vi.waitFor(() => expect(host.text('f.txt')).toBe('f1'))
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(service.get('f.txt')).toBe(copy)
+    expect(openEditor(projectId, 'f.txt')).toBeDefined()
+    await copy.change('f2')
+    expect(await copy.save()).toBe(true)
+    expect(host.text('f.txt')).toBe('f2')
+  })
 })

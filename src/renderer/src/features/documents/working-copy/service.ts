@@ -40,7 +40,21 @@ export class WorkingCopyService {
   readonly client: RequestClient
   private readonly drafts: () => Promise<DraftStore>
   private readonly copies = new Map<string, Entry>()
-  private readonly kept = new KeptDocuments((path, document) => void this.releaseKept(path, document))
+  // An instance replaced under the same path (another adapter for it) is destroyed with its copy.
+  private readonly kept = new KeptDocuments((path, document) => {
+    // Its copy is bound to the old instance's export: it publishes what it holds and goes, and the
+    // new instance gets a copy of its own.
+    const copy = this.get(path)
+    if (copy) {
+      const entry = this.copies.get(path)
+      this.copies.delete(path)
+      entry?.off()
+      void copy.save().finally(() => copy.dispose())
+    }
+    this.destroyKept(path, document)
+  })
+  /** The paths the project's tabs show (the workbench reports them as they change). */
+  private open: ReadonlySet<string> = new Set()
   private disposed = false
 
   constructor(private readonly options: WorkingCopyServiceOptions) {
@@ -167,21 +181,24 @@ export class WorkingCopyService {
    * stays (with its kept editor and retryable error), so reopening the file shows it (spec 08).
    */
   releaseClosed(openPaths: ReadonlySet<string>): void {
-    for (const path of this.kept.paths()) {
-      const document = this.kept.get(path)
-      if (!openPaths.has(path) && document) void this.releaseKept(path, document)
-    }
-    for (const [path, { copy }] of [...this.copies]) {
-      if (!openPaths.has(path) && !this.kept.get(path)) void this.settle(path, copy)
-    }
+    this.open = openPaths
+    for (const path of new Set([...this.kept.paths(), ...this.copies.keys()]))
+      if (!openPaths.has(path)) void this.releaseIfClosed(path)
   }
 
-  private async releaseKept(path: string, document: KeptDocument): Promise<boolean> {
+  /** Publishes, then releases `path`'s copy and kept editor — unless its tab was opened again meanwhile. */
+  private async releaseIfClosed(path: string): Promise<void> {
     const copy = this.get(path)
-    if (copy && !(await this.settle(path, copy))) return false
+    if (copy && !(await copy.save())) return
+    if (this.open.has(path)) return
+    if (copy) this.drop(path, copy)
+    const document = this.kept.get(path)
+    if (document) this.destroyKept(path, document)
+  }
+
+  private destroyKept(path: string, document: KeptDocument): void {
     destroyKept(document)
     this.kept.delete(path, document)
-    return true
   }
 
   /** Keeps the page's read cache in step with the engine's change events; returns the unsubscribe. */
@@ -193,13 +210,14 @@ export class WorkingCopyService {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
-    for (const path of this.kept.paths()) {
-      const document = this.kept.get(path)
-      if (document) await this.releaseKept(path, document)
-    }
+    this.open = new Set()
     for (const [path, { copy }] of [...this.copies]) {
       await copy.save()
       this.drop(path, copy)
+    }
+    for (const path of this.kept.paths()) {
+      const document = this.kept.get(path)
+      if (document) this.destroyKept(path, document)
     }
   }
 }
