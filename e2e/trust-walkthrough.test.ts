@@ -5,7 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
 import { launchChromium, watchPage, type PageWatch } from './support/browser'
-import { startAgentHost, type AgentHost } from './support/project'
+import { commitAll, startAgentHost, type AgentHost } from './support/project'
 import type { RunningWebHost } from './support/web-host'
 
 /**
@@ -29,6 +29,8 @@ beforeAll(async () => {
   mkdirSync(join(project, 'build-out'), { recursive: true })
   writeFileSync(join(project, 'README.md'), '# Demo\n')
   writeFileSync(join(project, 'build-out', 'chart.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]))
+  // A git repository, so command steps are snapshotted and a command-only turn gets its card.
+  commitAll(project)
   agent = await startAgentHost(project, join(work, 'data'), 'ask')
   ;({ host, llm } = agent)
   browser = await launchChromium()
@@ -147,4 +149,20 @@ test('in ask mode the approval names the source on its own line, and a refused o
   expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# Demo\n')
   await page.screenshot({ path: join(tmpdir(), 'retrace-e2e-trust-walk-approval-800.png') })
   expect(watch.consoleErrors).toEqual([])
+})
+
+test('a turn whose only changes were made by a command shows no empty file list on its card', async () => {
+  await newSession()
+  await page.getByTestId('session-mode').selectOption('auto')
+  llm.enqueue(
+    { kind: 'stream', steps: [{ toolCalls: [{ id: 'call_sh', name: 'bash', input: { command: 'echo out > out.txt' } }] }] },
+    { kind: 'stream', steps: [{ text: 'Ran it.' }] },
+  )
+  await prompt('Write out.txt with a command')
+  const card = page.getByTestId('turn-card').last()
+  await expect.poll(() => page.getByTestId('turn-card-commands').count(), { timeout: 15_000 }).toBe(1)
+  expect(await card.getByTestId('turn-card-files').innerText()).toMatch(/^0 files/)
+  // The header and the commands footer only: no bordered strip with nothing in it between them.
+  expect(await card.getByRole('list').filter({ hasNot: page.getByRole('listitem') }).count()).toBe(0)
+  await card.screenshot({ path: join(tmpdir(), 'retrace-e2e-trust-walk-command-card.png') })
 })
