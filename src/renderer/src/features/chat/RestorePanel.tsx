@@ -221,6 +221,7 @@ export function RestorePanel(props: {
                         <input
                           type="checkbox"
                           data-testid="restore-include-conflicting"
+                          aria-label={t('restore.includeConflictingNamed', { path: conflict.path })}
                           checked={false}
                           onChange={() =>
                             props.onPreview(plan.operation as RestoreOperation, {

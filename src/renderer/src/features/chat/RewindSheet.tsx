@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useI18n, type MessageKey, type Translate } from '../../i18n'
 import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
@@ -35,6 +35,31 @@ function branchText(plan: RewindPlan, t: Translate): string {
   if (!branch) return ''
   if (branch.outcome === 'new_branch' && branch.head_is_root) return t('rewind.branch.newAtRoot')
   return t(`rewind.branch.${branch.outcome}`)
+}
+
+const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])'
+
+/**
+ * aria-modal promises the page behind is out of reach, so Tab past the last control comes back to
+ * the first (and Shift+Tab the other way) instead of walking into the transcript under the sheet.
+ */
+function keepTabInside(event: ReactKeyboardEvent, sheet: HTMLElement | null): void {
+  if (!sheet) return
+  // Of the mode radios only the checked one is a Tab stop (the arrows move within the group).
+  const controls = [...sheet.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (element) =>
+      !element.matches(':disabled, input[type="radio"]:not(:checked)') && element.getClientRects().length > 0,
+  )
+  const first = controls[0]
+  const last = controls[controls.length - 1]
+  if (!first || !last) return
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault()
+    first.focus()
+  }
 }
 
 /**
@@ -97,6 +122,8 @@ export function RewindSheet(props: {
           if (event.key === 'Escape') {
             event.stopPropagation()
             close()
+          } else if (event.key === 'Tab') {
+            keepTabInside(event, dialog.current)
           }
         }}
       >
@@ -287,6 +314,7 @@ function PlanDetails(props: {
                         <button
                           type="button"
                           disabled={props.disabled}
+                          aria-label={t('rewind.keepMineNamed', { path: conflict.path })}
                           onClick={() =>
                             props.onChoose({ ...props.choices, keep: [...props.choices.keep, conflict.path] })
                           }
@@ -297,6 +325,7 @@ function PlanDetails(props: {
                         <button
                           type="button"
                           disabled={props.disabled}
+                          aria-label={t('rewind.includeItNamed', { path: conflict.path })}
                           onClick={() =>
                             props.onChoose({ ...props.choices, include: [...props.choices.include, conflict.path] })
                           }
@@ -329,6 +358,7 @@ function PlanDetails(props: {
                   type="button"
                   className="link-button"
                   disabled={props.disabled}
+                  aria-label={t('rewind.unkeepNamed', { path })}
                   onClick={() =>
                     props.onChoose({ ...props.choices, keep: props.choices.keep.filter((kept) => kept !== path) })
                   }

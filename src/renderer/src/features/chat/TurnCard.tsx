@@ -118,17 +118,20 @@ export function TurnCard(props: {
           {props.review}
         </span>
       </div>
-      <div className="turn-card-body">
-        <ul className="turn-card-files">
-          {shown.map((path) => (
-            <li key={path} className="turn-card-file" title={path}>
-              <strong>{baseName(path)}</strong>
-              {parentPath(path) !== '' && <span className="file-dir">{parentPath(path)}</span>}
-            </li>
-          ))}
-        </ul>
-        {more > 0 && <div className="turn-card-more">{t('turnCard.more', { count: more })}</div>}
-      </div>
+      {/* A turn only its commands changed has no files of its own: no empty bordered strip. */}
+      {(shown.length > 0 || more > 0) && (
+        <div className="turn-card-body">
+          <ul className="turn-card-files">
+            {shown.map((path) => (
+              <li key={path} className="turn-card-file" title={path}>
+                <strong>{baseName(path)}</strong>
+                {parentPath(path) !== '' && <span className="file-dir">{parentPath(path)}</span>}
+              </li>
+            ))}
+          </ul>
+          {more > 0 && <div className="turn-card-more">{t('turnCard.more', { count: more })}</div>}
+        </div>
+      )}
       {footer && (
         <div className="turn-card-footer" ref={footerRef}>
           {commandFiles > 0 && restore.state.kind === 'idle' && (
