@@ -667,6 +667,19 @@ describe('a rewind never overwrites the person’s own edits (issue 23 item 11)'
     expect(planned.conflicts.map((c) => [c.path, c.reason])).toEqual([['a.txt', 'changed-since']])
     expect(h.read('a.txt')).toBe('v3 and mine\n')
   })
+
+  test('Restore branch code with every conflicting path kept settles the alignment and writes nothing', async () => {
+    const { core, h, t2 } = await threeTurns()
+    await h.rewind({ turn_id: t2, mode: 'conversation' })
+    await personWrites(h, core, 'a.txt', 'v3\n', 'v3 and mine\n')
+    const planned = okResult<{ status: string; plan_hash: string; kept: string[]; actions: unknown[] }>(
+      await h.plan({ operation: 'align', keep_current: ['a.txt'] }),
+    )
+    expect([planned.status, planned.kept, planned.actions]).toEqual(['ready', ['a.txt'], []])
+    okResult(await h.apply(planned.plan_hash))
+    expect(h.read('a.txt')).toBe('v3 and mine\n')
+    expect((await h.transcript()).session.alignment.state).toBe('aligned')
+  })
 })
 
 describe('Redo is the inverse of the last restore, a Rewind included (issue 23 item 20)', () => {

@@ -331,7 +331,10 @@ export function createRestoreService(deps: {
 
     const folders = first.result.folders
     if (first.result.actions.length === 0 && folders.removed.length === 0 && folders.created.length === 0) {
-      if (first.result.mode !== 'conversation' && first.result.impact.branch.outcome === 'unchanged') {
+      // Restore branch code whose every path the person kept still settles the alignment: that
+      // choice is the answer the banner asked for (issue 23 walkthrough), not "nothing to do".
+      const keptAll = first.result.operation === 'align' && first.result.kept.length > 0
+      if (first.result.mode !== 'conversation' && first.result.impact.branch.outcome === 'unchanged' && !keptAll) {
         return fail('UNAVAILABLE', 'Nothing to restore: the files already hold that code.', {
           reason: 'nothing-to-restore',
           command_files: first.result.impact.command_files,
