@@ -1,95 +1,23 @@
-import { APICallError, streamText, tool as sdkTool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai'
-import {
-  PATCH_FILES_KEPT,
-  type ApprovalRequest,
-  type NoticePart,
-  type Outcome,
-  type PermissionMode,
-  type ToolPart,
-  type TurnPart,
-} from '../../../shared/protocol'
-import type { MutatorContext } from '../journal'
-import type { Capture, CommandWindow, StepAttribution } from '../snapshot'
-import { storageFailure, type Digest } from '../store'
-import { describeChanges } from './approvals'
+import { APICallError, streamText, tool as sdkTool, type ToolSet } from 'ai'
+import { PATCH_FILES_KEPT, type NoticePart, type ToolPart, type TurnPart } from '../../../shared/protocol'
+import type { Capture, StepAttribution } from '../snapshot'
+import type { LoopDependencies } from './loop-types'
 import { turnMessages } from './messages'
-import { boundOutput, type ToolContext, type ToolDefinition, type ToolResult } from './tools/define-tool'
-import { DEFAULT_PATTERN_BUDGET_MS } from './tools/pattern-matcher'
+import { runTool } from './run-tool'
+import { boundOutput, type ToolResult } from './tools/define-tool'
+
+export {
+  DEFAULT_LOOP_SETTINGS,
+  type ApprovalDecision,
+  type CommandWindows,
+  type LoopDependencies,
+  type LoopSettings,
+  type StepSnapshots,
+} from './loop-types'
 
 // The SDK's console warnings (e.g. an unknown model id) would go to stderr on every call; what
 // matters to the person is shown in the turn instead.
 ;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
-
-export type ApprovalDecision = 'approve' | 'reject' | 'always'
-
-export interface LoopSettings {
-  /** AI SDK retries of one model call (spec 05: configurable; tests use 0). */
-  readonly maxRetries: number
-  /** Steps (model calls) per turn before it stops and says so. */
-  readonly stepLimit: number
-  /** A stream silent this long is stopped and reported as stalled (retryable). */
-  readonly stallTimeoutMs: number
-  /** Matching time of one grep/glob call's patterns before it stops with TIMEOUT (issue 23: ReDoS). */
-  readonly patternBudgetMs: number
-}
-
-export const DEFAULT_LOOP_SETTINGS: LoopSettings = {
-  maxRetries: 2,
-  stepLimit: 50,
-  stallTimeoutMs: 120_000,
-  patternBudgetMs: DEFAULT_PATTERN_BUDGET_MS,
-}
-
-export interface LoopDependencies {
-  readonly model: LanguageModel
-  readonly system: string
-  /** The active branch's conversation before this turn, ending with the user's prompt. */
-  readonly history: readonly ModelMessage[]
-  readonly tools: readonly ToolDefinition[]
-  readonly settings: LoopSettings
-  /** Aborted by session.abort: stops the stream, cancels tools, never starts a write. */
-  readonly signal: AbortSignal
-  /** Read live: the person may change the mode while the turn runs. */
-  permissionMode(): PermissionMode
-  isCommandAllowed(command: string): boolean
-  allowCommand(command: string): void
-  /** Resolves when the person answers the approval card for this call (or the turn is aborted). */
-  waitForApproval(callId: string): Promise<ApprovalDecision>
-  toolContext(callId: string, approved: ReadonlyMap<string, Digest | null> | undefined): ToolContext
-  planning(): MutatorContext
-  /** Persists the part at `index` and announces it; `streaming` updates may be coalesced. */
-  update(index: number, part: TurnPart, streaming?: boolean): void
-  /** Spec 06 step snapshots of the project; absent when the engine runs without them. */
-  readonly snapshots?: StepSnapshots
-  /**
-   * Awaited before a command of the current step is let run (a sub-agent's commands use its
-   * parent's): the first one of a step captures the tree the step's commands start from.
-   */
-  readonly commandStarting?: () => Promise<void>
-}
-
-/** What the loop needs of the shadow repository: a capture, and which files two captures differ in. */
-export interface StepSnapshots {
-  capture(): Promise<Capture>
-  changedPaths(from: string, to: string): Promise<Outcome<string[]>>
-  /** Issue 23: when each step's commands ran, so their changes are credited per session and step. */
-  readonly windows?: CommandWindows
-}
-
-/** The command windows of one turn (bound to its session, project and shadow repository). */
-export interface CommandWindows {
-  /** The workspace's journal sequence now: receipts after it land inside a window opened next. */
-  sequence(): number
-  open(step: number, from: Capture, fromSequence: number, startedAtMs: number): void
-  close(step: number, after: Capture, endedAtMs: number): CommandWindow | null
-  attribute(input: {
-    stepStart: string
-    window: CommandWindow
-    after: string
-    endedAtMs: number
-    files: readonly string[]
-  }): Promise<StepAttribution>
-}
 
 export type TurnEnd = 'complete' | 'aborted' | 'error'
 
@@ -529,123 +457,4 @@ function describeFailure(error: unknown): { message: string; retryable: boolean;
   }
   const message = error instanceof Error ? error.message : String(error)
   return { message: `The model call failed: ${message}`, retryable: true }
-}
-
-function needsApproval(definition: ToolDefinition, mode: PermissionMode): boolean {
-  if (definition.kind === 'read') return false
-  if (mode === 'auto') return false
-  if (definition.kind === 'edit') return mode === 'ask'
-  return true
-}
-
-async function runTool(
-  deps: LoopDependencies,
-  byName: ReadonlyMap<string, ToolDefinition>,
-  parts: TurnPart[],
-  index: number,
-  set: (index: number, part: TurnPart) => void,
-  spawnFor: (taskCallId: string) => NonNullable<ToolContext['spawn']>,
-): Promise<void> {
-  let part = parts[index] as ToolPart
-  const update = (next: Partial<ToolPart>) => {
-    part = { ...part, ...next }
-    set(index, part)
-  }
-  const finishWith = (result: ToolResult) =>
-    update(
-      result.kind === 'ok'
-        ? {
-            state: 'completed',
-            output: result.output,
-            receipt_ids: [...(result.receipt_ids ?? [])],
-            ended_at_ms: Date.now(),
-          }
-        : {
-            state: 'error',
-            error: { code: result.code, message: result.message },
-            receipt_ids: [...(result.receipt_ids ?? [])],
-            ended_at_ms: Date.now(),
-          },
-    )
-  const definition = byName.get(part.tool)
-  if (!definition) {
-    finishWith({ kind: 'error', code: 'NOT_FOUND', message: `There is no tool named "${part.tool}".` })
-    return
-  }
-  const parsed = definition.input.safeParse(part.input)
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')
-    finishWith({ kind: 'error', code: 'INVALID_REQUEST', message: `Invalid input for ${part.tool}: ${issues}` })
-    return
-  }
-  const input = parsed.data
-  let approved: Map<string, Digest | null> | undefined
-  const mode = deps.permissionMode()
-  const command = definition.kind === 'command' ? String((input as { command?: unknown }).command ?? '') : ''
-  if (needsApproval(definition, mode) && !(definition.kind === 'command' && deps.isCommandAllowed(command))) {
-    let request: Omit<ApprovalRequest, 'status'>
-    if (definition.kind === 'edit' && definition.preview) {
-      const context = deps.toolContext(part.id, undefined)
-      const preview = await definition.preview(input, context, deps.planning())
-      if (preview.kind === 'error') {
-        finishWith({ kind: 'error', code: preview.error.code, message: preview.error.message })
-        return
-      }
-      const described = describeChanges(preview.result, definition.sourcesOf?.(input, context.root))
-      request = described.request
-      approved = described.fingerprints
-    } else {
-      request = { kind: 'command', command }
-    }
-    update({ approval: { ...request, status: 'waiting' } })
-    const decision = await deps.waitForApproval(part.id)
-    if (deps.signal.aborted) return
-    if (decision === 'reject') {
-      update({ approval: { ...request, status: 'rejected', decided_by: 'user' } })
-      finishWith({ kind: 'error', code: 'REJECTED', message: 'The user rejected this call. Ask them how to proceed.' })
-      return
-    }
-    if (decision === 'always' && definition.kind === 'command') deps.allowCommand(command)
-    update({
-      approval: { ...request, status: 'approved', decided_by: decision === 'always' ? 'always-allow' : 'user' },
-    })
-  } else if (definition.kind !== 'read') {
-    update({
-      approval: {
-        kind: definition.kind === 'edit' ? 'diff' : 'command',
-        ...(command ? { command } : {}),
-        status: 'auto',
-        decided_by: definition.kind === 'command' && deps.isCommandAllowed(command) ? 'always-allow' : 'mode',
-      },
-    })
-  }
-  // The tree the step's commands start from is taken after every approval, right before they run.
-  if (definition.kind === 'command') await deps.commandStarting?.()
-  if (deps.signal.aborted) return
-  update({ state: 'running', started_at_ms: Date.now() })
-  let result: ToolResult
-  try {
-    result = await definition.execute(input, { ...deps.toolContext(part.id, approved), spawn: spawnFor(part.id) })
-  } catch (error) {
-    // A full disk or too many open files is the person's to fix, and the model's to hear as such.
-    const shortage = storageFailure(error, {})
-    result = shortage
-      ? { kind: 'error', code: shortage.code, message: shortage.message }
-      : {
-          kind: 'error',
-          code: 'INTERNAL',
-          message: `The tool failed: ${error instanceof Error ? error.message : String(error)}`,
-        }
-  }
-  if (
-    deps.signal.aborted &&
-    result.kind === 'ok' &&
-    (result.receipt_ids?.length ?? 0) === 0 &&
-    definition.kind !== 'read'
-  ) {
-    // A command that finished as the stop arrived: its effects are unknown to us.
-    finishWith({ kind: 'error', code: 'ABORTED', message: 'aborted — result unknown' })
-    return
-  }
-  finishWith(result)
 }
