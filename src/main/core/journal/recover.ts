@@ -8,7 +8,7 @@ import { locator, putBack, type Located } from './put-back'
 import { matches, type Expected, type Observed, type PublishContext } from './publish'
 import type { DiskState } from './target'
 import { tempName } from './temp-names'
-import { removeTempFiles } from './transaction'
+import { removeTempFiles } from './transaction-parts'
 import type { FileState, Receipt, ReceiptFile } from './types'
 
 export interface RecoveryReport {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { readdirSync, unlinkSync } from 'node:fs'
 import { fail, ok, type Outcome, type ProtocolError } from '../../../shared/protocol'
 import { createLimiter } from '../platform'
-import { openChain, PinnedDirs, type Place } from '../project-fs'
+import { PinnedDirs } from '../project-fs'
 import {
   digestOf,
   resourceShortageOf,
@@ -21,14 +20,25 @@ import {
   publishDirectory,
   publishMove,
   publishRegular,
-  type Expected,
   type PublishContext,
 } from './publish'
 import { foldersCreatedBy, insertPrepared, markPublishState, markSettled, type StoredFile } from './records'
 import type { PlannedChange, Workspace } from './plan'
 import { locator, putBack } from './put-back'
-import type { DiskState, WriteRoots } from './target'
-import { tempName, tempPrefix } from './temp-names'
+import type { WriteRoots } from './target'
+import { tempName } from './temp-names'
+import {
+  checkApproval,
+  describe,
+  expectedAfter,
+  expectedOf,
+  finalPlace,
+  insideAny,
+  isFolderRemoval,
+  octal,
+  placesOf,
+  recoveryRequired,
+} from './transaction-parts'
 import type { Attribution, FileState, JournalLimits, Receipt, ReceiptFile } from './types'
 
 export type { PlannedAfter, PlannedChange, Workspace } from './plan'
@@ -585,120 +595,6 @@ export function createTransactionEngine(deps: EngineDependencies): TransactionEn
       return (await publishRegular(context, place, bytes.result, mode, current)).kind === 'ok'
     } catch {
       return false
-    }
-  }
-}
-
-/** Where a change leaves its file: the destination of a rename, else its own place. */
-export function finalPlace(change: PlannedChange): Place {
-  return change.operation === 'rename' && change.destination ? change.destination.place : change.before.place
-}
-
-/** A restore's removal of a folder it found empty (issue 23 item 14). */
-export function isFolderRemoval(change: PlannedChange): boolean {
-  return change.operation === 'delete' && change.before.kind === 'directory'
-}
-
-/** Whether `path` lies below one of `folders`. */
-function insideAny(path: string, folders: ReadonlySet<string>): boolean {
-  if (folders.size === 0) return false
-  const segments = path.split('/')
-  for (let depth = 1; depth < segments.length; depth++) {
-    if (folders.has(segments.slice(0, depth).join('/'))) return true
-  }
-  return false
-}
-
-/** Every place a change touches (a rename touches two folders). */
-export function placesOf(change: PlannedChange): Place[] {
-  return change.operation === 'rename' && change.destination
-    ? [change.before.place, change.destination.place]
-    : [change.before.place]
-}
-
-export function expectedOf(state: DiskState): Expected {
-  return state.kind === 'regular' ? { kind: 'regular', digest: state.digest } : { kind: state.kind }
-}
-
-export function expectedAfter(change: PlannedChange): Expected {
-  if (change.operation === 'rename' && change.after.kind === 'regular')
-    return { kind: 'regular', digest: digestOf(change.after.bytes) }
-  if (change.operation === 'rename')
-    return change.before.kind === 'regular' ? { kind: 'regular', digest: change.before.digest } : { kind: 'absent' }
-  if (change.after.kind === 'regular') return { kind: 'regular', digest: digestOf(change.after.bytes) }
-  return { kind: change.after.kind }
-}
-
-function describe(state: Expected | { kind: 'other' }): string {
-  return state.kind === 'regular' && 'digest' in state ? state.digest : state.kind
-}
-
-function octal(mode: number): string {
-  return `0${(mode & 0o777).toString(8)}`
-}
-
-function checkApproval(
-  changes: readonly PlannedChange[],
-  approved: ReadonlyMap<string, Digest | null> | undefined,
-): ProtocolError | undefined {
-  if (!approved) return undefined
-  for (const change of changes) {
-    const path = change.old_path ?? change.path
-    if (!approved.has(path)) continue
-    const now = change.before.kind === 'regular' ? change.before.digest : null
-    if (approved.get(path) !== now) {
-      return {
-        code: 'CONFLICT',
-        message: `"${path}" changed after you approved this change; review it again.`,
-        details: { path, reason: 'changed-since-approval' },
-      }
-    }
-  }
-  return undefined
-}
-
-function recoveryRequired(unresolved: ReadonlyArray<Record<string, unknown>>) {
-  return fail(
-    'RECOVERY_REQUIRED',
-    'A file changed in a way Retrace cannot resolve on its own; nothing was overwritten.',
-    {
-      files: unresolved,
-    },
-  )
-}
-
-/**
- * Removes a transaction's leftover temp files from the folders of `paths` (recovery after a
- * crash). Folders are opened from the root without following links, so a swapped folder is
- * skipped rather than cleaned.
- */
-export function removeTempFiles(root: string, folders: Iterable<readonly string[]>, transactionId: string): void {
-  const seen = new Set<string>()
-  for (const segments of folders) {
-    const key = segments.join('/')
-    if (seen.has(key)) continue
-    seen.add(key)
-    const walked = openChain(root, segments)
-    if (walked.kind === 'failed') continue
-    try {
-      if (walked.chain.missing.length > 0) continue
-      const dir = walked.chain.deepest
-      let names: string[]
-      try {
-        names = readdirSync(dir.self)
-      } catch {
-        continue
-      }
-      for (const name of names) {
-        if (!name.startsWith(tempPrefix(transactionId))) continue
-        try {
-          unlinkSync(dir.at(name))
-        } catch {
-          // already gone
-        }
-      }
-    } finally {
-      walked.chain.close()
     }
   }
 }
