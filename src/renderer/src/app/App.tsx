@@ -69,9 +69,7 @@ export function App(props: { client: RequestClient }) {
   }, [client, status, applyProjects])
   useEffect(
     () =>
-      client.onEvent((frame) => {
-        if (frame.event === 'project.opened') refreshProjects()
-      }),
+      client.on('project.opened', () => refreshProjects()),
     [client, refreshProjects],
   )
   const opened = useRef(false)

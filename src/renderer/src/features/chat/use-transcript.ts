@@ -103,8 +103,7 @@ export function useTranscript(projectId: string, sessionId: string | null) {
         }
         case 'turn.finished':
         case 'session.updated': {
-          const data = frame.data as { session_id?: unknown }
-          if (data.session_id === sessionId) read(current)
+          if (frame.data.session_id === sessionId) read(current)
           return
         }
         case 'intent.progress': {

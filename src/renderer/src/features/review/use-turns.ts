@@ -30,8 +30,7 @@ export function useTurns(
   useEffect(() => {
     if (sessionId === null) return
     return onProjectEvent(client, projectId, (frame) => {
-      const data = frame.data as { session_id?: unknown }
-      if ((frame.event === 'turn.finished' || frame.event === 'session.updated') && data.session_id === sessionId) {
+      if ((frame.event === 'turn.finished' || frame.event === 'session.updated') && frame.data.session_id === sessionId) {
         setVersion((v) => v + 1)
       }
     })
