@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react'
 import { useI18n } from '../../i18n'
+import { Dialog } from '../../ui/Dialog'
 import { COMMANDS } from './commands'
 import { displayChord } from './keys'
 
@@ -19,60 +19,43 @@ const WIDGET_KEYS = [
 /** Every shortcut of the window, from the same command table the keyboard handler uses. */
 export function ShortcutsHelp(props: { onClose: () => void }) {
   const { t } = useI18n()
-  const dialog = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    const returnFocus = document.activeElement
-    dialog.current?.querySelector<HTMLElement>('button')?.focus()
-    return () => {
-      if (returnFocus instanceof HTMLElement) returnFocus.focus()
-    }
-  }, [])
   return (
-    <div
-      className="palette-backdrop"
-      onPointerDown={(event) => event.target === event.currentTarget && props.onClose()}
+    <Dialog
+      title={t('command.shortcuts')}
+      onClose={props.onClose}
+      backdropClassName="palette-backdrop"
+      className="shortcuts"
+      headerClassName="shortcuts-header"
+      testId="shortcuts-help"
+      actions={
+        <button type="button" onClick={props.onClose}>
+          {t('turnCard.close')}
+        </button>
+      }
     >
-      <div
-        ref={dialog}
-        className="shortcuts"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="shortcuts-title"
-        data-testid="shortcuts-help"
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') props.onClose()
-        }}
-      >
-        <header className="shortcuts-header">
-          <h2 id="shortcuts-title">{t('command.shortcuts')}</h2>
-          <button type="button" onClick={props.onClose}>
-            {t('turnCard.close')}
-          </button>
-        </header>
-        <table className="shortcuts-table">
-          <tbody>
-            {COMMANDS.filter((command) => command.keys.length > 0).map((command) => (
-              <tr key={command.id}>
-                <td>{t(command.title)}</td>
-                <td>
-                  {command.keys.map((chord) => (
-                    <kbd key={chord}>{displayChord(chord)}</kbd>
-                  ))}
-                </td>
-              </tr>
-            ))}
-            {WIDGET_KEYS.map(([label, keys]) => (
-              <tr key={label}>
-                <td>{t(label)}</td>
-                <td>
-                  <kbd>{keys}</kbd>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <p className="palette-note">{t('shortcuts.browserNote')}</p>
-      </div>
-    </div>
+      <table className="shortcuts-table">
+        <tbody>
+          {COMMANDS.filter((command) => command.keys.length > 0).map((command) => (
+            <tr key={command.id}>
+              <td>{t(command.title)}</td>
+              <td>
+                {command.keys.map((chord) => (
+                  <kbd key={chord}>{displayChord(chord)}</kbd>
+                ))}
+              </td>
+            </tr>
+          ))}
+          {WIDGET_KEYS.map(([label, keys]) => (
+            <tr key={label}>
+              <td>{t(label)}</td>
+              <td>
+                <kbd>{keys}</kbd>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="palette-note">{t('shortcuts.browserNote')}</p>
+    </Dialog>
   )
 }

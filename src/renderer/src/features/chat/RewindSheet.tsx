@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { useI18n, type MessageKey, type Translate } from '../../i18n'
 import { Icon } from '../../ui/Icon'
-import { failureMessage } from '../../ui/outcome-message'
+import { failureMessage, isFailure } from '../../ui/outcome-message'
 import { ConflictDiff } from './ConflictDiff'
 import { FolderLines, REASON_TEXT } from './RestorePanel'
 import type { RestorePlan } from './types'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { useRewind, type ApplyResult, type ConflictChoices, type RewindMode, type RewindTarget } from './use-rewind'
 
 const MODES: readonly RewindMode[] = ['code_and_conversation', 'conversation', 'code']
@@ -146,17 +147,16 @@ export function RewindSheet(props: {
             </p>
           )}
           {state.kind === 'failed' && (
-            <p className="chat-error" role="alert" data-testid="rewind-failed">
-              {state.failure.kind === 'error' && state.failure.error.code === 'STALE_PLAN'
-                ? t('restore.stale')
-                : t('restore.failed', { message: failureMessage(state.failure, t) })}
-            </p>
+            <ErrorLine
+              testId="rewind-failed"
+              message={
+                isFailure(state.failure, 'STALE_PLAN')
+                  ? t('restore.stale')
+                  : t('restore.failed', { message: failureMessage(state.failure, t) })
+              }
+            />
           )}
-          {state.kind === 'ended' && (
-            <p className="chat-error" role="alert">
-              {t(`restore.ended.${state.status}`)}
-            </p>
-          )}
+          {state.kind === 'ended' && <ErrorLine message={t(`restore.ended.${state.status}`)} />}
           {plan && (
             <PlanDetails
               plan={plan}
