@@ -114,6 +114,18 @@ describe('browser mode: open a folder, browse it, open a file', () => {
     await page.getByTestId('project-switcher').click()
     const options = page.getByTestId('project-option')
     expect(await options.locator('.project-option-name').allInnerTexts()).toEqual(['second', 'project'])
+    // ↑/↓/Home/End move between the recent projects.
+    const focusedName = () =>
+      page.evaluate(() => document.activeElement?.querySelector('.project-option-name')?.textContent ?? null)
+    await options.first().focus()
+    await page.keyboard.press('ArrowDown')
+    expect(await focusedName()).toBe('project')
+    await page.keyboard.press('Home')
+    expect(await focusedName()).toBe('second')
+    await page.keyboard.press('End')
+    expect(await focusedName()).toBe('project')
+    await page.keyboard.press('ArrowUp')
+    expect(await focusedName()).toBe('second')
 
     await page.getByTestId('open-path-input').fill(join(work, 'does-not-exist'))
     await page.getByRole('button', { name: 'Open', exact: true }).click()

@@ -257,6 +257,13 @@ describe('tabs', () => {
     // Every shortcut of the command table is listed.
     const text = await help.innerText()
     for (const keys of ['Ctrl+Shift+P', 'Ctrl+P', 'Ctrl+B', 'Ctrl+Alt+B', 'Alt+W', 'F7']) expect(text).toContain(keys)
+    // A modal dialog keeps the keyboard: Tab and Shift+Tab never reach the page behind it.
+    const focusInside = () => help.evaluate((dialog) => dialog.contains(document.activeElement))
+    await expect.poll(focusInside).toBe(true)
+    await page.keyboard.press('Tab')
+    expect(await focusInside()).toBe(true)
+    await page.keyboard.press('Shift+Tab')
+    expect(await focusInside()).toBe(true)
     await page.keyboard.press('Escape')
     await expect.poll(() => help.count()).toBe(0)
     expect(watch.consoleErrors).toEqual([])

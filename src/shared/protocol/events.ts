@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EventFrame, type Owner } from './envelope'
 import { PartSchema, TurnSummarySchema } from './parts'
 
 /** Server-pushed hints (spec 02 "Events"); a view refetches through requests, never trusts data. */
@@ -52,3 +53,29 @@ export const EVENT_SCHEMAS = {
 
 export type EventName = keyof typeof EVENT_SCHEMAS
 export type EventDataOf<E extends EventName> = z.infer<(typeof EVENT_SCHEMAS)[E]>
+
+/** One event frame whose `data` has been checked against its event's schema. */
+export interface EventFrameOf<E extends EventName> {
+  readonly event: E
+  readonly owner: Owner
+  readonly data: EventDataOf<E>
+}
+
+/** Any declared event, discriminated by `event`: narrowing the name types the data. */
+export type KnownEventFrame = { [E in EventName]: EventFrameOf<E> }[EventName]
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(EVENT_SCHEMAS, name)
+}
+
+/**
+ * The frame as a declared event, or null when it is not one: an unknown name, a bad owner, or
+ * data its schema refuses. Events are hints, so a refused one is dropped, never half-applied.
+ */
+export function parseKnownEvent(frame: unknown): KnownEventFrame | null {
+  const envelope = EventFrame.safeParse(frame)
+  if (!envelope.success || !isEventName(envelope.data.event)) return null
+  const data = EVENT_SCHEMAS[envelope.data.event].safeParse(envelope.data.data)
+  if (!data.success) return null
+  return { event: envelope.data.event, owner: envelope.data.owner, data: data.data } as KnownEventFrame
+}

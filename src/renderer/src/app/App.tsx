@@ -68,13 +68,7 @@ export function App(props: { client: RequestClient }) {
     })
     void client.request('project.list', {}).then(applyProjects)
   }, [client, status, applyProjects])
-  useEffect(
-    () =>
-      client.onEvent((frame) => {
-        if (frame.event === 'project.opened') refreshProjects()
-      }),
-    [client, refreshProjects],
-  )
+  useEffect(() => client.on('project.opened', () => refreshProjects()), [client, refreshProjects])
   const opened = useRef(false)
   useEffect(() => {
     if (currentId !== null && initialOpen && !opened.current) {

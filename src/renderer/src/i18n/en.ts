@@ -822,6 +822,49 @@ export const en = {
   'align.sheetLead':
     'The files go to this branch’s code; the conversation stays where it is. Nothing is written until you confirm.',
   'office.reason.unreleased': 'not installed; this build offers no bundle to install yet',
+  // Engine failures by (code, reason); parameters come from the failure's details. A key whose
+  // parameters the details lack is not used: the engine's own sentence is shown instead.
+  'failure.BUSY.restore-applying': 'A restore of this session is being applied; wait for it to finish.',
+  'failure.CONFLICT.changed-during-publish':
+    '"{path}" was changed by someone else while Retrace was writing it; nothing was overwritten.',
+  'failure.CONFLICT.changed-during-read': '"{path}" changed while Retrace read it; try again.',
+  'failure.CONFLICT.parent-changed':
+    'A folder on the way to "{path}" changed while Retrace was writing it; nothing was written there.',
+  'failure.PERMISSION_DENIED.changed-during-read': '"{path}" kept changing while Retrace read it; try again.',
+  'failure.INVALID_REQUEST.too-long': '"{path}" is too long for this file system.',
+  'failure.NOT_FOUND.not-on-branch': 'That turn is not on the active branch; switch to its branch first.',
+  'failure.UNAVAILABLE.aborted': 'Stopped before the change was written; nothing was changed.',
+  'failure.UNAVAILABLE.active-branch': 'Switch to another branch before archiving this one.',
+  'failure.UNAVAILABLE.aligned': 'The files already hold this branch’s code.',
+  'failure.UNAVAILABLE.archived': 'This session is archived; restore it to continue.',
+  'failure.UNAVAILABLE.blob-store-failed':
+    'Retrace could not store the versions it keeps for undo; nothing was written.',
+  'failure.UNAVAILABLE.config-unstable': 'The git configuration kept changing while Retrace read it.',
+  'failure.UNAVAILABLE.corrupt': 'A stored version of this file is corrupt and was not used.',
+  'failure.UNAVAILABLE.dubious-ownership':
+    'git refuses to read this repository because another user owns it. If you trust it, add it with "git config --global --add safe.directory <folder>".',
+  'failure.UNAVAILABLE.git-too-old': 'This git is too old for Retrace: it needs git 2.31 or newer.',
+  'failure.UNAVAILABLE.index-locked': 'git {verb} found the index locked by another git process.',
+  'failure.UNAVAILABLE.io-error': '"{path}" cannot be reached right now ({errno}).',
+  'failure.UNAVAILABLE.misaligned':
+    'The files are not this branch’s code. Choose Keep current files or Restore branch code first.',
+  'failure.UNAVAILABLE.missing': 'A stored version of this file is missing from the content store.',
+  'failure.UNAVAILABLE.missing-blob': 'The bytes of this version are no longer stored.',
+  'failure.UNAVAILABLE.no-base': 'No upstream or default branch to compare this branch with.',
+  'failure.UNAVAILABLE.no-commits': 'This repository has no commits yet.',
+  'failure.UNAVAILABLE.no-git': 'git is not installed on this machine.',
+  'failure.UNAVAILABLE.no-model': 'No model is connected. Add a provider in Settings to use the agent.',
+  'failure.UNAVAILABLE.nothing-to-redo': 'There is no rewind to redo on this branch.',
+  'failure.UNAVAILABLE.output-too-large': 'git {verb} answered more than Retrace reads.',
+  'failure.UNAVAILABLE.snapshot-expired':
+    'This step snapshot is no longer stored (it expired or its objects were pruned).',
+  'failure.UNAVAILABLE.stale-writer': 'This branch was restored or switched since the turn began; nothing was written.',
+  'failure.UNAVAILABLE.timeout': 'git {verb} took too long.',
+  'failure.UNAVAILABLE.turn-running': 'This turn has not finished; there is no checkpoint after it yet.',
+  'failure.UNSUPPORTED.directory-not-empty':
+    'Deleting a folder that is not empty is not supported yet; delete its files first.',
+  'failure.UNSUPPORTED.no-secret-store':
+    'Browser mode never stores keys; name an environment variable that holds the key instead.',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -27,6 +27,16 @@ export function translator(locale: Locale): Translate {
     )
 }
 
+/** Whether the catalogue has this key (for keys built from data, such as an engine failure's code and reason). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key)
+}
+
+/** The names of a message's `{parameters}` (the same in every catalogue; i18n.test.ts holds them equal). */
+export function messageParameters(key: MessageKey): string[] {
+  return [...en[key].matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '')
+}
+
 export const I18nContext = createContext<{ locale: Locale; t: Translate; setLocale: (locale: Locale) => void }>({
   locale: 'en',
   t: translator('en'),

@@ -9,6 +9,7 @@ export {
   type RequestOutcome,
   type RequestOptions,
   type DroppedFrame,
+  type EventScope,
 } from './request-client'
 export type { ChannelStatus, FrameChannel } from './channel'
 export { createWebSocketChannel } from './websocket-channel'

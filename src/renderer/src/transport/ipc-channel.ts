@@ -1,10 +1,11 @@
 import type { RetraceBridge } from '../../../shared/bridge'
+import { Emitter } from '../../../shared/emitter'
 import type { ChannelStatus, FrameChannel } from './channel'
 
 /** Desktop: frames go through the preload bridge; the pipe is open as long as the window lives. */
 export function createIpcChannel(bridge: RetraceBridge): FrameChannel {
   let status: ChannelStatus = 'open'
-  const statusListeners = new Set<(status: ChannelStatus) => void>()
+  const statusChanges = new Emitter<ChannelStatus>()
   return {
     get status() {
       return status
@@ -15,13 +16,10 @@ export function createIpcChannel(bridge: RetraceBridge): FrameChannel {
       return true
     },
     onFrame: (listener) => bridge.onFrame(listener),
-    onStatus(listener) {
-      statusListeners.add(listener)
-      return () => statusListeners.delete(listener)
-    },
+    onStatus: statusChanges.on,
     close() {
       status = 'closed'
-      for (const listener of statusListeners) listener('closed')
+      statusChanges.fire('closed')
     },
   }
 }

@@ -1,12 +1,13 @@
 import { describe, expect, test, vi } from 'vitest'
+import { Emitter } from '../../../shared/emitter'
 import type { ChannelStatus, FrameChannel } from './channel'
 import { RequestClient, type DroppedFrame } from './request-client'
 
 /** An in-memory channel: the test plays the host, seeing each sent frame and answering at will. */
 function loopbackChannel() {
   const sent: Array<{ request_id: string; action: string; owner: object; payload: unknown }> = []
-  const frameListeners = new Set<(frame: unknown) => void>()
-  const statusListeners = new Set<(status: ChannelStatus) => void>()
+  const frames = new Emitter<unknown>()
+  const statusChanges = new Emitter<ChannelStatus>()
   let status: ChannelStatus = 'open'
   const channel: FrameChannel = {
     get status() {
@@ -17,14 +18,8 @@ function loopbackChannel() {
       sent.push(frame as (typeof sent)[number])
       return true
     },
-    onFrame(listener) {
-      frameListeners.add(listener)
-      return () => frameListeners.delete(listener)
-    },
-    onStatus(listener) {
-      statusListeners.add(listener)
-      return () => statusListeners.delete(listener)
-    },
+    onFrame: frames.on,
+    onStatus: statusChanges.on,
     close() {
       status = 'closed'
     },
@@ -32,10 +27,10 @@ function loopbackChannel() {
   return {
     channel,
     sent,
-    deliver: (frame: unknown) => frameListeners.forEach((listener) => listener(frame)),
+    deliver: (frame: unknown) => frames.fire(frame),
     drop: () => {
       status = 'closed'
-      statusListeners.forEach((listener) => listener('closed'))
+      statusChanges.fire('closed')
     },
   }
 }
@@ -171,5 +166,39 @@ describe('request client', () => {
     off()
     deliver({ event: 'project.opened', owner: {}, data: { project_id: 'p', root: '/r' } })
     expect(seen).toEqual(['project.opened'])
+  })
+  test("on(name) hands the listener that event's data, typed and checked against the protocol", () => {
+    const { client, deliver } = setup()
+    const seen: Array<{ paths: readonly string[]; truncated: boolean }> = []
+    client.on('files.changed', (data) => seen.push({ paths: data.paths, truncated: data.truncated }))
+    deliver({ event: 'project.opened', owner: {}, data: { project_id: 'p', root: '/r' } })
+    deliver({ event: 'files.changed', owner: { project_id: 'p1' }, data: { paths: ['a.md'], truncated: false } })
+    expect(seen).toEqual([{ paths: ['a.md'], truncated: false }])
+  })
+
+  test('an event whose data its schema refuses, or whose name is undeclared, is dropped and reported', () => {
+    const { client, deliver, dropped } = setup()
+    const seen: string[] = []
+    client.onEvent((frame) => seen.push(frame.event))
+    client.on('files.changed', () => seen.push('typed'))
+    deliver({ event: 'files.changed', owner: { project_id: 'p1' }, data: { paths: 'a.md', truncated: false } })
+    deliver({ event: 'files.vanished', owner: { project_id: 'p1' }, data: {} })
+    expect(seen).toEqual([])
+    expect(dropped).toEqual([
+      { reason: 'bad-event', requestId: null },
+      { reason: 'bad-event', requestId: null },
+    ])
+  })
+
+  test("a project-scoped listener hears only its project's events (and those that name none)", () => {
+    const { client, deliver } = setup()
+    const seen: string[] = []
+    const off = client.on('session.updated', (data) => seen.push(data.session_id), { projectId: 'p1' })
+    deliver({ event: 'session.updated', owner: { project_id: 'p2' }, data: { session_id: 'other' } })
+    deliver({ event: 'session.updated', owner: { project_id: 'p1' }, data: { session_id: 'mine' } })
+    deliver({ event: 'session.updated', owner: {}, data: { session_id: 'unowned' } })
+    off.dispose()
+    deliver({ event: 'session.updated', owner: { project_id: 'p1' }, data: { session_id: 'after' } })
+    expect(seen).toEqual(['mine', 'unowned'])
   })
 })

@@ -1,9 +1,14 @@
+import { Emitter, type Subscription } from '../../../shared/emitter'
 import {
   actionDefinition,
-  EventFrame,
   isEventFrame,
+  parseKnownEvent,
   ResponseEnvelope,
   type ActionName,
+  type EventDataOf,
+  type EventFrameOf,
+  type EventName,
+  type KnownEventFrame,
   type Owner,
   type PayloadOf,
   type ProtocolError,
@@ -36,11 +41,24 @@ interface Pending {
 }
 
 export interface DroppedFrame {
-  readonly reason: 'malformed' | 'unknown-id' | 'action-mismatch' | 'owner-mismatch' | 'path-mismatch' | 'bad-result'
+  readonly reason:
+    | 'malformed'
+    | 'unknown-id'
+    | 'action-mismatch'
+    | 'owner-mismatch'
+    | 'path-mismatch'
+    | 'bad-result'
+    /** An event frame with an undeclared name or data its event's schema refuses. */
+    | 'bad-event'
   readonly requestId: string | null
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000
+
+/** Which events a listener wants: those of one project (frames that name no project pass too). */
+export interface EventScope {
+  readonly projectId?: string
+}
 
 /**
  * Pairs requests with responses by `request_id` only: no queue, so a slow listing never delays a
@@ -49,7 +67,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000
  */
 export class RequestClient {
   private readonly pending = new Map<string, Pending>()
-  private readonly eventListeners = new Set<(frame: EventFrame) => void>()
+  private readonly events = new Emitter<KnownEventFrame>()
   private readonly unsubscribe: Array<() => void> = []
 
   constructor(
@@ -108,9 +126,25 @@ export class RequestClient {
     })
   }
 
-  onEvent(listener: (frame: EventFrame) => void): () => void {
-    this.eventListeners.add(listener)
-    return () => this.eventListeners.delete(listener)
+  /** Every declared event, already checked against its schema; narrow on `frame.event`. */
+  onEvent(listener: (frame: KnownEventFrame) => void, scope: EventScope = {}): Subscription {
+    return this.events.on((frame) => {
+      if (inScope(frame, scope)) listener(frame)
+    })
+  }
+
+  /** One event by name, its data typed from the protocol's event registry. */
+  on<E extends EventName>(
+    event: E,
+    listener: (data: EventDataOf<E>, frame: EventFrameOf<E>) => void,
+    scope: EventScope = {},
+  ): Subscription {
+    return this.events.on((frame) => {
+      if (frame.event !== event || !inScope(frame, scope)) return
+      // The name matched, so this frame is the E member of the union.
+      const typed = frame as EventFrameOf<E>
+      listener(typed.data, typed)
+    })
   }
 
   get pendingCount(): number {
@@ -119,6 +153,7 @@ export class RequestClient {
 
   close(): void {
     for (const off of this.unsubscribe) off()
+    this.events.dispose()
     this.failAll({ kind: 'cancelled' })
     this.channel.close()
   }
@@ -129,8 +164,9 @@ export class RequestClient {
 
   private receive(frame: unknown): void {
     if (isEventFrame(frame)) {
-      const event = EventFrame.safeParse(frame)
-      if (event.success) for (const listener of this.eventListeners) listener(event.data)
+      const event = parseKnownEvent(frame)
+      if (event) this.events.fire(event)
+      else this.onDrop({ reason: 'bad-event', requestId: null })
       return
     }
     const parsed = ResponseEnvelope.safeParse(frame)
@@ -162,6 +198,13 @@ export class RequestClient {
     }
     pending.settle({ kind: 'ok', result: result.data })
   }
+}
+
+function inScope(frame: KnownEventFrame, scope: EventScope): boolean {
+  // Older engines sent some events without a project; those still reach every view, as before.
+  return (
+    scope.projectId === undefined || frame.owner.project_id === undefined || frame.owner.project_id === scope.projectId
+  )
 }
 
 function sameOwner(a: Owner, b: Owner): boolean {

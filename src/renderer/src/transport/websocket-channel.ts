@@ -1,3 +1,4 @@
+import { Emitter } from '../../../shared/emitter'
 import type { ChannelStatus, FrameChannel } from './channel'
 
 /**
@@ -5,8 +6,8 @@ import type { ChannelStatus, FrameChannel } from './channel'
  * were in flight are failed as `disconnected` by the client (their answers could not arrive).
  */
 export function createWebSocketChannel(url: string, options: { reconnect?: boolean } = {}): FrameChannel {
-  const frameListeners = new Set<(frame: unknown) => void>()
-  const statusListeners = new Set<(status: ChannelStatus) => void>()
+  const frames = new Emitter<unknown>()
+  const statusChanges = new Emitter<ChannelStatus>()
   let status: ChannelStatus = 'connecting'
   let socket: WebSocket | undefined
   let closed = false
@@ -16,7 +17,7 @@ export function createWebSocketChannel(url: string, options: { reconnect?: boole
   const setStatus = (next: ChannelStatus) => {
     if (next === status) return
     status = next
-    for (const listener of statusListeners) listener(next)
+    statusChanges.fire(next)
   }
 
   const connect = () => {
@@ -34,7 +35,7 @@ export function createWebSocketChannel(url: string, options: { reconnect?: boole
       } catch {
         return
       }
-      for (const listener of frameListeners) listener(frame)
+      frames.fire(frame)
     })
     ws.addEventListener('close', () => {
       setStatus('closed')
@@ -60,14 +61,8 @@ export function createWebSocketChannel(url: string, options: { reconnect?: boole
       socket.send(JSON.stringify(frame))
       return true
     },
-    onFrame(listener) {
-      frameListeners.add(listener)
-      return () => frameListeners.delete(listener)
-    },
-    onStatus(listener) {
-      statusListeners.add(listener)
-      return () => statusListeners.delete(listener)
-    },
+    onFrame: frames.on,
+    onStatus: statusChanges.on,
     close() {
       closed = true
       clearTimeout(retryTimer)

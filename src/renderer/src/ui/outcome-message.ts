@@ -1,11 +1,14 @@
-import type { Translate } from '../i18n'
+import { failureReason, type ErrorCode, type FailureReasonOf, type ProtocolError } from '../../../shared/protocol'
+import { isMessageKey, messageParameters, type Translate } from '../i18n'
 import type { RequestOutcome } from '../transport'
 
-/** The sentence a person sees for a failed request; server messages are already human sentences. */
-export function failureMessage(outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }>, t: Translate): string {
+export type FailedOutcome = Exclude<RequestOutcome<unknown>, { kind: 'ok' }>
+
+/** The sentence a person sees for a failed request, in the person's language where the catalogue can say it. */
+export function failureMessage(outcome: FailedOutcome, t: Translate): string {
   switch (outcome.kind) {
     case 'error':
-      return outcome.error.message
+      return protocolErrorMessage(outcome.error, t)
     case 'timeout':
       return t('explorer.timeout')
     case 'disconnected':
@@ -13,4 +16,34 @@ export function failureMessage(outcome: Exclude<RequestOutcome<unknown>, { kind:
     case 'cancelled':
       return ''
   }
+}
+
+/**
+ * An engine failure in the catalogue's words, keyed by its code and declared reason, with the
+ * failure's details as parameters. The engine's own (English) sentence is the fallback when the
+ * catalogue has no such key, or when the details lack a parameter the message names: a sentence
+ * with a hole in it would say less than the engine's.
+ */
+export function protocolErrorMessage(error: ProtocolError, t: Translate): string {
+  const reason = failureReason(error)
+  if (reason === undefined) return error.message
+  const key = `failure.${error.code}.${reason}`
+  if (!isMessageKey(key)) return error.message
+  const params: Record<string, string | number> = {}
+  for (const name of messageParameters(key)) {
+    const value = error.details?.[name]
+    if (typeof value !== 'string' && typeof value !== 'number') return error.message
+    params[name] = value
+  }
+  return t(key, params)
+}
+
+/** Whether an outcome is the engine's failure with this code (and, if given, this declared reason). */
+export function isFailure<C extends ErrorCode>(
+  outcome: RequestOutcome<unknown>,
+  code: C,
+  reason?: FailureReasonOf<C>,
+): outcome is { kind: 'error'; error: ProtocolError & { code: C } } {
+  if (outcome.kind !== 'error' || outcome.error.code !== code) return false
+  return reason === undefined || failureReason(outcome.error) === reason
 }

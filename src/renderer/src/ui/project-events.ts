@@ -1,25 +1,27 @@
-import type { EventFrame } from '../../../shared/protocol'
+import type { KnownEventFrame } from '../../../shared/protocol'
 import type { RequestClient } from '../transport'
 
 /**
  * Subscribes to the events of one project. Frames name their project in `owner.project_id`; a
- * frame without one (older engines) is passed on, as before.
+ * frame without one (older engines) is passed on, as before. Prefer `client.on(name, …,
+ * { projectId })` for a single event; this is for listeners that react to several.
  */
 export function onProjectEvent(
   client: RequestClient,
   projectId: string,
-  listener: (frame: EventFrame) => void,
+  listener: (frame: KnownEventFrame) => void,
 ): () => void {
-  return client.onEvent((frame) => {
-    if (frame.owner.project_id !== undefined && frame.owner.project_id !== projectId) return
-    listener(frame)
-  })
+  return client.onEvent(listener, { projectId })
 }
 
 /** Paths named by `files.changed` / `workspace.changed`, or `'all'` when the event cannot say. */
-export function changedPaths(frame: EventFrame): readonly string[] | 'all' | null {
-  if (frame.event !== 'files.changed' && frame.event !== 'workspace.changed') return null
-  const data = frame.data as { paths?: unknown; truncated?: unknown }
-  if (data.truncated === true || !Array.isArray(data.paths) || data.paths.length === 0) return 'all'
-  return data.paths.filter((p): p is string => typeof p === 'string')
+export function changedPaths(frame: KnownEventFrame): readonly string[] | 'all' | null {
+  switch (frame.event) {
+    case 'files.changed':
+      return frame.data.truncated || frame.data.paths.length === 0 ? 'all' : frame.data.paths
+    case 'workspace.changed':
+      return frame.data.paths.length === 0 ? 'all' : frame.data.paths
+    default:
+      return null
+  }
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { SearchEntry } from '../../../shared/protocol'
 import type { RequestClient } from '../transport'
+import type { FailedOutcome } from './outcome-message'
 import { onProjectEvent } from './project-events'
 
 export interface SearchResults {
@@ -17,7 +18,7 @@ export type SearchState =
   /** `previous`: the last answer, still worth showing while the newest keystroke's travels. */
   | { kind: 'searching'; query: string; previous: SearchResults | null }
   | SearchResults
-  | { kind: 'error'; query: string; message: string }
+  | { kind: 'error'; query: string; failure: FailedOutcome }
 
 /** Quiet time after typing before asking the engine (a keystroke never waits on a slow answer). */
 const DEBOUNCE_MS = 120
@@ -62,7 +63,7 @@ export function useProjectSearch(
         .then((outcome) => {
           if (outcome.kind === 'cancelled') return
           if (outcome.kind !== 'ok') {
-            setState({ kind: 'error', query, message: outcome.kind === 'error' ? outcome.error.message : outcome.kind })
+            setState({ kind: 'error', query, failure: outcome })
             return
           }
           setState({

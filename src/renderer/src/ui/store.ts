@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react'
+import { Emitter } from '../../../shared/emitter'
 
 /** A small state container outside React: views read it with `useStore`, a re-mount loses nothing. */
 export interface Store<T> {
@@ -9,19 +10,16 @@ export interface Store<T> {
 
 export function createStore<T>(initial: T): Store<T> {
   let state = initial
-  const listeners = new Set<() => void>()
+  const changes = new Emitter<void>()
   return {
     get: () => state,
     set(next) {
       const value = typeof next === 'function' ? (next as (current: T) => T)(state) : next
       if (Object.is(value, state)) return
       state = value
-      for (const listener of [...listeners]) listener()
+      changes.fire()
     },
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    subscribe: changes.on,
   }
 }
 

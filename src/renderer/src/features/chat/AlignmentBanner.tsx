@@ -3,6 +3,7 @@ import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { failureMessage } from '../../ui/outcome-message'
 import { promptBefore } from './transcript-model'
+import { ErrorLine } from '../../ui/ErrorLine'
 import type { Alignment, TranscriptNode } from './types'
 
 /**
@@ -91,11 +92,7 @@ export function AlignmentBanner(props: {
           {t('align.restore')}
         </button>
       </div>
-      {error !== null && (
-        <p className="chat-error" role="alert" data-testid="align-error">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={error} testId="align-error" />
     </div>
   )
 }

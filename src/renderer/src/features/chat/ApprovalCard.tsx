@@ -4,6 +4,7 @@ import { useI18n, type MessageKey } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
 import { failureMessage } from '../../ui/outcome-message'
 import { PatchView } from '../../ui/diff'
+import { ErrorLine } from '../../ui/ErrorLine'
 import type { ApprovalDecision } from './types'
 
 const OPERATION_LABEL = new Map<string, MessageKey>([
@@ -104,11 +105,7 @@ export function ApprovalCard(props: {
           </button>
         )}
       </div>
-      {error !== null && (
-        <p className="chat-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={error} />
     </div>
   )
 }

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
-import { failureMessage } from '../../ui/outcome-message'
+import { failureMessage, isFailure } from '../../ui/outcome-message'
 import { useSessions, useTranscript } from '../session'
 import { SettingsPanel, useProviders } from '../settings'
 import { AlignmentBanner } from './AlignmentBanner'
@@ -101,8 +101,8 @@ export function ChatPane(props: {
       transcript.reload()
       return true
     }
-    if (outcome.kind === 'error' && outcome.error.details?.reason === 'no-model') void providers.reload()
-    if (outcome.kind === 'error' && outcome.error.details?.reason === 'misaligned') {
+    if (isFailure(outcome, 'UNAVAILABLE', 'no-model')) void providers.reload()
+    if (isFailure(outcome, 'UNAVAILABLE', 'misaligned')) {
       // Spec 04: a turn never starts on files that are not the branch's code; the banner says why.
       setError({ sessionId: target, message: t('composer.misaligned') })
       transcript.reload()
@@ -203,7 +203,7 @@ export function ChatPane(props: {
     setCommandStatus(t('composer.redoing'))
     try {
       let planned = await planRestore(client, sessionOwner, { operation: 'unrewind' })
-      if (planned.kind === 'error' && planned.error.details?.reason === 'nothing-to-redo') {
+      if (isFailure(planned, 'UNAVAILABLE', 'nothing-to-redo')) {
         const redoTurn = transcript.data?.restore.redo_turn_id ?? null
         if (redoTurn === null) {
           setError({ sessionId, message: t('composer.nothingToRedo') })

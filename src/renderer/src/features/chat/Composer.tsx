@@ -1,6 +1,7 @@
 import { useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react'
 import { useI18n } from '../../i18n'
 import { SlashMenu } from './SlashMenu'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { matchingCommands, nextEnabled, type SlashCommand } from './slash-commands'
 
 /** Why sending is off even with text typed; commands such as /new still work. */
@@ -175,11 +176,7 @@ export function Composer(props: {
           )}
         </div>
       </div>
-      {props.error !== null && (
-        <p className="chat-error" role="alert" data-testid="composer-error">
-          {props.error}
-        </p>
-      )}
+      <ErrorLine message={props.error} testId="composer-error" />
     </div>
   )
 }

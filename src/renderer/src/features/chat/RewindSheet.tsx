@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
 import { useI18n, type MessageKey, type Translate } from '../../i18n'
 import { Icon } from '../../ui/Icon'
-import { failureMessage } from '../../ui/outcome-message'
+import { failureMessage, isFailure } from '../../ui/outcome-message'
 import { ConflictDiff } from './ConflictDiff'
 import { FolderLines, REASON_TEXT } from './RestorePanel'
 import {
@@ -12,6 +12,7 @@ import {
   type RewindPlan,
   type RewindTarget,
 } from './use-rewind'
+import { ErrorLine } from '../../ui/ErrorLine'
 
 const MODES: readonly RewindMode[] = ['code_and_conversation', 'conversation', 'code']
 const FILES_PAGE = 50
@@ -179,17 +180,16 @@ export function RewindSheet(props: {
             </p>
           )}
           {state.kind === 'failed' && (
-            <p className="chat-error" role="alert" data-testid="rewind-failed">
-              {state.failure.kind === 'error' && state.failure.error.code === 'STALE_PLAN'
-                ? t('restore.stale')
-                : t('restore.failed', { message: failureMessage(state.failure, t) })}
-            </p>
+            <ErrorLine
+              testId="rewind-failed"
+              message={
+                isFailure(state.failure, 'STALE_PLAN')
+                  ? t('restore.stale')
+                  : t('restore.failed', { message: failureMessage(state.failure, t) })
+              }
+            />
           )}
-          {state.kind === 'ended' && (
-            <p className="chat-error" role="alert">
-              {t(`restore.ended.${state.status}`)}
-            </p>
-          )}
+          {state.kind === 'ended' && <ErrorLine message={t(`restore.ended.${state.status}`)} />}
           {plan && (
             <PlanDetails
               plan={plan}

@@ -6,6 +6,7 @@ import { failureMessage } from '../../ui/outcome-message'
 import { BranchMenu } from './BranchMenu'
 import { PlusIcon, SettingsIcon } from './icons'
 import type { Branch, Session } from './types'
+import { ErrorLine } from '../../ui/ErrorLine'
 import type { SessionChanges } from '../session'
 
 const MODE_LABEL: Record<PermissionMode, MessageKey> = {
@@ -181,11 +182,7 @@ export function SessionBar(props: {
           )}
         </div>
       )}
-      {error !== null && (
-        <p className="chat-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={error} />
     </div>
   )
 }

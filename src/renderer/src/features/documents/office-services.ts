@@ -1,6 +1,5 @@
-import type { ActionName, EventDataOf, PayloadOf, ResultOf } from '../../../../shared/protocol'
+import type { ActionName, PayloadOf, ResultOf } from '../../../../shared/protocol'
 import type { RequestClient, RequestOutcome } from '../../transport'
-import { onProjectEvent } from '../../ui/project-events'
 import type { OfficeServices, ServiceOutcome } from './adapters/office/services'
 
 /** Conversions and previews run LibreOffice, which can take a while on a busy machine. */
@@ -63,16 +62,15 @@ export function officeServices(
       return outcome.kind === 'ok' ? { kind: 'ok', result: { opened: true } } : outcome
     },
     install: () => call('office.install', {}, { key: true }),
-    onInstallProgress: (listener) =>
-      onProjectEvent(client, projectId, (frame) => {
-        if (frame.event === 'office.install.progress') listener(frame.data as EventDataOf<'office.install.progress'>)
-      }),
+    onInstallProgress: (listener) => client.on('office.install.progress', (data) => listener(data), { projectId }),
     onProgress: (listener) =>
-      onProjectEvent(client, projectId, (frame) => {
-        if (frame.event !== 'office.progress') return
-        const data = frame.data as EventDataOf<'office.progress'>
-        if (data.path === path) listener(data)
-      }),
+      client.on(
+        'office.progress',
+        (data) => {
+          if (data.path === path) listener(data)
+        },
+        { projectId },
+      ),
     openFile,
   }
 }

@@ -3,6 +3,7 @@ import type { DirEntry, GitFileState } from '../../../../shared/protocol'
 import { useI18n, type MessageKey } from '../../i18n'
 import { fileIcon } from '../../ui/file-icons'
 import { Icon } from '../../ui/Icon'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { failureMessage } from '../../ui/outcome-message'
 import { useStore } from '../../ui/store'
 import type { GitStore } from './git-store'
@@ -114,7 +115,7 @@ export function DirectoryItems(props: {
       )}
       {!folder.loading && folder.failure !== null && (
         <li role="none" className="tree-note tree-error" style={indent}>
-          <span role="alert">{failureMessage(folder.failure, t)}</span>{' '}
+          <ErrorLine inline message={failureMessage(folder.failure, t)} />{' '}
           <button type="button" className="link-button" onClick={() => tree.retry(path)}>
             {t('explorer.retry')}
           </button>

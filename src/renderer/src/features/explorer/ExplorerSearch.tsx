@@ -4,7 +4,9 @@ import { baseName, parentPath } from '../../../../shared/paths'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { fileIcon } from '../../ui/file-icons'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { Icon } from '../../ui/Icon'
+import { failureMessage } from '../../ui/outcome-message'
 import { useProjectSearch } from '../../ui/project-search'
 
 /**
@@ -72,9 +74,7 @@ export function ExplorerSearch(props: {
             </p>
           )}
           {state.kind === 'error' && (
-            <p className="explorer-results-count" role="alert">
-              {state.message}
-            </p>
+            <ErrorLine message={failureMessage(state.failure, t)} className="explorer-results-count" />
           )}
           {state.kind === 'ready' && state.truncated && <p className="explorer-results-count">{t('search.partial')}</p>}
           {state.kind === 'ready' && (

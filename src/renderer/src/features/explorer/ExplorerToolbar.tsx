@@ -5,7 +5,9 @@ import { parentPath } from '../../../../shared/paths'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { Icon } from '../../ui/Icon'
-import { failureMessage } from '../../ui/outcome-message'
+import { ErrorLine } from '../../ui/ErrorLine'
+import { isFailure, type FailedOutcome } from '../../ui/outcome-message'
+import { useAction } from '../../ui/use-action'
 
 export interface SelectedEntry {
   readonly path: string
@@ -30,8 +32,8 @@ export function ExplorerToolbar(props: {
   const { t } = useI18n()
   const [mode, setMode] = useState<Mode>({ kind: 'idle' })
   const [name, setName] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const action = useAction()
+  const busy = action.busy
   const owner = { project_id: props.projectId }
   const selected = props.selected
   const targetFolder = selected === null ? '' : selected.kind === 'dir' ? selected.path : parentPath(selected.path)
@@ -39,60 +41,64 @@ export function ExplorerToolbar(props: {
   const start = (next: Mode, initialName = '') => {
     setMode(next)
     setName(initialName)
-    setError(null)
+    action.clear()
   }
   const cancel = () => start({ kind: 'idle' })
+  /** A refusal decided here: shown by the action, nothing sent. */
+  const refuse = (message: string) => {
+    action.refuse(message)
+    return { kind: 'cancelled' } as const
+  }
 
-  async function revisionOf(path: string): Promise<string | null | { failed: string }> {
-    const read = await client.request('files.read', { path }, { owner })
+  /** The file's revision, null for a folder, or the failed read. */
+  async function revisionOf(path: string, signal: AbortSignal): Promise<string | null | FailedOutcome> {
+    const read = await client.request('files.read', { path }, { owner, signal })
     if (read.kind === 'ok') return read.result.revision
-    if (read.kind === 'error' && read.error.code === 'INVALID_REQUEST') return null // a folder
-    return { failed: failureMessage(read, t) }
+    if (isFailure(read, 'INVALID_REQUEST')) return null // a folder
+    return read
   }
 
   async function submit(event: FormEvent) {
     event.preventDefault()
     const trimmed = name.trim()
-    if (trimmed === '' || busy) return
-    setBusy(true)
-    setError(null)
+    if (trimmed === '') return
     const idempotencyKey = crypto.randomUUID()
-    try {
+    await action.run(async (signal) => {
       if (mode.kind === 'new') {
         const path = targetFolder === '' ? trimmed : `${targetFolder}/${trimmed}`
-        const outcome = await client.request('files.create', { path, kind: mode.entry }, { owner, idempotencyKey })
-        if (outcome.kind === 'ok') {
-          cancel()
-          props.onCreated(path, mode.entry)
-        } else setError(failureMessage(outcome, t))
-      } else if (mode.kind === 'rename' && selected) {
-        const to = parentPath(selected.path) === '' ? trimmed : `${parentPath(selected.path)}/${trimmed}`
-        // A rename waits for the editor's final publish (spec 08); unpublished edits stop it.
-        if ((await openEditor(props.projectId, selected.path)?.flush()) === false) {
-          setError(t('explorer.unsavedFirst'))
-          return
-        }
-        const revision = await revisionOf(selected.path)
-        if (typeof revision !== 'string') {
-          setError(revision === null ? t('explorer.renameFolderUnsupported') : revision.failed)
-          return
-        }
         const outcome = await client.request(
-          'files.rename',
-          { from: selected.path, to, expected_revision: revision },
-          { owner, idempotencyKey },
+          'files.create',
+          { path, kind: mode.entry },
+          { owner, idempotencyKey, signal },
         )
         if (outcome.kind === 'ok') {
           cancel()
-          // The draft key moves with the file; an editor of the old path closes.
-          await closeEditor(props.projectId, selected.path)
-          await (await draftStore()).rename(props.projectId, selected.path, to)
-          props.onRenamed(selected.path, to)
-        } else setError(failureMessage(outcome, t))
+          props.onCreated(path, mode.entry)
+        }
+        return outcome
       }
-    } finally {
-      setBusy(false)
-    }
+      if (mode.kind !== 'rename' || !selected) return { kind: 'cancelled' }
+      const to = parentPath(selected.path) === '' ? trimmed : `${parentPath(selected.path)}/${trimmed}`
+      // A rename waits for the editor's final publish (spec 08); unpublished edits stop it.
+      if ((await openEditor(props.projectId, selected.path)?.flush()) === false)
+        return refuse(t('explorer.unsavedFirst'))
+      const revision = await revisionOf(selected.path, signal)
+      if (revision === null) return refuse(t('explorer.renameFolderUnsupported'))
+      if (typeof revision !== 'string') return revision
+      const outcome = await client.request(
+        'files.rename',
+        { from: selected.path, to, expected_revision: revision },
+        { owner, idempotencyKey, signal },
+      )
+      if (outcome.kind === 'ok') {
+        cancel()
+        // The draft key moves with the file; an editor of the old path closes.
+        await closeEditor(props.projectId, selected.path)
+        await (await draftStore()).rename(props.projectId, selected.path, to)
+        props.onRenamed(selected.path, to)
+      }
+      return outcome
+    })
   }
 
   async function confirmDelete(draft: 'none' | 'discard' = 'none') {
@@ -101,26 +107,20 @@ export function ExplorerToolbar(props: {
       await openEditor(props.projectId, selected.path)?.discard()
       await (await draftStore()).discard(props.projectId, selected.path)
     }
-    setBusy(true)
-    setError(null)
-    try {
-      const revision = await revisionOf(selected.path)
-      if (typeof revision === 'object' && revision !== null) {
-        setError(revision.failed)
-        return
-      }
+    await action.run(async (signal) => {
+      const revision = await revisionOf(selected.path, signal)
+      if (typeof revision === 'object' && revision !== null) return revision
       const outcome = await client.request(
         'files.delete',
         { path: selected.path, expected_revision: revision },
-        { owner, idempotencyKey: crypto.randomUUID() },
+        { owner, idempotencyKey: crypto.randomUUID(), signal },
       )
       if (outcome.kind === 'ok') {
         cancel()
         props.onDeleted(selected.path)
-      } else setError(failureMessage(outcome, t))
-    } finally {
-      setBusy(false)
-    }
+      }
+      return outcome
+    })
   }
 
   const onInputKey = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -213,11 +213,7 @@ export function ExplorerToolbar(props: {
           </button>
         </div>
       )}
-      {error !== null && (
-        <p className="toolbar-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine message={action.error} className="toolbar-error" />
     </div>
   )
 }

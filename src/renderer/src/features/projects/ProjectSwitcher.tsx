@@ -3,8 +3,10 @@ import type { ProjectSummary } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
 import { Icon } from '../../ui/Icon'
-import { failureMessage } from '../../ui/outcome-message'
 import { openFolderRequests } from './commands'
+import { ErrorLine } from '../../ui/ErrorLine'
+import { useAction } from '../../ui/use-action'
+import { useListNavigation } from '../../ui/use-list-navigation'
 import './projects.css'
 
 export interface ProjectSwitcherHandle {
@@ -27,21 +29,20 @@ export function ProjectSwitcher(props: {
   const [open, setOpen] = useState(false)
   const [pathBox, setPathBox] = useState(false)
   const [path, setPath] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const action = useAction()
+  const moveInList = useListNavigation('.project-option')
   const button = useRef<HTMLButtonElement>(null)
   const panel = useRef<HTMLDivElement>(null)
   const current = props.projects.find((p) => p.project_id === props.currentId) ?? null
 
   const pick = async () => {
-    setError(null)
-    const outcome = await client.request('project.pick', {}, { timeoutMs: 24 * 60 * 60 * 1000 })
-    if (outcome.kind === 'ok') {
-      if (outcome.result.kind === 'opened') {
-        props.onOpened(outcome.result.project)
-        setOpen(false)
-      }
-    } else if (outcome.kind !== 'cancelled') {
-      setError(t('project.openFailed', { message: failureMessage(outcome, t) }))
+    const outcome = await action.run(
+      (signal) => client.request('project.pick', {}, { timeoutMs: 24 * 60 * 60 * 1000, signal }),
+      { frame: 'project.openFailed' },
+    )
+    if (outcome.kind === 'ok' && outcome.result.kind === 'opened') {
+      props.onOpened(outcome.result.project)
+      setOpen(false)
     }
   }
   const openFolder = () => {
@@ -70,15 +71,14 @@ export function ProjectSwitcher(props: {
   const openByPath = async (event: FormEvent) => {
     event.preventDefault()
     if (path.trim() === '') return
-    setError(null)
-    const outcome = await client.request('project.open', { path: path.trim() })
+    const outcome = await action.run((signal) => client.request('project.open', { path: path.trim() }, { signal }), {
+      frame: 'project.openFailed',
+    })
     if (outcome.kind === 'ok') {
       setPath('')
       setOpen(false)
       setPathBox(false)
       props.onOpened(outcome.result)
-    } else if (outcome.kind !== 'cancelled') {
-      setError(t('project.openFailed', { message: failureMessage(outcome, t) }))
     }
   }
   const close = () => {
@@ -114,7 +114,8 @@ export function ProjectSwitcher(props: {
           }}
         >
           <p className="project-panel-title">{t('project.recent')}</p>
-          <ul className="project-list">
+          {/* ↑/↓/Home/End move between the recent projects. */}
+          <ul className="project-list" onKeyDown={moveInList}>
             {props.projects.map((project) => (
               <li key={project.project_id}>
                 <button
@@ -163,11 +164,7 @@ export function ProjectSwitcher(props: {
               <button type="submit">{t('project.open')}</button>
             </form>
           )}
-          {error !== null && (
-            <p className="bar-error" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorLine message={action.error} />
         </div>
       )}
     </div>

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
-import { REVIEW_CONTEXT_MAX, type ResultOf } from '../../../../shared/protocol'
+import { REVIEW_CONTEXT_MAX, type ProtocolError, type ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
+import { protocolErrorMessage } from '../../ui/outcome-message'
 import { BinaryPreview } from './BinaryPreview'
 import { DiffView, type LineAnchor } from '../../ui/diff/DiffView'
 import type { ReviewFile } from './use-review'
@@ -14,7 +15,7 @@ const CONTEXT_STEPS = [3, 12, 50, REVIEW_CONTEXT_MAX] as const
 
 type State =
   | { kind: 'loading' }
-  | { kind: 'error'; message: string; stale: boolean }
+  | { kind: 'error'; error: ProtocolError; stale: boolean }
   | { kind: 'ready'; page: Omit<DiffPage, 'hunks' | 'next_cursor'>; hunks: DiffPage['hunks']; next: string | null }
 
 /** One file's bounded diff (spec 07): pages from the server, unified or side by side, "load more". */
@@ -52,7 +53,7 @@ export function DiffPane(props: {
             }))
           } else if (outcome.kind === 'error') {
             if (outcome.error.code === 'STALE_SNAPSHOT') onStale()
-            setState({ kind: 'error', message: outcome.error.message, stale: outcome.error.code === 'STALE_SNAPSHOT' })
+            setState({ kind: 'error', error: outcome.error, stale: outcome.error.code === 'STALE_SNAPSHOT' })
           }
         }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -64,7 +65,7 @@ export function DiffPane(props: {
   if (state.kind === 'error')
     return (
       <p className="review-note" role="alert">
-        {state.message}
+        {protocolErrorMessage(state.error, t)}
       </p>
     )
   // PDFs and images are compared as pictures: their bytes (PDF internals may even be "text") say

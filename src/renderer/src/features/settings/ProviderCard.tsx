@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { ProviderView } from '../../../../shared/protocol'
 import { useI18n } from '../../i18n'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { TestResultView, type TestOutcome } from './TestResultView'
 
 export type TestState =
@@ -97,11 +98,7 @@ export function ProviderCard(props: {
         )}
       </div>
       {props.test?.kind === 'done' && <TestResultView model={provider.model} result={props.test.result} />}
-      {props.test?.kind === 'failed' && (
-        <p className="chat-error" role="alert">
-          {props.test.message}
-        </p>
-      )}
+      {props.test?.kind === 'failed' && <ErrorLine message={props.test.message} />}
     </li>
   )
 }

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { ProviderKind, type ProviderView } from '../../../../shared/protocol'
 import { useI18n, type MessageKey } from '../../i18n'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { DEFAULT_BASE_URLS, savePayload, type KeyChoice, type ProviderDraft, type SavePayload } from './provider-draft'
 
 const KIND_LABEL: Record<ProviderKind, MessageKey> = {
@@ -136,11 +137,7 @@ export function ProviderForm(props: {
           {t('settings.activateOnSave')}
         </label>
       )}
-      {(problem !== null || props.error !== null) && (
-        <p className="chat-error" role="alert">
-          {problem !== null ? t(problem) : props.error}
-        </p>
-      )}
+      <ErrorLine message={problem !== null ? t(problem) : props.error} />
       <div className="form-buttons">
         <button type="submit" className="primary" disabled={props.saving} data-testid="provider-save">
           {t('settings.save')}

@@ -3,8 +3,9 @@ import { useState } from 'react'
 import type { ProviderView, ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
-import type { RequestOutcome } from '../../transport'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { failureMessage } from '../../ui/outcome-message'
+import { useAction } from '../../ui/use-action'
 import { ProviderCard, type TestState } from './ProviderCard'
 import { ProviderForm } from './ProviderForm'
 import { ProviderHelp } from './ProviderHelp'
@@ -32,9 +33,11 @@ export function SettingsPanel(props: { onClose: () => void; onChanged?: () => vo
   const providers = useProviders()
   const listing = providers.listing
   const [form, setForm] = useState<FormState | null>(null)
-  const [formError, setFormError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  /** Saving the form; its failure shows inside the form. */
+  const formAction = useAction()
+  /** Adding a suggestion, activating or removing a provider; one line above the list. */
+  const listAction = useAction()
+  const saving = formAction.busy || listAction.busy
   const [tests, setTests] = useState<ReadonlyMap<string, TestState>>(new Map())
   const noneActive = listing?.active_provider_id === null
 
@@ -42,39 +45,32 @@ export function SettingsPanel(props: { onClose: () => void; onChanged?: () => vo
     void providers.reload()
     props.onChanged?.()
   }
-  const failed = (outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }>) =>
-    outcome.kind === 'cancelled' ? null : failureMessage(outcome, t)
-
   function openForm(editing: ProviderView | null, initial: ProviderDraft) {
-    setFormError(null)
+    formAction.clear()
     setForm((f) => ({ editing, initial, generation: (f?.generation ?? 0) + 1 }))
   }
 
   async function save(payload: SavePayload) {
-    setSaving(true)
-    setFormError(null)
-    const outcome = await client.request('settings.save_provider', payload)
-    setSaving(false)
-    if (outcome.kind !== 'ok') {
-      setFormError(failed(outcome))
-      return
-    }
+    const outcome = await formAction.run((signal) => client.request('settings.save_provider', payload, { signal }))
+    if (outcome.kind !== 'ok') return
     setForm(null)
     changed()
   }
   async function addSuggestion(suggestion: Suggestion) {
-    setSaving(true)
-    setError(null)
-    const outcome = await client.request('settings.save_provider', {
-      kind: suggestion.kind,
-      name: suggestion.name,
-      base_url: suggestion.base_url,
-      model: suggestion.model,
-      key: suggestion.key,
-      ...(noneActive ? { activate: true } : {}),
-    })
-    setSaving(false)
-    if (outcome.kind !== 'ok') setError(failed(outcome))
+    await listAction.run((signal) =>
+      client.request(
+        'settings.save_provider',
+        {
+          kind: suggestion.kind,
+          name: suggestion.name,
+          base_url: suggestion.base_url,
+          model: suggestion.model,
+          key: suggestion.key,
+          ...(noneActive ? { activate: true } : {}),
+        },
+        { signal },
+      ),
+    )
     changed()
   }
   async function test(providerId: string) {
@@ -87,19 +83,19 @@ export function SettingsPanel(props: { onClose: () => void; onChanged?: () => vo
     const next: TestState =
       outcome.kind === 'ok'
         ? { kind: 'done', result: outcome.result }
-        : { kind: 'failed', message: failed(outcome) ?? '' }
+        : { kind: 'failed', message: failureMessage(outcome, t) }
     setTests((m) => new Map(m).set(providerId, next))
   }
   async function activate(providerId: string) {
-    setError(null)
-    const outcome = await client.request('settings.activate_provider', { provider_id: providerId })
-    if (outcome.kind !== 'ok') setError(failed(outcome))
+    await listAction.run((signal) =>
+      client.request('settings.activate_provider', { provider_id: providerId }, { signal }),
+    )
     changed()
   }
   async function remove(providerId: string) {
-    setError(null)
-    const outcome = await client.request('settings.remove_provider', { provider_id: providerId })
-    if (outcome.kind !== 'ok') setError(failed(outcome))
+    await listAction.run((signal) =>
+      client.request('settings.remove_provider', { provider_id: providerId }, { signal }),
+    )
     changed()
   }
 
@@ -118,7 +114,7 @@ export function SettingsPanel(props: { onClose: () => void; onChanged?: () => vo
             initial={form.initial}
             editing={form.editing}
             canStoreKeys={listing?.can_store_keys ?? false}
-            error={formError}
+            error={formAction.error}
             saving={saving}
             onSave={(payload) => void save(payload)}
             onCancel={() => setForm(null)}
@@ -126,15 +122,9 @@ export function SettingsPanel(props: { onClose: () => void; onChanged?: () => vo
         ) : (
           <>
             {providers.failure !== null && providers.failure.kind !== 'cancelled' && (
-              <p className="chat-error" role="alert">
-                {t('settings.loadFailed', { message: failureMessage(providers.failure, t) })}
-              </p>
+              <ErrorLine message={t('settings.loadFailed', { message: failureMessage(providers.failure, t) })} />
             )}
-            {error !== null && (
-              <p className="chat-error" role="alert">
-                {error}
-              </p>
-            )}
+            <ErrorLine message={listAction.error} />
             <section className="settings-section">
               <h3>{t('settings.providers')}</h3>
               {listing === null && providers.failure === null && (

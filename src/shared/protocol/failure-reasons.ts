@@ -1,0 +1,108 @@
+import type { ErrorCode, ProtocolError } from './errors'
+
+/**
+ * The `details.reason` values the engine sends, per error code. Views match on these (and the
+ * catalogue keys its messages by code and reason), so a reason is declared here before the engine
+ * sends it; test/failure-reasons.test.ts holds the engine's literal reasons to this table.
+ * A code absent here carries no reason a view may act on.
+ */
+export const FAILURE_REASONS = {
+  BUSY: ['restore-applying'],
+  CONFLICT: [
+    'baseline-mismatch',
+    'changed-during-publish',
+    'changed-during-read',
+    'hunk-mismatch',
+    'not-read',
+    'parent-changed',
+  ],
+  INVALID_REQUEST: [
+    'bad-base-url',
+    'bad-base64',
+    'content-xor-base64',
+    'is-directory',
+    'missing-key',
+    'not-a-folder',
+    'not-unicode',
+    'nul',
+    'old-string-not-unique',
+    'patch-syntax',
+    'preview-required',
+    'source-is-target',
+    'symlink-loop',
+    'too-long',
+    'unexpected-key',
+  ],
+  NOT_FOUND: ['not-on-branch', 'old-string-not-found'],
+  PERMISSION_DENIED: [
+    'bad-path',
+    'changed-during-read',
+    'git-internal',
+    'no-access',
+    'not-regular',
+    'outside-root',
+    'symlink-leaf',
+  ],
+  STALE_SNAPSHOT: ['evicted'],
+  TOO_LARGE: ['part-bytes', 'package-bytes', 'compression-ratio', 'too-many-parts', 'time', 'memory'],
+  UNAVAILABLE: [
+    'aborted',
+    'active-branch',
+    'aligned',
+    'archived',
+    'blob-store-failed',
+    'config-too-large',
+    'config-unstable',
+    'corrupt',
+    'dubious-ownership',
+    'expired',
+    'git-failed',
+    'git-too-old',
+    'index-locked',
+    'io-error',
+    'misaligned',
+    'missing',
+    'missing-blob',
+    'missing-object',
+    'no-base',
+    'no-commits',
+    'no-engine',
+    'no-git',
+    'no-model',
+    'not-archived',
+    'not-exact',
+    'not-git',
+    'not-offered',
+    'nothing-to-redo',
+    'nothing-to-restore',
+    'output-too-large',
+    'snapshot-expired',
+    'stale-writer',
+    'timeout',
+    'too-many-open-files',
+    'turn-running',
+    'unpinned',
+  ],
+  UNSUPPORTED: ['binary', 'directory-not-empty', 'is-directory', 'no-secret-store', 'wrong-family'],
+} as const satisfies Partial<Record<ErrorCode, readonly string[]>>
+
+type CodeWithReasons = keyof typeof FAILURE_REASONS
+
+/** The reasons declared for one error code (`never` for a code that has none). */
+export type FailureReasonOf<C extends ErrorCode> = C extends CodeWithReasons
+  ? (typeof FAILURE_REASONS)[C][number]
+  : never
+
+/** Any declared reason, of any code. */
+export type FailureReason = FailureReasonOf<CodeWithReasons>
+
+/**
+ * The failure's reason when the protocol declares it for that code; `undefined` for no reason, a
+ * reason of another code, or one this build does not know (an engine newer than the renderer).
+ */
+export function failureReason<C extends ErrorCode>(error: ProtocolError & { code: C }): FailureReasonOf<C> | undefined {
+  const reason = error.details?.reason
+  if (typeof reason !== 'string' || !Object.hasOwn(FAILURE_REASONS, error.code)) return undefined
+  const declared: readonly string[] = FAILURE_REASONS[error.code as CodeWithReasons]
+  return declared.includes(reason) ? (reason as FailureReasonOf<C>) : undefined
+}
