@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import type { ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
-import { FileTab, workingCopiesFor } from '../features/documents'
+import { FileTab, releaseClosedDocuments } from '../features/documents'
+import { dirtyPathsOf, watchReadCache } from '../features/drafts'
 import { Explorer, gitStoreFor } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { ReviewPane, reviewTurn } from '../features/review'
@@ -183,16 +184,15 @@ function Workspace(props: {
   const { workbench, scope } = props
   const { projectId, tabs } = scope
   const git = useStore(gitStoreFor(client, projectId).store)
-  const workingCopies = workingCopiesFor(client, projectId)
-  const dirty = useStore(workingCopies.dirty)
+  const dirty = useStore(dirtyPathsOf(projectId))
   const sessionId = useStore(workbench.chatSession)
-  useEffect(() => workingCopies.watch(), [workingCopies])
+  useEffect(() => watchReadCache(client, projectId), [client, projectId])
   const reviewActive = useStore(tabs.store, (s) => s.activeId === 'review')
-  // Working copies and the editors kept across tab switches are released when their tab closes.
+  // Editors kept across tab switches (the bitmap editor) are released when their tab closes.
   const openPaths = useStore(tabs.store, (s) =>
     s.tabs.flatMap((tab) => (tab.kind === 'file' ? [tab.path] : [])).join('\u0000'),
   )
-  useEffect(() => workingCopies.releaseClosed(new Set(openPaths.split('\u0000'))), [workingCopies, openPaths])
+  useEffect(() => releaseClosedDocuments(projectId, new Set(openPaths.split('\u0000'))), [projectId, openPaths])
   const openFile = (path: string, pinned = true) => tabs.openFile(path, { pinned })
   const reveal = (path: string) => {
     workbench.layout.current?.show('explorer')
@@ -209,7 +209,7 @@ function Workspace(props: {
     ) : (
       <FileTab
         key={tab.path}
-        workingCopies={workingCopies}
+        projectId={projectId}
         path={tab.path}
         viewState={tabs.viewState(tab.id)}
         onViewState={(view) => tabs.saveViewState(tab.id, view)}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../i18n'
 import type { DocumentAdapterEntry, DocumentContent, MountOptions, MountedDocument } from './adapters/types'
-import { hideKept, showKept, watchEscapes, type KeptDocument, type KeptSlot } from './working-copy/kept-documents'
+import { forgetKept, keepDocument, keptDocument } from './kept-documents'
 import type { OfficeServices } from './adapters/office/services'
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
@@ -30,10 +30,10 @@ export function DocumentHost(props: {
   /** "Convert to PNG" and the like: a new file next to this one (project files only). */
   createCopy?: MountOptions['createCopy']
   /**
-   * An editor whose instance outlives this view (kept-documents.ts): where it is kept. A tab switch
-   * hides its element (inert, off the page) instead of destroying it; coming back shows it again.
+   * An editor whose instance outlives this view (kept-documents.ts): the key it is kept under. A
+   * tab switch detaches its element instead of destroying it; coming back re-attaches it.
    */
-  keep?: KeptSlot | undefined
+  keep?: string
   /** The Office actions bound to this file, for the Office adapter (created by the tab). */
   office?: OfficeServices | undefined
 }) {
@@ -51,28 +51,23 @@ export function DocumentHost(props: {
   })
   const { entry, path, size, readOnly } = props
 
-  const keepSlot = props.keep
+  const keepKey = props.keep
   useEffect(() => {
     const host = container.current
     if (!host) return
     let cancelled = false
     let instance: MountedDocument | null = null
     let element: HTMLElement | null = null
-    let kept: KeptDocument | undefined
-    // While a kept editor is shown, what it puts outside its element is noted, to hide with it.
-    let stopEscapes: (() => void) | null = null
     const dark = darkQuery()
     const onScheme = () => instance?.setDark(dark.matches)
     const unsubscribe: Array<() => void> = []
     void (async () => {
       try {
-        const reattached = keepSlot?.get()
+        const reattached = keepKey ? keptDocument(keepKey) : undefined
         if (reattached && reattached.adapterId === entry.id) {
-          // The same editor as before the tab switch: its canvas, undo stack and working copy intact.
-          kept = reattached
+          // The same editor as before the tab switch: its canvas, undo stack and autosave intact.
           element = reattached.element
-          showKept(reattached, host)
-          stopEscapes = watchEscapes(reattached.escaped)
+          host.append(element)
           instance = reattached.mounted
           instance.show?.()
           instance.setDark(dark.matches)
@@ -86,8 +81,6 @@ export function DocumentHost(props: {
           element = document.createElement('div')
           element.className = 'document-instance'
           host.append(element)
-          const escaped = new Set<Element>()
-          if (keepSlot) stopEscapes = watchEscapes(escaped)
           instance = await adapter.mount(element, {
             content,
             revision,
@@ -107,10 +100,7 @@ export function DocumentHost(props: {
             element.remove()
             return
           }
-          if (keepSlot) {
-            kept = { adapterId: entry.id, element, mounted: instance, escaped }
-            keepSlot.keep(kept)
-          }
+          if (keepKey) keepDocument(keepKey, { adapterId: entry.id, element, mounted: instance, autosave: null })
         }
         mounted.current = instance
         setMountedPath(path)
@@ -134,26 +124,29 @@ export function DocumentHost(props: {
       mounted.current = null
       const released = instance
       const release = latest.current.release
-      stopEscapes?.()
-      if (kept && released && released.hide?.() !== false) {
-        // Kept for the next view of this tab, inert meanwhile; closing the tab releases it.
-        hideKept(kept)
-        if (release) void release(released, { kept: true })
-        return
+      if (keepKey && released) {
+        if (released.hide?.() !== false) {
+          // Kept for the next view of this tab; closing the tab releases it (kept-documents.ts).
+          element?.remove()
+          if (release) void release(released, { kept: true })
+          return
+        }
       }
-      if (kept && released) keepSlot?.forget(released)
+      const forgotten = keepKey && released ? forgetKept(keepKey, released) : undefined
       const detached = element
       if (released && release)
         void release(released, { kept: false }).finally(() => {
+          forgotten?.cleanup?.()
           released.destroy()
           detached?.remove()
         })
       else {
+        forgotten?.cleanup?.()
         released?.destroy()
         detached?.remove()
       }
     }
-  }, [entry, path, size, readOnly, keepSlot])
+  }, [entry, path, size, readOnly, keepKey])
 
   const { content, revision } = props
   useEffect(() => {

@@ -1,10 +1,9 @@
 import { useState } from 'react'
 import { useClient } from '../../app/client-context'
 import { formatBytes, useI18n } from '../../i18n'
-import type { AutosaveState } from '../drafts'
+import type { Autosave, AutosaveState } from '../drafts'
 import { MAX_DRAFTS, MAX_DRAFT_BYTES } from '../drafts'
 import { Compare } from './Compare'
-import type { TextWorkingCopy } from './working-copy/text-working-copy'
 
 /** `notes.md` → `notes (copy).md`; a name without an extension gets the suffix at the end. */
 export function copyPathOf(path: string, attempt = 1): string {
@@ -22,7 +21,7 @@ export function copyPathOf(path: string, attempt = 1): string {
 export function EditBanner(props: {
   projectId: string
   path: string
-  copy: TextWorkingCopy
+  autosave: Autosave
   state: AutosaveState
   /** The editor's text now (the draft may lag a keystroke behind when the store refused it). */
   currentText: () => string
@@ -84,7 +83,7 @@ export function EditBanner(props: {
               void act(async () => {
                 const disk = await readDisk()
                 if (!disk) return setNote(t('edit.failedRead'))
-                await props.copy.overwrite(disk.revision)
+                await props.autosave.overwrite(disk.revision)
                 setCompare(null)
               })
             }
@@ -97,7 +96,7 @@ export function EditBanner(props: {
             disabled={busy}
             onClick={() =>
               void act(async () => {
-                await props.copy.revert()
+                await props.autosave.discard()
                 setCompare(null)
                 props.onReload()
               })
@@ -120,7 +119,7 @@ export function EditBanner(props: {
                     { owner, idempotencyKey: crypto.randomUUID() },
                   )
                   if (created.kind === 'ok') {
-                    await props.copy.revert()
+                    await props.autosave.discard()
                     setCompare(null)
                     props.onReload()
                     props.onOpenFile?.(target)
@@ -162,7 +161,7 @@ export function EditBanner(props: {
             type="button"
             data-testid="save-retry"
             disabled={busy}
-            onClick={() => void act(async () => void (await props.copy.retry()))}
+            onClick={() => void act(async () => void (await props.autosave.retry()))}
           >
             {t('edit.retry')}
           </button>
@@ -182,7 +181,9 @@ export function EditBanner(props: {
           type="button"
           data-testid="draft-save-now"
           disabled={busy}
-          onClick={() => void act(async () => void (await props.copy.saveNow(props.currentText())))}
+          onClick={() =>
+            void act(async () => void (await props.autosave.saveNow({ kind: 'text', text: props.currentText() })))
+          }
         >
           {t('edit.saveNow')}
         </button>
@@ -192,7 +193,7 @@ export function EditBanner(props: {
           disabled={busy}
           onClick={() =>
             void act(async () => {
-              await props.copy.revert()
+              await props.autosave.discard()
               props.onReload()
             })
           }

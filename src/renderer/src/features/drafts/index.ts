@@ -26,10 +26,11 @@ export {
   closeEditor,
   dirtyPathsOf,
   draftStore,
+  editorFor,
   markDirty,
   openEditor,
   readCache,
-  registerEditor,
+  registerByteEditor,
   watchReadCache,
   type EditorHandle,
 } from './editing'

@@ -1,43 +1,34 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { BytesWorkingCopy } from './bytes-working-copy'
-import type { PublishResult } from './publisher'
+import { BinaryAutosave } from './binary-autosave'
+import type { BytePublisher, PublishOutcome } from './byte-publisher'
 
-function harness(outcomes: Array<PublishResult | ((baseline: string | null) => PublishResult)> = []) {
+function harness(outcomes: Array<PublishOutcome | ((baseline: string) => PublishOutcome)> = []) {
   let version = 0
-  const calls: Array<{ bytes: string; baseline: string | null; key: string }> = []
+  const calls: Array<{ bytes: string; baseline: string; key: string }> = []
   let gate: Promise<void> = Promise.resolve()
+  const publisher: BytePublisher = {
+    async saveBytes(bytes, baseline, attempt) {
+      calls.push({ bytes: new TextDecoder().decode(bytes), baseline, key: attempt })
+      await gate
+      const next = outcomes.shift()
+      if (next) return typeof next === 'function' ? next(baseline) : next
+      return { kind: 'saved', revision: `r${++version}` }
+    },
+  }
   let content = 'v0'
   let keys = 0
-  const copy = new BytesWorkingCopy({
+  const autosave = new BinaryAutosave({
     exportBytes: async () => new TextEncoder().encode(content),
-    publisher: {
-      projectId: 'prj_test',
-      path: 'a.pdf',
-      noteEdit: () => {},
-      endEditSession: () => {},
-      async publish(published, baseline, attempt) {
-        calls.push({
-          bytes: published.kind === 'bytes' ? new TextDecoder().decode(published.bytes) : published.text,
-          baseline,
-          key: attempt,
-        })
-        await gate
-        const next = outcomes.shift()
-        if (next) return typeof next === 'function' ? next(baseline) : next
-        return { kind: 'saved', revision: `r${++version}` }
-      },
-    },
-    drafts: null,
-    mime: 'application/pdf',
-    baseline: { revision: 'r0', size: 2 },
+    publisher,
+    baseline: 'r0',
     newKey: () => `k${++keys}`,
   })
   return {
-    copy,
+    autosave,
     calls,
     edit(next: string) {
       content = next
-      copy.changed()
+      autosave.changed()
     },
     hold() {
       let release!: () => void
@@ -46,8 +37,6 @@ function harness(outcomes: Array<PublishResult | ((baseline: string | null) => P
     },
   }
 }
-
-const CLEAN = { dirty: false, publishing: false, problem: null }
 
 beforeEach(() => vi.useFakeTimers())
 afterEach(() => vi.useRealTimers())
@@ -60,10 +49,10 @@ describe('autosave of exported bytes', () => {
     h.edit('ab')
     await vi.advanceTimersByTimeAsync(600)
     expect(h.calls).toEqual([])
-    expect(h.copy.getState()).toMatchObject({ dirty: true, publishing: false, problem: null })
+    expect(h.autosave.store.get().status.kind).toBe('pending')
     await vi.advanceTimersByTimeAsync(500)
     expect(h.calls).toEqual([{ bytes: 'ab', baseline: 'r0', key: 'k1' }])
-    expect(h.copy.getState()).toEqual({ ...CLEAN, baseline: 'r1' })
+    expect(h.autosave.store.get()).toEqual({ status: { kind: 'clean' }, baseline: 'r1' })
     h.edit('abc')
     await vi.advanceTimersByTimeAsync(1100)
     expect(h.calls[1]).toEqual({ bytes: 'abc', baseline: 'r1', key: 'k2' })
@@ -74,7 +63,7 @@ describe('autosave of exported bytes', () => {
     const release = h.hold()
     h.edit('one')
     await vi.advanceTimersByTimeAsync(1000)
-    expect(h.copy.getState().publishing).toBe(true)
+    expect(h.autosave.store.get().status.kind).toBe('saving')
     h.edit('two')
     await vi.advanceTimersByTimeAsync(1000)
     expect(h.calls).toHaveLength(1)
@@ -84,43 +73,43 @@ describe('autosave of exported bytes', () => {
       ['one', 'r0'],
       ['two', 'r1'],
     ])
-    expect(h.copy.getState()).toMatchObject(CLEAN)
+    expect(h.autosave.store.get().status.kind).toBe('clean')
   })
 
   test('a failed publish keeps the bytes and retries them with the same key', async () => {
     const h = harness([{ kind: 'failed', message: 'disk full' }])
     h.edit('note')
     await vi.advanceTimersByTimeAsync(1000)
-    expect(h.copy.getState().problem).toEqual({ kind: 'failed', message: 'disk full' })
-    expect(h.copy.dirty).toBe(true)
-    void h.copy.retry()
+    expect(h.autosave.store.get().status).toEqual({ kind: 'failed', message: 'disk full' })
+    expect(h.autosave.unpublished).toBe(true)
+    h.autosave.retry()
     await vi.advanceTimersByTimeAsync(0)
     expect(h.calls.map((c) => c.key)).toEqual(['k1', 'k1'])
-    expect(h.copy.getState()).toEqual({ ...CLEAN, baseline: 'r1' })
+    expect(h.autosave.store.get()).toEqual({ status: { kind: 'clean' }, baseline: 'r1' })
   })
 
   test('a conflict stops publishing until the person overwrites or discards', async () => {
-    const h = harness([{ kind: 'conflict', actualRevision: 'disk-7', message: 'changed' }])
+    const h = harness([{ kind: 'conflict', message: 'changed' }])
     h.edit('mine')
     await vi.advanceTimersByTimeAsync(1000)
-    expect(h.copy.getState().problem).toEqual({ kind: 'conflict', actualRevision: 'disk-7' })
+    expect(h.autosave.store.get().status.kind).toBe('conflict')
     h.edit('mine 2')
     await vi.advanceTimersByTimeAsync(5000)
     expect(h.calls).toHaveLength(1)
-    void h.copy.overwrite('disk-7')
+    h.autosave.overwrite('disk-7')
     await vi.advanceTimersByTimeAsync(0)
     expect(h.calls[1]).toMatchObject({ bytes: 'mine 2', baseline: 'disk-7' })
-    expect(h.copy.getState()).toMatchObject(CLEAN)
+    expect(h.autosave.store.get().status.kind).toBe('clean')
   })
 
-  test('save publishes at once and says whether everything reached the disk', async () => {
+  test('flush publishes at once and says whether everything reached the disk', async () => {
     const h = harness()
     h.edit('closing')
-    expect(await h.copy.save()).toBe(true)
+    expect(await h.autosave.flush()).toBe(true)
     expect(h.calls).toHaveLength(1)
     const failing = harness([{ kind: 'failed', message: 'offline' }])
     failing.edit('x')
-    expect(await failing.copy.save()).toBe(false)
-    expect(failing.copy.dirty).toBe(true)
+    expect(await failing.autosave.flush()).toBe(false)
+    expect(failing.autosave.unpublished).toBe(true)
   })
 })
