@@ -69,18 +69,19 @@ export default tseslint.config(
     plugins: { retrace: fences },
     rules: { 'retrace/module-fences': 'error' },
   },
-  // Main side only (issue 24): no file-level import cycle anywhere under src/main. The renderer's
-  // own layer rules live in their own block.
+  // Issue 24: no file-level import cycle in the engine, the preload or the shared code (the
+  // renderer's own cycle rule, which also sees feature-level cycles, lives in its block below).
   {
-    files: ['src/main/**/*.ts'],
+    files: ['src/main/**/*.ts', 'src/shared/**/*.ts', 'src/preload/**/*.ts'],
     ignores: ['**/*.test.ts'],
     plugins: { 'retrace-main': cycles },
-    rules: { 'retrace-main/no-import-cycle': ['error', { roots: ['src/main'] }] },
+    rules: { 'retrace-main/no-import-cycle': ['error', { roots: ['src/main', 'src/shared', 'src/preload'] }] },
   },
-  // Main side only (issue 24): a file over 600 lines is two files.
+  // Issue 24: a source file over 600 lines is two files. The UI catalogues are data (one message
+  // per line), not code, so they are the one exception.
   {
-    files: ['src/main/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'src/renderer/src/i18n/en.ts', 'src/renderer/src/i18n/zh-CN.ts'],
     rules: { 'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }] },
   },
   {
