@@ -441,9 +441,7 @@ export function OfficeView(props: {
             </p>
           )}
           {install.kind === 'failed' && (
-            <p role="alert" className="viewer-error">
-              {t('office.offer.failed', { message: install.message })}
-            </p>
+            <ErrorLine className="viewer-error" message={t('office.offer.failed', { message: install.message })} />
           )}
           <div className="office-offer-actions">
             <button type="button" onClick={() => void startInstall()} disabled={install.kind === 'running'}>
