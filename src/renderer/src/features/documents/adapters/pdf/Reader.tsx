@@ -6,7 +6,8 @@ import { Icon } from '../../../../ui/Icon'
 import { useStore } from '../../../../ui/store'
 import { Unsupported } from '../../Unsupported'
 import { Outline } from './Outline'
-import { HIGHLIGHT_COLORS, ZOOM_STEPS, type PdfReader } from './reader'
+import type { PdfReader } from './reader'
+import { HIGHLIGHT_COLORS, ZOOM_STEPS } from './reader-state'
 import { Thumbnails } from './Thumbnails'
 
 /** Toolbar buttons keep the text selection (Highlight works on it) and the focus where it is. */
