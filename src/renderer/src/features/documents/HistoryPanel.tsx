@@ -2,7 +2,9 @@ import { useCallback, useEffect, useState } from 'react'
 import type { FileVersion, ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { formatBytes, useI18n, type MessageKey } from '../../i18n'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { Icon } from '../../ui/Icon'
+import { failureMessage, type FailedOutcome } from '../../ui/outcome-message'
 import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { resolveAdapter } from './adapters/registry'
 import type { DocumentContent, DocumentAdapterEntry } from './adapters/types'
@@ -43,7 +45,8 @@ export function HistoryPanel(props: {
   const { t, locale } = useI18n()
   const [versions, setVersions] = useState<readonly FileVersion[] | null>(null)
   const [next, setNext] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  /** The last listing's failure, kept as the outcome so the line follows a language switch. */
+  const [listingFailure, setListingFailure] = useState<FailedOutcome | null>(null)
   const [preview, setPreview] = useState<Preview | null>(null)
   const [comparing, setComparing] = useState(false)
   const [status, setStatus] = useState<string | null>(null)
@@ -71,15 +74,16 @@ export function HistoryPanel(props: {
       .then((outcome) => {
         if (outcome.kind === 'cancelled') return
         if (outcome.kind !== 'ok') {
-          setError(outcome.kind === 'error' ? outcome.error.message : t('history.failed'))
+          // The versions already listed stay: a failed reload must not empty what was shown.
+          setListingFailure(outcome)
           return
         }
-        setError(null)
+        setListingFailure(null)
         setVersions(outcome.result.versions)
         setNext(outcome.result.next_cursor)
       })
     return () => controller.abort()
-  }, [client, props.projectId, props.path, reloads, t])
+  }, [client, props.projectId, props.path, reloads])
 
   const loadMore = async () => {
     if (!next) return
@@ -190,11 +194,7 @@ export function HistoryPanel(props: {
           <Icon name="close" />
         </button>
       </header>
-      {error && (
-        <p className="viewer-note viewer-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorLine className="viewer-note viewer-error" message={listingFailure && failureMessage(listingFailure, t)} />
       {versions !== null && versions.length === 0 && <p className="viewer-note">{t('history.empty')}</p>}
       {versions !== null && versions.length > 0 && (
         <ol className="history-list" data-testid="history-list">
@@ -267,11 +267,7 @@ export function HistoryPanel(props: {
             </p>
           )}
           {preview.kind === 'loading' && <p className="viewer-note">{t('history.loading')}</p>}
-          {preview.kind === 'failed' && (
-            <p className="viewer-note viewer-error" role="alert">
-              {preview.message}
-            </p>
-          )}
+          {preview.kind === 'failed' && <ErrorLine className="viewer-note viewer-error" message={preview.message} />}
           {preview.kind === 'shown' &&
             (comparing && preview.text !== null ? (
               <Compare

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { formatBytes, useI18n, type Translate } from '../../i18n'
 import { Icon } from '../../ui/Icon'
+import { ErrorLine } from '../../ui/ErrorLine'
 
 /**
  * The explicit state for a file no adapter shows (unsupported type, over a limit, bytes not
@@ -56,11 +57,7 @@ export function Unsupported(props: {
         )}
       </div>
       {!props.onDownload && props.downloadUnavailable && <p className="viewer-note">{props.downloadUnavailable}</p>}
-      {failed && (
-        <p className="viewer-note" role="alert">
-          {t('viewer.downloadFailed')}
-        </p>
-      )}
+      {failed && <ErrorLine className="viewer-note" message={t('viewer.downloadFailed')} />}
     </div>
   )
 }

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import { formatBytes, useI18n } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { MountOptions } from '../types'
 import { blobOf, ConvertToPng, imagePng } from './common'
 import { EDIT_LIMITS, imageInfo, type EditVerdict, type ImageInfo } from './image-info'
@@ -95,9 +96,7 @@ export function ImagePreview(props: {
       ) : (
         <div className={`image-view image-view-${props.compact ? 'compact' : 'full'}`}>
           {broken ? (
-            <p className="viewer-note" role="alert">
-              {t('image.undecodable')}
-            </p>
+            <ErrorLine className="viewer-note" message={t('image.undecodable')} />
           ) : (
             <img
               ref={setImage}

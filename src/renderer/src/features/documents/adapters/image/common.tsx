@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { I18nContext, translator, useI18n, type Locale } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import {
   createEmitter,
   type CopyOutcome,
@@ -82,9 +83,11 @@ export function ConvertToPng(props: {
         </span>
       )}
       {state.kind === 'failed' && (
-        <span role="alert" className="image-convert-result image-error">
-          {t('image.convertFailed', { message: state.message })}
-        </span>
+        <ErrorLine
+          inline
+          className="image-convert-result image-error"
+          message={t('image.convertFailed', { message: state.message })}
+        />
       )}
     </span>
   )

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { createRoot } from 'react-dom/client'
 import ImageEditor from 'tui-image-editor'
 import { I18nContext, translator, useI18n, type Locale } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import { createEmitter, type DocumentAdapter, type MountedDocument } from '../types'
 import { blobOf, bytesOf, dataUrlBytes } from './common'
 import { editVerdict, imageInfo, isLosslessWebp } from './image-info'
@@ -378,9 +379,7 @@ function EditorView(props: {
         </form>
       )}
       {snapshot.error && (
-        <p className="viewer-note viewer-error" role="alert">
-          {t('image.failed', { message: snapshot.error })}
-        </p>
+        <ErrorLine className="viewer-note viewer-error" message={t('image.failed', { message: snapshot.error })} />
       )}
       <div
         className="image-canvas"

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useI18n } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import { blobOf, bytesOf, mountReactView } from '../image/common'
 import type { DocumentAdapter, MountedDocument } from '../types'
 import '../image/image.css'
@@ -23,28 +24,25 @@ function MediaView(props: { bytes: Uint8Array; mime: string; path: string }) {
   const { t } = useI18n()
   const url = useMemo(() => URL.createObjectURL(blobOf(props.bytes, props.mime)), [props.bytes, props.mime])
   useEffect(() => () => URL.revokeObjectURL(url), [url])
-  const [error, setError] = useState<string | null>(null)
+  // The player's failure as its MediaError code (null: none yet), so the sentence is built at
+  // render time and follows a language switch.
+  const [failure, setFailure] = useState<{ code: number | undefined } | null>(null)
   const Player = props.mime.startsWith('video/') ? 'video' : 'audio'
-  const onError = (element: HTMLMediaElement) => {
-    const code = element.error?.code
-    setError(
-      t('media.failed', {
-        mime: props.mime,
-        reason:
-          code === MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED
-            ? t('media.unsupported')
-            : code === MediaError.MEDIA_ERR_DECODE
-              ? t('media.decode')
-              : t('media.other'),
-      }),
-    )
-  }
+  const error =
+    failure &&
+    t('media.failed', {
+      mime: props.mime,
+      reason:
+        failure.code === MediaError.MEDIA_ERR_SRC_NOT_SUPPORTED
+          ? t('media.unsupported')
+          : failure.code === MediaError.MEDIA_ERR_DECODE
+            ? t('media.decode')
+            : t('media.other'),
+    })
   return (
     <div className="media-view" data-testid="media-box">
       {error ? (
-        <p className="viewer-note viewer-error" role="alert" data-testid="media-error">
-          {error}
-        </p>
+        <ErrorLine className="viewer-note viewer-error" testId="media-error" message={error} />
       ) : (
         <Player
           src={url}
@@ -52,7 +50,7 @@ function MediaView(props: { bytes: Uint8Array; mime: string; path: string }) {
           preload="metadata"
           aria-label={props.path}
           data-testid="media-player"
-          onError={(event) => onError(event.currentTarget)}
+          onError={(event) => setFailure({ code: event.currentTarget.error?.code })}
         />
       )}
     </div>

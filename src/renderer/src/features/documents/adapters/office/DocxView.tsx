@@ -5,6 +5,7 @@ import zhCN from '@eigenpal/docx-editor-i18n/zh-CN'
 import { useEffect, useRef, useState } from 'react'
 import { dedupeMedia, openPackage } from '../../../../../../shared/office'
 import { useI18n, type Locale } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { OfficeSession } from './session'
 
 // Fonts come from the machine: the editor would otherwise fetch Google Fonts for every family it
@@ -50,11 +51,7 @@ export function DocxView(props: { session: OfficeSession; readOnly: boolean; dar
   }, [session, readOnly])
 
   if (failed !== null) {
-    return (
-      <p className="viewer-note viewer-error" role="alert">
-        {t('office.corrupt')} {failed}
-      </p>
-    )
+    return <ErrorLine className="viewer-note viewer-error" message={`${t('office.corrupt')} ${failed}`} />
   }
   return (
     <div ref={host} className="docx-view" data-testid="office-docx" data-readonly={readOnly || undefined}>

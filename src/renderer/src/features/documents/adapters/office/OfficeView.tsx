@@ -1,6 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react'
 import type { OfficeFormat } from '../../../../../../shared/protocol'
 import { formatBytes, useI18n, type Locale, type MessageKey } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
+import { Alert } from '../../../../ui/Alert'
 import { OdfThumbnail } from './OdfThumbnail'
 import { OnlyOfficePane } from './OnlyOfficePane'
 import type { OnlyOfficeHost } from './onlyoffice-host'
@@ -220,16 +222,16 @@ export function OfficeView(props: {
   if (refusal) {
     body =
       refusal.kind === 'too-large' ? (
-        <div className="cannot-preview" data-testid="office-too-large" role="alert">
+        <Alert as="div" className="cannot-preview" testId="office-too-large">
           <h3>{t('office.tooLargeTitle')}</h3>
           <p>{tooLargeDetail(refusal.details, t)}</p>
           <p>{t('office.refusedNothingChanged')}</p>
           <button type="button" onClick={() => void download()}>
             {t('viewer.download')}
           </button>
-        </div>
+        </Alert>
       ) : (
-        <div className="cannot-preview" data-testid="office-unchecked" role="alert">
+        <Alert as="div" className="cannot-preview" testId="office-unchecked">
           <h3>{t('office.uncheckedTitle')}</h3>
           <p>{t('office.uncheckedDetail', { message: refusal.message })}</p>
           <button
@@ -244,7 +246,7 @@ export function OfficeView(props: {
           <button type="button" onClick={() => void download()}>
             {t('viewer.download')}
           </button>
-        </div>
+        </Alert>
       )
   } else if (state === 'password-protected' || state === 'corrupt') {
     body = (
@@ -414,15 +416,12 @@ export function OfficeView(props: {
         </p>
       )}
       {conversion.kind === 'failed' && (
-        <p className="viewer-note viewer-error" role="alert">
-          {t('office.convertFailed', { message: conversion.message })}
-        </p>
+        <ErrorLine
+          className="viewer-note viewer-error"
+          message={t('office.convertFailed', { message: conversion.message })}
+        />
       )}
-      {notice !== null && (
-        <p className="viewer-note viewer-error" role="alert">
-          {notice}
-        </p>
-      )}
+      <ErrorLine className="viewer-note viewer-error" message={notice} />
       {showOffer && (
         <section className="office-offer" role="dialog" aria-labelledby="office-offer-title">
           <h3 id="office-offer-title">{t('office.offer.title')}</h3>
@@ -442,9 +441,7 @@ export function OfficeView(props: {
             </p>
           )}
           {install.kind === 'failed' && (
-            <p role="alert" className="viewer-error">
-              {t('office.offer.failed', { message: install.message })}
-            </p>
+            <ErrorLine className="viewer-error" message={t('office.offer.failed', { message: install.message })} />
           )}
           <div className="office-offer-actions">
             <button type="button" onClick={() => void startInstall()} disabled={install.kind === 'running'}>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useI18n } from '../../../../i18n'
+import { Alert } from '../../../../ui/Alert'
 import type { EngineState } from './onlyoffice-host'
 import type { EngineSlot } from './OfficeView'
 
@@ -23,12 +24,12 @@ export function OnlyOfficePane(props: { engine: EngineSlot; onRetry: () => void 
   return createPortal(
     <div className="office-engine-overlay" data-testid="office-engine-overlay">
       {state.kind === 'failed' ? (
-        <div role="alert" className="office-engine-status">
+        <Alert as="div" className="office-engine-status">
           <p>{t('office.engine.failed', { message: state.message })}</p>
           <button type="button" onClick={props.onRetry}>
             {t('office.retry')}
           </button>
-        </div>
+        </Alert>
       ) : (
         <p role="status" className="office-engine-status">
           {state.kind === 'loading-engine' ? t('office.engine.loading') : t('office.engine.opening')}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n, type Locale } from '../../../../i18n'
+import { Alert } from '../../../../ui/Alert'
 import type { MountedDocument } from '../types'
 import type { OfficeServices } from './services'
 import { useElapsed } from './use-elapsed'
@@ -84,7 +85,7 @@ export function PagesView(props: { services: OfficeServices; path: string; dark:
         </p>
       )}
       {(state.kind === 'unavailable' || state.kind === 'failed') && (
-        <div className="viewer-note viewer-error" role="alert">
+        <Alert as="div" className="viewer-note viewer-error">
           <p>{state.message}</p>
           <button
             type="button"
@@ -95,7 +96,7 @@ export function PagesView(props: { services: OfficeServices; path: string; dark:
           >
             {t('office.retry')}
           </button>
-        </div>
+        </Alert>
       )}
       <div ref={slot} className="office-pages-reader" hidden={state.kind !== 'shown'} />
     </div>

@@ -13,6 +13,7 @@ import {
 } from '../../../../../../shared/office'
 import SSF from 'ssf'
 import { useI18n } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { OfficeSession } from './session'
 
 const ROW_HEIGHT = 24
@@ -180,11 +181,7 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
   }
 
   if (failed !== null) {
-    return (
-      <p className="viewer-note viewer-error" role="alert">
-        {t('office.corrupt')} {failed}
-      </p>
-    )
+    return <ErrorLine className="viewer-note viewer-error" message={`${t('office.corrupt')} ${failed}`} />
   }
   if (!sheets || !content) return <p className="viewer-note">{t('office.reading')}</p>
 
@@ -260,11 +257,7 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
           }}
         />
       </div>
-      {refusal !== null && (
-        <p className="viewer-note viewer-error" role="alert">
-          {refusal}
-        </p>
-      )}
+      <ErrorLine className="viewer-note viewer-error" message={refusal} />
       <div
         ref={scroller}
         className="sheet-scroll"

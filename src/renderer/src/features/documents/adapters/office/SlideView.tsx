@@ -2,6 +2,7 @@ import DOMPurify from 'dompurify'
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
 import { editSlideText, openPackage, readSlideTexts, type SlideText } from '../../../../../../shared/office'
 import { useI18n } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { OfficeSession } from './session'
 
 const COMMIT_DELAY_MS = 600
@@ -68,11 +69,7 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
   }, [bytes])
 
   if (failed !== null) {
-    return (
-      <p className="viewer-note viewer-error" role="alert">
-        {t('office.corrupt')} {failed}
-      </p>
-    )
+    return <ErrorLine className="viewer-note viewer-error" message={`${t('office.corrupt')} ${failed}`} />
   }
   if (!slides) return <p className="viewer-note">{t('office.reading')}</p>
   const slide = slides.find((s) => s.index === current) ?? slides[0]

@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { useI18n } from '../../../../i18n'
 import { Icon } from '../../../../ui/Icon'
 import { useStore } from '../../../../ui/store'
-import type { OutlineNode, PdfReader } from './reader'
+import type { PdfReader } from './reader'
+import type { OutlineNode } from './reader-state'
 
 function Item(props: { node: OutlineNode; reader: PdfReader; level: number }) {
   const { node, reader } = props

@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import { useI18n } from '../../../../i18n'
+import { Alert } from '../../../../ui/Alert'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import { Icon } from '../../../../ui/Icon'
 import { useStore } from '../../../../ui/store'
 import { Unsupported } from '../../Unsupported'
 import { Outline } from './Outline'
-import { HIGHLIGHT_COLORS, ZOOM_STEPS, type PdfReader } from './reader'
+import type { PdfReader } from './reader'
+import { HIGHLIGHT_COLORS, ZOOM_STEPS } from './reader-state'
 import { Thumbnails } from './Thumbnails'
 
 /** Toolbar buttons keep the text selection (Highlight works on it) and the focus where it is. */
@@ -313,9 +316,9 @@ function PasswordPrompt(props: { reader: PdfReader; name: string; incorrect: boo
         />
       </label>
       {props.incorrect && (
-        <p id="pdf-password-error" className="pdf-error" role="alert">
+        <Alert id="pdf-password-error" className="pdf-error">
           {t('pdf.password.incorrect')}
-        </p>
+        </Alert>
       )}
       <div className="pdf-password-actions">
         <button type="submit" className="primary">
@@ -416,9 +419,10 @@ export function ReaderView(props: { reader: PdfReader; path: string; compact: bo
         {phase.kind === 'ready' && sidebarOpen && !props.compact && <Sidebar reader={reader} />}
         <div className="pdf-main">
           {brokenPages.length > 0 && (
-            <p className="pdf-broken" role="alert">
-              {brokenPages.map((page) => t('pdf.pageBroken', { page })).join(' ')}
-            </p>
+            <ErrorLine
+              className="pdf-broken"
+              message={brokenPages.map((page) => t('pdf.pageBroken', { page })).join(' ')}
+            />
           )}
           {/* pdf.js owns what is inside the stage: React never renders children there. */}
           <div className="pdf-stage" ref={stage} aria-label={name} role="document" />

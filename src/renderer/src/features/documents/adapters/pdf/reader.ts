@@ -1,6 +1,22 @@
 import { createStore, type Store } from '../../../../ui/store'
 import { fragmentsToText } from './copy-text'
+import { confineEditor, modeOfTool, toolOfMode, type EditorUiManager } from './annotation-editor'
+import { currentFindMatch, readerHasSelection, selectElements } from './find-match'
+import { toOutline } from './outline-tree'
+import { createViewerComponents, documentParams, markPageDrawn } from './pdfjs-setup'
 import { loadPdfjs, type Pdfjs, type PdfjsLib, type PdfjsViewer } from './pdfjs'
+import {
+  FIND_STATES,
+  HIGHLIGHT_COLORS,
+  isViewState,
+  MAX_PDF_BYTES,
+  type FindState,
+  type HighlightColorName,
+  type ReaderOptions,
+  type ReaderState,
+  type ReaderViewState,
+  type Tool,
+} from './reader-state'
 import { selectionFragments } from './selection-fragments'
 import { clampAspect, ThumbnailRenderer } from './thumbnails'
 
@@ -10,100 +26,6 @@ type PDFViewer = PdfjsViewer.PDFViewer
 type EventBus = PdfjsViewer.EventBus
 type PDFLinkService = PdfjsViewer.PDFLinkService
 type PDFFindController = PdfjsViewer.PDFFindController
-
-/** Spec 09: the reader refuses inputs over 64 MiB before handing them to pdf.js. */
-export const MAX_PDF_BYTES = 64 * 1024 * 1024
-/** Canvas limits: 16 M pixels (64 MiB of RGBA) per page canvas; bigger zooms are drawn by pdf.js's detail view. */
-export const MAX_CANVAS_PIXELS = 2 ** 24
-export const MAX_CANVAS_DIM = 16_384
-
-export const ZOOM_PRESETS = ['page-width', 'page-fit', 'page-actual'] as const
-export type ZoomPreset = (typeof ZOOM_PRESETS)[number]
-export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const
-
-/** Highlight colours offered (pdf.js's own names and values, so its editor toolbar agrees). */
-export const HIGHLIGHT_COLORS = [
-  { name: 'yellow', value: '#FFFF98' },
-  { name: 'green', value: '#53FFBC' },
-  { name: 'blue', value: '#80EBFF' },
-  { name: 'pink', value: '#FFCBE6' },
-] as const
-export type HighlightColorName = (typeof HIGHLIGHT_COLORS)[number]['name']
-
-export type ReaderPhase =
-  | { readonly kind: 'loading' }
-  | { readonly kind: 'password'; readonly incorrect: boolean }
-  | { readonly kind: 'ready' }
-  | {
-      readonly kind: 'failed'
-      readonly reason: 'corrupt' | 'too-large' | 'locked' | 'failed'
-      readonly message: string
-    }
-
-export type Tool = 'none' | 'highlight' | 'freetext'
-
-export interface OutlineNode {
-  readonly id: string
-  readonly title: string
-  readonly dest: string | unknown[] | null
-  readonly children: readonly OutlineNode[]
-}
-
-export interface FindState {
-  readonly open: boolean
-  readonly query: string
-  readonly highlightAll: boolean
-  readonly current: number
-  readonly total: number
-  readonly status: 'idle' | 'pending' | 'found' | 'not-found' | 'wrapped'
-}
-
-export interface ReaderState {
-  readonly phase: ReaderPhase
-  readonly pageCount: number
-  readonly page: number
-  readonly scale: number
-  /** A preset name or the numeric scale as text (pdf.js's `currentScaleValue`). */
-  readonly scaleValue: string
-  readonly sidebarOpen: boolean
-  readonly sidebarView: 'thumbnails' | 'outline'
-  readonly outline: readonly OutlineNode[] | null
-  readonly find: FindState
-  readonly tool: Tool
-  readonly highlightColor: HighlightColorName
-  readonly canUndo: boolean
-  readonly canRedo: boolean
-  readonly keepLineBreaks: boolean
-  /** Pages pdf.js could not draw (canvas limits, broken content). */
-  readonly brokenPages: readonly number[]
-  readonly editable: boolean
-  /** Height ÷ width of page 1: the placeholder shape of thumbnails not drawn yet. */
-  readonly pageAspect: number
-}
-
-export interface ReaderViewState {
-  readonly page: number
-  readonly scaleValue: string
-  readonly top: number | null
-  readonly left: number | null
-  readonly sidebarOpen: boolean
-  readonly sidebarView: 'thumbnails' | 'outline'
-}
-
-export interface ReaderOptions {
-  readonly bytes: Uint8Array
-  readonly readOnly: boolean
-  readonly compact: boolean
-  readonly viewState?: unknown
-  /** Announces an edit of the annotations (the adapter turns it into `changed`). */
-  readonly onChange: () => void
-}
-
-const FIND_STATES = ['found', 'not-found', 'wrapped', 'pending'] as const
-
-function isViewState(value: unknown): value is ReaderViewState {
-  return typeof value === 'object' && value !== null && typeof (value as ReaderViewState).page === 'number'
-}
 
 /**
  * One PDF in the reader: pdf.js's viewer components (PDFViewer, PDFLinkService, PDFFindController
@@ -217,21 +139,8 @@ export class PdfReader {
     }
     if (this.destroyed) return
     this.pdfjs = pdfjs
-    const { lib, assets } = pdfjs
-    const url = (folder: string) => new URL(`${folder}/`, assets).href
-    const task = lib.getDocument({
-      // getDocument detaches the buffer it is given: the original stays ours (Download, undo-all).
-      data: this.original.slice(),
-      cMapUrl: url('cmaps'),
-      cMapPacked: true,
-      standardFontDataUrl: url('standard_fonts'),
-      wasmUrl: url('wasm'),
-      iccUrl: url('iccs'),
-      enableXfa: false,
-      stopAtErrors: false,
-      maxImageSize: MAX_CANVAS_PIXELS * 4,
-      canvasMaxAreaInBytes: MAX_CANVAS_PIXELS * 4,
-    })
+    const { lib } = pdfjs
+    const task = lib.getDocument(documentParams(pdfjs, this.original))
     this.task = task
     task.onPassword = (update: (password: string) => void, reason: number) => {
       this.passwordCallback = update
@@ -289,36 +198,14 @@ export class PdfReader {
   }
 
   private buildViewer(pdfjs: Pdfjs, pdf: PDFDocumentProxy) {
-    const { lib, viewer: components } = pdfjs
+    const { lib } = pdfjs
     const signal = this.abort.signal
-    const eventBus = new components.EventBus()
-    const linkService = new (readerLinkService(components))({
-      eventBus,
-      externalLinkTarget: components.LinkTarget.BLANK,
-      externalLinkRel: 'noopener noreferrer nofollow',
-    })
-    const findController = new components.PDFFindController({ eventBus, linkService })
-    const editable = !this.options.readOnly
-    const viewer = new components.PDFViewer({
+    const { eventBus, linkService, findController, viewer } = createViewerComponents(pdfjs, {
       container: this.container,
-      viewer: this.viewerElement,
-      eventBus,
-      linkService,
-      findController,
-      // Forms are shown as drawn, not filled in: the reader edits highlights and notes only.
-      annotationMode: lib.AnnotationMode.ENABLE,
-      annotationEditorMode: editable ? lib.AnnotationEditorType.NONE : lib.AnnotationEditorType.DISABLE,
-      annotationEditorHighlightColors: HIGHLIGHT_COLORS.map((c) => `${c.name}=${c.value}`).join(','),
-      maxCanvasPixels: MAX_CANVAS_PIXELS,
-      maxCanvasDim: MAX_CANVAS_DIM,
-      // Pages get a shadow on the canvas instead of pdf.js's transparent 9 px border.
-      removePageBorders: true,
-      // The icons of sticky notes and other annotations, staged with pdf.js (a 404 without it).
-      imageResourcesPath: new URL('images/', pdfjs.assets).href,
-      enableAutoLinking: true,
-      abortSignal: signal,
-    } as ConstructorParameters<typeof components.PDFViewer>[0])
-    linkService.setViewer(viewer)
+      viewerElement: this.viewerElement,
+      editable: !this.options.readOnly,
+      signal,
+    })
     this.eventBus = eventBus
     this.viewer = viewer
     this.linkService = linkService
@@ -340,13 +227,7 @@ export class PdfReader {
         const broken = this.store.get().brokenPages
         if (!broken.includes(event.pageNumber)) this.set({ brokenPages: [...broken, event.pageNumber] })
       } else if (div) {
-        div.dataset.rendered = 'true'
-        // The drawn page canvas, for Review's previews and tests to find.
-        const canvas = div.querySelector<HTMLCanvasElement>('.canvasWrapper canvas')
-        if (canvas) {
-          canvas.dataset.testid = 'pdf-page'
-          canvas.dataset.rendered = 'true'
-        }
+        markPageDrawn(div)
       }
     })
     on('updatefindmatchescount', (event: { matchesCount: { current: number; total: number } }) =>
@@ -379,13 +260,7 @@ export class PdfReader {
       })
     })
     on('annotationeditormodechanged', (event: { mode: number }) => {
-      const tool: Tool =
-        event.mode === lib.AnnotationEditorType.HIGHLIGHT
-          ? 'highlight'
-          : event.mode === lib.AnnotationEditorType.FREETEXT
-            ? 'freetext'
-            : 'none'
-      this.set({ tool })
+      this.set({ tool: toolOfMode(event.mode, lib.AnnotationEditorType) })
       this.scheduleCheck()
     })
     on('editingstateschanged', (event: { details: { hasSomethingToUndo: boolean; hasSomethingToRedo: boolean } }) => {
@@ -531,16 +406,12 @@ export class PdfReader {
 
   // --- annotations -----------------------------------------------------------------------------
 
-  private editorMode(tool: Tool): number {
-    const types = this.pdfjs?.lib.AnnotationEditorType
-    if (!types) return 0
-    return tool === 'highlight' ? types.HIGHLIGHT : tool === 'freetext' ? types.FREETEXT : types.NONE
-  }
-
   setTool(tool: Tool, options: { fromKeyboard?: boolean } = {}) {
     const viewer = this.viewer
     if (!viewer || this.options.readOnly || this.store.get().phase.kind !== 'ready') return
-    viewer.annotationEditorMode = { mode: this.editorMode(tool), isFromKeyboard: options.fromKeyboard ?? false }
+    const types = this.pdfjs?.lib.AnnotationEditorType
+    const mode = types ? modeOfTool(tool, types) : 0
+    viewer.annotationEditorMode = { mode, isFromKeyboard: options.fromKeyboard ?? false }
   }
 
   /**
@@ -550,12 +421,12 @@ export class PdfReader {
   highlight(options: { fromKeyboard?: boolean } = {}) {
     const eventBus = this.eventBus
     if (this.options.readOnly || !eventBus) return
-    if (!this.readerSelection() && this.currentMatch().length === 0) {
+    if (!readerHasSelection(this.container) && this.currentMatch().length === 0) {
       this.setTool(this.store.get().tool === 'highlight' ? 'none' : 'highlight', options)
       return
     }
     const apply = () => {
-      if (!this.readerSelection()) this.selectCurrentMatch()
+      if (!readerHasSelection(this.container)) selectElements(this.currentMatch())
       eventBus.dispatch('editingaction', { source: this, name: 'highlightSelection' })
     }
     // pdf.js turns a selection into a highlight from no tool or the highlight tool, not from another.
@@ -565,31 +436,6 @@ export class PdfReader {
     } else {
       apply()
     }
-  }
-
-  private readerSelection(): boolean {
-    const selection = document.getSelection()
-    return selection !== null && !selection.isCollapsed && this.container.contains(selection.anchorNode)
-  }
-
-  private currentMatch(): Element[] {
-    if (!this.store.get().find.open) return []
-    return [...this.container.querySelectorAll('.textLayer .highlight.selected')]
-  }
-
-  /** Selects the text of the current find match, if it is drawn; true when it did. */
-  private selectCurrentMatch(): boolean {
-    const parts = this.currentMatch()
-    const first = parts[0]
-    const last = parts.at(-1)
-    if (!first || !last) return false
-    const range = document.createRange()
-    range.setStart(first, 0)
-    range.setEnd(last, last.childNodes.length)
-    const selection = document.getSelection()
-    selection?.removeAllRanges()
-    selection?.addRange(range)
-    return true
   }
 
   /** The Free text button: the tool on or off; from the keyboard it also places a note to type in. */
@@ -636,6 +482,10 @@ export class PdfReader {
   redo() {
     this.eventBus?.dispatch('editingaction', { source: this, name: 'redo' })
     this.scheduleCheck()
+  }
+
+  private currentMatch(): Element[] {
+    return currentFindMatch(this.container, this.store.get().find.open)
   }
 
   // --- changes and export ----------------------------------------------------------------------
@@ -746,104 +596,4 @@ export class PdfReader {
     )
     this.container.remove()
   }
-}
-
-/**
- * pdf.js's link service, except where a destination leads: pdf.js also moves the focus to the
- * target page's text layer once that layer is drawn, and when the page was already drawn that wait
- * outlives the jump — the next redraw (a zoom) focuses the old page and scrolls back to it. Here a
- * destination only scrolls.
- */
-function readerLinkService(components: typeof PdfjsViewer) {
-  return class ReaderLinkService extends components.PDFLinkService {
-    override async goToDestination(dest: string | unknown[]): Promise<void> {
-      const pdf = this.pdfDocument as PDFDocumentProxy | null
-      const viewer = this.pdfViewer as PDFViewer | null
-      if (!pdf || !viewer) return
-      const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest
-      if (!Array.isArray(explicit)) return
-      const [target] = explicit as [unknown]
-      let pageNumber: number | null = null
-      if (target && typeof target === 'object') {
-        const ref = target as { num: number; gen: number }
-        pageNumber = pdf.cachedPageNumber(ref) ?? null
-        if (!pageNumber) {
-          try {
-            pageNumber = (await pdf.getPageIndex(ref)) + 1
-          } catch {
-            return
-          }
-        }
-      } else if (Number.isInteger(target)) {
-        pageNumber = (target as number) + 1
-      }
-      if (!pageNumber || pageNumber < 1 || pageNumber > viewer.pagesCount) return
-      viewer.scrollPageIntoView({ pageNumber, destArray: explicit } as Parameters<PDFViewer['scrollPageIntoView']>[0])
-    }
-  }
-}
-
-interface RawOutline {
-  title: string
-  dest: string | unknown[] | null
-  items: RawOutline[]
-}
-
-function toOutline(items: readonly RawOutline[], prefix = ''): OutlineNode[] {
-  return items.map((item, index) => {
-    const id = `${prefix}${index}`
-    return { id, title: item.title, dest: item.dest, children: toOutline(item.items ?? [], `${id}.`) }
-  })
-}
-
-/** The parts of pdf.js's annotation editor manager (6.3) the reader drives. */
-interface EditorUiManager {
-  endCurrentEditing?: () => void
-  getMode?: () => number
-  addEditListeners?: () => void
-  removeEditListeners?: () => void
-  setEditingState?: (editing: boolean) => void
-}
-
-const GLOBAL_EDITOR_HANDLERS = ['keydown', 'keyup', 'copy', 'cut', 'paste'] as const
-
-/**
- * pdf.js's editor manager is built for a viewer that owns the whole page, and this one shares it
- * with the chat and the explorer:
- * - While a tool is on it listens on the whole window: its shortcuts (Backspace deletes the
- *   selected annotations, Ctrl+A selects them all, Ctrl+Z undoes) and its copy/cut/paste handlers,
- *   which cancel the default action everywhere — typing Backspace or pasting into the composer was
- *   swallowed and deleted a highlight. Those handlers are wrapped to act only on this reader's
- *   events, then re-registered (pdf.js binds them when it adds its listeners, which
- *   `removeEditListeners`/`addEditListeners` redo).
- * - It turns a picture dropped or pasted anywhere on the page into a stamp on the current page,
- *   whatever the tool — even in a reader kept in a hidden tab. Its editor types are narrowed to the
- *   reader's own tools before pdf.js registers them (it keeps the first list it is given).
- */
-function confineEditor(
-  uiManager: EditorUiManager,
-  scope: { owns: (target: EventTarget | null) => boolean; tools: readonly number[] },
-): void {
-  const manager = uiManager as unknown as Record<string, unknown>
-  const prototype = Object.getPrototypeOf(uiManager) as Record<string, unknown>
-  for (const name of GLOBAL_EDITOR_HANDLERS) {
-    const original = prototype[name]
-    if (typeof original !== 'function') continue
-    manager[name] = (event: Event) =>
-      scope.owns(event.target) ? (original as (event: Event) => unknown).call(uiManager, event) : undefined
-  }
-  const register = prototype.registerEditorTypes
-  if (typeof register === 'function') {
-    manager.registerEditorTypes = (types: ReadonlyArray<{ _editorType?: number }>) =>
-      (register as (types: unknown[]) => unknown).call(
-        uiManager,
-        types.filter((type) => type._editorType !== undefined && scope.tools.includes(type._editorType)),
-      )
-  }
-  if (!uiManager.removeEditListeners || !uiManager.addEditListeners) return
-  const mode = uiManager.getMode?.()
-  uiManager.removeEditListeners()
-  uiManager.addEditListeners()
-  // `addEditListeners` also turns editing on; with no tool on (mode 0) pdf.js keeps it off.
-  if (mode === 0) uiManager.setEditingState?.(false)
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import { bytesOf, canvasPng, ConvertToPng, mountReactView } from '../image/common'
 import type { DocumentAdapter, MountOptions, MountedDocument } from '../types'
 import type { PsdLayerNode, PsdRequest, PsdResponse, PsdSource } from './protocol'
@@ -161,9 +162,11 @@ function PsdView(props: { bytes: Uint8Array; options: MountOptions }) {
         </div>
       )}
       {shown.kind === 'failed' ? (
-        <p className="viewer-note viewer-error" role="alert" data-testid="psd-unavailable">
-          {t('psd.unavailable', { reason: shown.reason })}
-        </p>
+        <ErrorLine
+          className="viewer-note viewer-error"
+          testId="psd-unavailable"
+          message={t('psd.unavailable', { reason: shown.reason })}
+        />
       ) : (
         <div className="psd-body">
           <div className="image-view image-view-full psd-canvas">

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../../../i18n'
+import { ErrorLine } from '../../../../ui/ErrorLine'
 import { bytesOf, canvasPng, ConvertToPng, mountReactView } from '../image/common'
 import type { DocumentAdapter, MountOptions, MountedDocument } from '../types'
 import type { TiffRequest, TiffResponse } from './tiff.worker'
@@ -128,9 +129,7 @@ function TiffView(props: { bytes: Uint8Array; options: MountOptions }) {
         </div>
       )}
       {failed ? (
-        <p className="viewer-note viewer-error" role="alert">
-          {failed}
-        </p>
+        <ErrorLine className="viewer-note viewer-error" message={failed} />
       ) : (
         <div className="image-view image-view-full psd-canvas">
           <canvas ref={canvas} data-testid="tiff-canvas" role="img" aria-label={props.options.path} />
