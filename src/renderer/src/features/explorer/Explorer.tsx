@@ -1,4 +1,4 @@
-import { useEffect, useImperativeHandle, useState, type KeyboardEvent, type Ref } from 'react'
+import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type RefObject, type Ref } from 'react'
 import type { DirEntry } from '../../../../shared/protocol'
 import { useClient } from '../../app/client-context'
 import { useI18n } from '../../i18n'
@@ -11,13 +11,22 @@ import { gitStoreFor } from './git-store'
 import { treeStoreFor } from './tree-store'
 import './explorer.css'
 
-/** The row appears once its folders' listings arrive; wait for it, a little. */
-function focusRow(path: string, started: number) {
-  const row = document.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(path)}"]`)
+function rowIn(tree: HTMLElement, path: string): HTMLElement | null {
+  return tree.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(path)}"]`)
+}
+
+/**
+ * The row appears once its folders' listings arrive; wait for it, a little. Looked up inside this
+ * explorer's own tree, never the whole document, so another tree on the page cannot answer; once
+ * the explorer unmounts the wait ends.
+ */
+function focusRow(tree: RefObject<HTMLUListElement | null>, path: string, started: number) {
+  if (!tree.current) return
+  const row = rowIn(tree.current, path)
   if (row) {
     row.scrollIntoView({ block: 'nearest' })
     row.focus()
-  } else if (Date.now() - started < 3_000) requestAnimationFrame(() => focusRow(path, started))
+  } else if (Date.now() - started < 3_000) requestAnimationFrame(() => focusRow(tree, path, started))
 }
 
 export interface ExplorerHandle {
@@ -44,6 +53,7 @@ export function Explorer(props: {
   const selected = useStore(tree.store, (s) => s.selected)
   const expanded = useStore(tree.store, (s) => s.expanded)
   const [query, setQuery] = useState('')
+  const treeElement = useRef<HTMLUListElement>(null)
 
   useEffect(() => {
     git.refreshSoon(0)
@@ -63,13 +73,13 @@ export function Explorer(props: {
         const segments = path.split('/')
         tree.expand(segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join('/')))
         tree.select({ path, kind: 'file' })
-        requestAnimationFrame(() => focusRow(path, Date.now()))
+        requestAnimationFrame(() => focusRow(treeElement, path, Date.now()))
       },
       focus() {
+        const root = treeElement.current
+        if (!root) return
         const current = tree.store.get().selected?.path
-        const row =
-          (current && document.querySelector<HTMLElement>(`[role="treeitem"][data-path="${CSS.escape(current)}"]`)) ||
-          document.querySelector<HTMLElement>('.explorer [role="treeitem"]')
+        const row = (current && rowIn(root, current)) || root.querySelector<HTMLElement>('[role="treeitem"]')
         row?.focus()
       },
     }),
@@ -152,10 +162,11 @@ export function Explorer(props: {
           const segments = path.split('/')
           tree.expand(segments.map((_, i) => segments.slice(0, i + 1).join('/')))
           tree.select({ path, kind: 'dir' })
-          requestAnimationFrame(() => focusRow(path, Date.now()))
+          requestAnimationFrame(() => focusRow(treeElement, path, Date.now()))
         }}
       />
       <ul
+        ref={treeElement}
         hidden={query.trim() !== ''}
         role="tree"
         aria-label={t('explorer.title')}
