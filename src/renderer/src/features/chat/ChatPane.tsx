@@ -74,7 +74,6 @@ export function ChatPane(props: {
   const [sheet, setSheet] = useState<RewindTarget | null>(null)
   const [picker, setPicker] = useState(false)
   const [forkFrom, setForkFrom] = useState<string | null>(null)
-  const [draft, setDraft] = useState({ text: '', n: 0 })
   const [commandStatus, setCommandStatus] = useState<string | null>(null)
   const owner = { project_id: props.projectId }
   const lineage = useMemo(() => (transcript.data ? activeLineage(transcript.data) : []), [transcript.data])
@@ -187,7 +186,7 @@ export function ChatPane(props: {
       const applied = await applyRestore(client, sessionOwner, planned.result, crypto.randomUUID())
       if (applied.kind !== 'ok') return fail(applied)
       const text = applied.result.prompt_text ?? ''
-      setDraft((d) => ({ text, n: d.n + 1 }))
+      composer.current?.replaceText(text)
     } finally {
       setCommandStatus(null)
       transcript.reload()
@@ -224,7 +223,7 @@ export function ChatPane(props: {
       const applied = await applyRestore(client, sessionOwner, planned.result, crypto.randomUUID())
       if (applied.kind !== 'ok') return fail(applied)
       // The prompt /undo put back is in the conversation again.
-      setDraft((d) => ({ text: '', n: d.n + 1 }))
+      composer.current?.replaceText('')
     } finally {
       setCommandStatus(null)
       transcript.reload()
@@ -364,7 +363,6 @@ export function ChatPane(props: {
         />
       )}
       <Composer
-        draft={draft}
         handle={composer}
         status={commandStatus}
         onRewindPicker={sessionId === null ? undefined : () => setPicker(true)}
@@ -405,7 +403,7 @@ export function ChatPane(props: {
           onOpenFile={props.onOpenFile}
           onApplied={(result) => {
             setSheet(null)
-            if (result.prompt_text) setDraft((d) => ({ text: result.prompt_text ?? '', n: d.n + 1 }))
+            if (result.prompt_text) composer.current?.replaceText(result.prompt_text)
             transcript.reload()
           }}
         />
