@@ -19,6 +19,7 @@ import { activeLineage, lineagePrompts, promptBefore } from './transcript-model'
 import { Transcript } from './Transcript'
 import type { TranscriptData } from './types'
 import { applyRestore, planRestore, type RewindTarget } from './use-rewind'
+import { ErrorLine } from '../../ui/ErrorLine'
 
 /** A new session is named after the first line of its first prompt. */
 function titleFrom(text: string): string {
@@ -335,8 +336,11 @@ export function ChatPane(props: {
       ) : (
         <div className="transcript" data-testid="transcript">
           {transcript.failure !== null ? (
-            <div className="chat-empty" role="alert">
-              <p className="chat-error">{t('chat.loadFailed', { message: failureMessage(transcript.failure, t) })}</p>
+            <div className="chat-empty">
+              <ErrorLine
+                className="chat-error"
+                message={t('chat.loadFailed', { message: failureMessage(transcript.failure, t) })}
+              />
               <button type="button" onClick={transcript.reload}>
                 {t('explorer.retry')}
               </button>
