@@ -8,6 +8,7 @@ import { tempDir } from '../../../../test/support/temp'
 import { treeFingerprint } from '../../../../test/support/tree'
 import { planApplyPatch } from '../journal'
 import { digestOf } from '../store'
+import { parseKnownEvent } from '../../../shared/protocol'
 import { send } from '../../../../test/support/protocol'
 
 async function setup(files: Record<string, string>) {
@@ -242,7 +243,8 @@ describe('progress of a large restore', () => {
     await h.turn(patch)
     const progress: Array<{ phase: string; done: number; total: number }> = []
     const subscription = h.core.onEvent((frame) => {
-      if (frame.event === 'intent.progress') progress.push(frame.data as { phase: string; done: number; total: number })
+      const known = parseKnownEvent(frame)
+      if (known?.event === 'intent.progress') progress.push(known.data)
     })
     expect(await h.planAndApply('undo')).toMatchObject({ status: 'ok', result: { status: 'committed' } })
     subscription.dispose()

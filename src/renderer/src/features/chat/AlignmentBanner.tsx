@@ -1,10 +1,9 @@
-import { useState } from 'react'
 import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
-import { failureMessage } from '../../ui/outcome-message'
 import { promptBefore } from './transcript-model'
 import { ErrorLine } from '../../ui/ErrorLine'
 import type { Alignment, TranscriptNode } from './types'
+import { useAction } from '../../ui/use-action'
 
 /**
  * Spec 04 alignment: when the files do not hold the active branch's code, say so and offer the
@@ -25,8 +24,7 @@ export function AlignmentBanner(props: {
 }) {
   const client = useClient()
   const { t } = useI18n()
-  const [working, setWorking] = useState<'keep' | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const keep = useAction()
   const { alignment } = props
   if (alignment.state === 'aligned') return null
 
@@ -41,28 +39,28 @@ export function AlignmentBanner(props: {
           where: filesPrompt === null ? t('align.start') : t('align.afterPrompt', { prompt: clip(filesPrompt) }),
         })
 
-  async function decide(decision: 'keep') {
-    setWorking(decision)
-    setError(null)
-    const outcome = await client.request(
-      'session.align',
-      {
-        session_id: props.sessionId,
-        decision,
-        expected_source: alignment.files_node_id,
-        expected_target: alignment.head_node_id,
-      },
-      { owner: { project_id: props.projectId }, idempotencyKey: crypto.randomUUID(), timeoutMs: 180_000 },
+  async function decideKeep() {
+    const outcome = await keep.run(
+      () =>
+        client.request(
+          'session.align',
+          {
+            session_id: props.sessionId,
+            decision: 'keep',
+            expected_source: alignment.files_node_id,
+            expected_target: alignment.head_node_id,
+          },
+          { owner: { project_id: props.projectId }, idempotencyKey: crypto.randomUUID(), timeoutMs: 180_000 },
+        ),
+      { frame: 'align.failed' },
     )
-    setWorking(null)
     if (outcome.kind === 'cancelled') return
+    // These two refusals have sentences of their own rather than the framed engine message.
     if (outcome.kind === 'error' && outcome.error.code === 'BLOCKED') {
       const conflicts = (outcome.error.details?.conflicts ?? []) as Array<{ path: string }>
-      setError(t('align.blocked', { paths: conflicts.map((c) => c.path || '—').join(', ') }))
+      keep.refuse(t('align.blocked', { paths: conflicts.map((c) => c.path || '—').join(', ') }))
     } else if (outcome.kind === 'error' && outcome.error.code === 'STALE_PLAN') {
-      setError(t('align.stale'))
-    } else if (outcome.kind !== 'ok') {
-      setError(t('align.failed', { message: failureMessage(outcome, t) }))
+      keep.refuse(t('align.stale'))
     }
     props.onChanged()
   }
@@ -79,20 +77,20 @@ export function AlignmentBanner(props: {
         {text}
       </p>
       <div className="alignment-actions">
-        <button type="button" disabled={working !== null} onClick={() => void decide('keep')} data-testid="align-keep">
-          {working === 'keep' ? t('align.working') : t('align.keep')}
+        <button type="button" disabled={keep.busy} onClick={() => void decideKeep()} data-testid="align-keep">
+          {keep.busy ? t('align.working') : t('align.keep')}
         </button>
         <button
           type="button"
           className="primary"
-          disabled={working !== null}
+          disabled={keep.busy}
           onClick={props.onRestore}
           data-testid="align-restore"
         >
           {t('align.restore')}
         </button>
       </div>
-      <ErrorLine message={error} testId="align-error" />
+      <ErrorLine message={keep.error} testId="align-error" />
     </div>
   )
 }

@@ -2,10 +2,10 @@ import { Suspense, useState } from 'react'
 import type { ApprovalRequest } from '../../../../shared/protocol'
 import { useI18n, type MessageKey } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
-import { failureMessage } from '../../ui/outcome-message'
 import { PatchView } from '../../ui/diff'
 import { ErrorLine } from '../../ui/ErrorLine'
 import type { ApprovalDecision } from './types'
+import { useAction } from '../../ui/use-action'
 
 const OPERATION_LABEL = new Map<string, MessageKey>([
   ['create', 'approval.op.create'],
@@ -21,19 +21,15 @@ export function ApprovalCard(props: {
 }) {
   const { t } = useI18n()
   const [sending, setSending] = useState<ApprovalDecision | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const decision = useAction()
   const { approval } = props
   const files = approval.files ?? []
 
-  async function decide(decision: ApprovalDecision) {
-    setSending(decision)
-    setError(null)
-    const outcome = await props.onDecide(decision)
+  async function decide(answer: ApprovalDecision) {
+    setSending(answer)
+    const outcome = await decision.run(() => props.onDecide(answer))
     // On success the tool part's next version replaces this card; until then the buttons stay off.
-    if (outcome.kind !== 'ok') {
-      setSending(null)
-      if (outcome.kind !== 'cancelled') setError(failureMessage(outcome, t))
-    }
+    if (outcome.kind !== 'ok') setSending(null)
   }
 
   return (
@@ -105,7 +101,7 @@ export function ApprovalCard(props: {
           </button>
         )}
       </div>
-      <ErrorLine message={error} />
+      <ErrorLine message={decision.error} />
     </div>
   )
 }

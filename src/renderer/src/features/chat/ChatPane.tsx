@@ -17,8 +17,10 @@ import { SessionBar } from './SessionBar'
 import type { SlashCommandName } from './slash-commands'
 import { activeLineage, lineagePrompts, promptBefore } from './transcript-model'
 import { Transcript } from './Transcript'
+import { useSessionFailure } from './use-session-failure'
 import type { TranscriptData } from './types'
 import { applyRestore, planRestore, type RewindTarget } from './use-rewind'
+import { ErrorLine } from '../../ui/ErrorLine'
 
 /** A new session is named after the first line of its first prompt. */
 function titleFrom(text: string): string {
@@ -70,11 +72,10 @@ export function ChatPane(props: {
       offFocus()
     }
   }, [props.projectId])
-  const [error, setError] = useState<{ sessionId: string | null; message: string } | null>(null)
+  const failure = useSessionFailure()
   const [sheet, setSheet] = useState<RewindTarget | null>(null)
   const [picker, setPicker] = useState(false)
   const [forkFrom, setForkFrom] = useState<string | null>(null)
-  const [draft, setDraft] = useState({ text: '', n: 0 })
   const [commandStatus, setCommandStatus] = useState<string | null>(null)
   const owner = { project_id: props.projectId }
   const lineage = useMemo(() => (transcript.data ? activeLineage(transcript.data) : []), [transcript.data])
@@ -86,12 +87,12 @@ export function ChatPane(props: {
     providers.hasActiveProvider === false ? 'no-model' : session?.state === 'archived' ? 'archived' : null
 
   async function send(text: string): Promise<boolean> {
-    setError(null)
+    failure.clear()
     let target = sessionId
     if (target === null) {
       const created = await sessions.create(titleFrom(text))
       if (created.kind !== 'ok') {
-        if (created.kind !== 'cancelled') setError({ sessionId: null, message: failureMessage(created, t) })
+        failure.fail(null, created)
         return false
       }
       target = created.result.session_id
@@ -104,11 +105,11 @@ export function ChatPane(props: {
     if (isFailure(outcome, 'UNAVAILABLE', 'no-model')) void providers.reload()
     if (isFailure(outcome, 'UNAVAILABLE', 'misaligned')) {
       // Spec 04: a turn never starts on files that are not the branch's code; the banner says why.
-      setError({ sessionId: target, message: t('composer.misaligned') })
+      failure.say(target, t('composer.misaligned'))
       transcript.reload()
       return false
     }
-    if (outcome.kind !== 'cancelled') setError({ sessionId: target, message: failureMessage(outcome, t) })
+    failure.fail(target, outcome)
     return false
   }
   async function stop() {
@@ -118,18 +119,15 @@ export function ChatPane(props: {
       { session_id: sessionId },
       { owner, timeoutMs: ABORT_TIMEOUT_MS },
     )
-    if (outcome.kind !== 'ok' && outcome.kind !== 'cancelled')
-      setError({ sessionId, message: failureMessage(outcome, t) })
+    failure.fail(sessionId, outcome)
     transcript.reload()
   }
   async function command(name: SlashCommandName) {
-    setError(null)
+    failure.clear()
     switch (name) {
       case '/new': {
         const created = await sessions.create()
-        if (created.kind !== 'ok' && created.kind !== 'cancelled') {
-          setError({ sessionId, message: failureMessage(created, t) })
-        }
+        failure.fail(sessionId, created)
         return
       }
       case '/undo':
@@ -143,9 +141,7 @@ export function ChatPane(props: {
   }
 
   const sessionOwner = sessionId === null ? null : { project_id: props.projectId, session_id: sessionId }
-  const fail = (outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }>) => {
-    if (outcome.kind !== 'cancelled') setError({ sessionId, message: failureMessage(outcome, t) })
-  }
+  const fail = (outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }>) => failure.fail(sessionId, outcome)
   function openSheet(
     turnId: string,
     boundary: RewindTarget['boundary'],
@@ -170,7 +166,7 @@ export function ChatPane(props: {
       if (read.kind !== 'ok') return fail(read)
       const latest = lineagePrompts(activeLineage(read.result)).at(-1)
       if (!latest) {
-        setError({ sessionId, message: t('composer.nothingToUndo') })
+        failure.say(sessionId, t('composer.nothingToUndo'))
         return
       }
       const planned = await planRestore(client, sessionOwner, {
@@ -187,7 +183,7 @@ export function ChatPane(props: {
       const applied = await applyRestore(client, sessionOwner, planned.result, crypto.randomUUID())
       if (applied.kind !== 'ok') return fail(applied)
       const text = applied.result.prompt_text ?? ''
-      setDraft((d) => ({ text, n: d.n + 1 }))
+      composer.current?.replaceText(text)
     } finally {
       setCommandStatus(null)
       transcript.reload()
@@ -206,25 +202,25 @@ export function ChatPane(props: {
       if (isFailure(planned, 'UNAVAILABLE', 'nothing-to-redo')) {
         const redoTurn = transcript.data?.restore.redo_turn_id ?? null
         if (redoTurn === null) {
-          setError({ sessionId, message: t('composer.nothingToRedo') })
+          failure.say(sessionId, t('composer.nothingToRedo'))
           return
         }
         planned = await planRestore(client, sessionOwner, { operation: 'redo', turn_id: redoTurn })
       }
       if (planned.kind !== 'ok') return fail(planned)
       if (planned.result.status !== 'ready') {
-        setError({
+        failure.say(
           sessionId,
-          message: t('restore.failed', {
+          t('restore.failed', {
             message: [...planned.result.conflicts, ...planned.result.unavailable].map((c) => c.path).join(', '),
           }),
-        })
+        )
         return
       }
       const applied = await applyRestore(client, sessionOwner, planned.result, crypto.randomUUID())
       if (applied.kind !== 'ok') return fail(applied)
       // The prompt /undo put back is in the conversation again.
-      setDraft((d) => ({ text: '', n: d.n + 1 }))
+      composer.current?.replaceText('')
     } finally {
       setCommandStatus(null)
       transcript.reload()
@@ -306,7 +302,7 @@ export function ChatPane(props: {
         sessions={sessions.sessions}
         current={current}
         onSelect={(id) => {
-          setError(null)
+          failure.clear()
           sessions.select(id)
         }}
         onCreate={() => sessions.create()}
@@ -336,8 +332,11 @@ export function ChatPane(props: {
       ) : (
         <div className="transcript" data-testid="transcript">
           {transcript.failure !== null ? (
-            <div className="chat-empty" role="alert">
-              <p className="chat-error">{t('chat.loadFailed', { message: failureMessage(transcript.failure, t) })}</p>
+            <div className="chat-empty">
+              <ErrorLine
+                className="chat-error"
+                message={t('chat.loadFailed', { message: failureMessage(transcript.failure, t) })}
+              />
               <button type="button" onClick={transcript.reload}>
                 {t('explorer.retry')}
               </button>
@@ -357,14 +356,13 @@ export function ChatPane(props: {
           rootNodeId={transcript.data.session.root_node_id}
           nodes={transcript.data.nodes}
           onChanged={() => {
-            setError(null)
+            failure.clear()
             transcript.reload()
           }}
           onRestore={() => setSheet({ turnId: '', boundary: 'after_turn', prompt: '', branchCode: true })}
         />
       )}
       <Composer
-        draft={draft}
         handle={composer}
         status={commandStatus}
         onRewindPicker={sessionId === null ? undefined : () => setPicker(true)}
@@ -386,7 +384,7 @@ export function ChatPane(props: {
         }
         running={running}
         blocked={blocked}
-        error={error !== null && error.sessionId === sessionId ? error.message : null}
+        error={failure.messageFor(sessionId)}
         onSend={send}
         onStop={stop}
         onCommand={(name) => void command(name)}
@@ -405,7 +403,7 @@ export function ChatPane(props: {
           onOpenFile={props.onOpenFile}
           onApplied={(result) => {
             setSheet(null)
-            if (result.prompt_text) setDraft((d) => ({ text: result.prompt_text ?? '', n: d.n + 1 }))
+            if (result.prompt_text) composer.current?.replaceText(result.prompt_text)
             transcript.reload()
           }}
         />

@@ -10,9 +10,11 @@ export type SendBlock = 'no-model' | 'archived' | null
 /** Two Escapes this close together on an empty message box open the rewind picker. */
 const DOUBLE_ESCAPE_MS = 800
 
-/** What the chat pane may ask of the box besides its props: take the focus. */
+/** What the chat pane may ask of the box besides its props. */
 export interface ComposerHandle {
   focus(): void
+  /** Puts text back into the box in place of what is typed (a prompt after /undo or a rewind). */
+  replaceText(text: string): void
 }
 
 /**
@@ -29,8 +31,6 @@ export function Composer(props: {
   onCommand: (command: SlashCommand['name']) => void
   onOpenSettings: () => void
   onUnarchive: () => void
-  /** Text put back into the box (a prompt after /undo); replaces the draft each time `n` changes. */
-  draft?: { text: string; n: number }
   onRewindPicker?: () => void
   /** The rewind picker, shown above the box while open. */
   picker?: ReactNode
@@ -42,14 +42,13 @@ export function Composer(props: {
   const { t } = useI18n()
   const menuId = useId()
   const [text, setText] = useState('')
-  const [seenDraft, setSeenDraft] = useState(props.draft?.n ?? 0)
   const box = useRef<HTMLTextAreaElement>(null)
   const lastEscape = useRef(0)
-  if ((props.draft?.n ?? 0) !== seenDraft) {
-    setSeenDraft(props.draft?.n ?? 0)
-    setText(props.draft?.text ?? '')
-  }
-  useImperativeHandle(props.handle, () => ({ focus: () => box.current?.focus() }), [])
+  useImperativeHandle(
+    props.handle,
+    () => ({ focus: () => box.current?.focus(), replaceText: (next: string) => setText(next) }),
+    [],
+  )
   const [sending, setSending] = useState(false)
   const [stopping, setStopping] = useState(false)
   const [highlighted, setHighlighted] = useState(0)

@@ -5,6 +5,7 @@ import type { RestoreOptions, RestoreState } from './use-restore'
 import { ConflictDiff } from './ConflictDiff'
 import { Icon } from '../../ui/Icon'
 import { heldReasonText } from '../session'
+import { ErrorLine } from '../../ui/ErrorLine'
 
 type PlanAction = RestorePlan['actions'][number]
 
@@ -356,10 +357,11 @@ export function RestorePanel(props: {
         (state.failure.kind === 'timeout' || state.failure.kind === 'disconnected')
       const stale = state.failure.kind === 'error' && state.failure.error.code === 'STALE_PLAN'
       return (
-        <div className="restore-panel restore-failed" role="alert" data-testid="restore-failed">
-          <p className="restore-lead">
-            {stale ? t('restore.stale') : t('restore.failed', { message: failureMessage(state.failure, t) })}
-          </p>
+        <div className="restore-panel restore-failed" data-testid="restore-failed">
+          <ErrorLine
+            className="restore-lead"
+            message={stale ? t('restore.stale') : t('restore.failed', { message: failureMessage(state.failure, t) })}
+          />
           <div className="restore-buttons">
             {retrySame ? (
               <button type="button" onClick={() => props.onConfirm(plan, idempotencyKey)}>
@@ -377,8 +379,8 @@ export function RestorePanel(props: {
     }
     case 'ended':
       return (
-        <div className="restore-panel restore-failed" role="alert">
-          <p className="restore-lead">{t(`restore.ended.${state.status}`)}</p>
+        <div className="restore-panel restore-failed">
+          <ErrorLine className="restore-lead" message={t(`restore.ended.${state.status}`)} />
           <div className="restore-buttons">{cancel('turnCard.close')}</div>
         </div>
       )

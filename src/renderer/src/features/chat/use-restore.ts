@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { EVENT_SCHEMAS, type ResultOf } from '../../../../shared/protocol'
+import type { ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../ui/client-context'
 import type { RestoreOperation, RestorePlan } from './types'
 
@@ -66,11 +66,9 @@ export function useRestore(props: { projectId: string; sessionId: string; turnId
 
   useEffect(() => {
     if (!applying) return
-    return client.onEvent((frame) => {
-      if (frame.event !== 'intent.progress') return
-      const event = EVENT_SCHEMAS['intent.progress'].safeParse(frame.data)
-      if (!event.success || event.data.session_id !== props.sessionId || event.data.phase !== 'apply') return
-      const progress = { done: event.data.done, total: event.data.total }
+    return client.on('intent.progress', (event) => {
+      if (event.session_id !== props.sessionId || event.phase !== 'apply') return
+      const progress = { done: event.done, total: event.total }
       setState((s) => (s.kind === 'applying' ? { ...s, progress } : s))
     })
   }, [client, applying, props.sessionId])

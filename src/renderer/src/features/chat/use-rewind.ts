@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { EVENT_SCHEMAS, type PayloadOf, type ResultOf } from '../../../../shared/protocol'
+import type { PayloadOf, ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../ui/client-context'
 import type { RequestClient, RequestOutcome } from '../../transport'
 import type { RestorePlan } from './types'
@@ -146,15 +146,13 @@ export function useRewind(props: {
   const busy = state.kind === 'planning' || state.kind === 'applying'
   useEffect(() => {
     if (!busy) return
-    return client.onEvent((frame) => {
-      if (frame.event !== 'intent.progress') return
-      const event = EVENT_SCHEMAS['intent.progress'].safeParse(frame.data)
-      if (!event.success || event.data.session_id !== props.sessionId) return
-      const progress = { done: event.data.done, total: event.data.total }
+    return client.on('intent.progress', (event) => {
+      if (event.session_id !== props.sessionId) return
+      const progress = { done: event.done, total: event.total }
       setState((s) =>
-        s.kind === 'applying' && event.data.phase === 'apply'
+        s.kind === 'applying' && event.phase === 'apply'
           ? { ...s, progress }
-          : s.kind === 'planning' && event.data.phase === 'preflight'
+          : s.kind === 'planning' && event.phase === 'preflight'
             ? { ...s, progress }
             : s,
       )

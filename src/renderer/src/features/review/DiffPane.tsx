@@ -6,6 +6,7 @@ import { protocolErrorMessage } from '../../ui/outcome-message'
 import { BinaryPreview } from './BinaryPreview'
 import { DiffView, type LineAnchor } from '../../ui/diff/DiffView'
 import type { ReviewFile } from './use-review'
+import { ErrorLine } from '../../ui/ErrorLine'
 
 type DiffPage = ResultOf<'review.diff'>
 
@@ -63,11 +64,7 @@ export function DiffPane(props: {
 
   if (state.kind === 'loading') return <p className="review-note">{t('review.loading')}</p>
   if (state.kind === 'error')
-    return (
-      <p className="review-note" role="alert">
-        {protocolErrorMessage(state.error, t)}
-      </p>
-    )
+    return <ErrorLine className="review-note" message={protocolErrorMessage(state.error, t)} />
   // PDFs and images are compared as pictures: their bytes (PDF internals may even be "text") say
   // nothing to a reviewer.
   if (state.page.diff_state === 'binary' || VISUAL.test(file.path)) {

@@ -15,6 +15,7 @@ import { reviewStoreFor, type ReviewViewState } from './review-store'
 import { TurnHeader } from './TurnHeader'
 import { queryKey, useReview, type ReviewQuery, type ReviewScope, type ReviewSort, type SubScope } from './use-review'
 import './review.css'
+import { ErrorLine } from '../../ui/ErrorLine'
 
 /** A line comment, bound to the change it was written against (spec 07). */
 interface ReviewComment {
@@ -242,11 +243,7 @@ export default function ReviewPane(props: {
             {list.kind === 'idle' && !typing && (
               <p className="review-note">{noSession ? t('review.noSession') : t('review.noTurns')}</p>
             )}
-            {list.kind === 'error' && !typing && (
-              <p className="review-note" role="alert">
-                {list.message}
-              </p>
-            )}
+            {list.kind === 'error' && !typing && <ErrorLine className="review-note" message={list.message} />}
             {list.kind === 'ready' && !typing && (
               <>
                 <p className="review-totals" data-testid="review-totals">

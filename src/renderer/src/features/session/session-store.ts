@@ -1,4 +1,4 @@
-import { EVENT_SCHEMAS, type EventFrame, type PermissionMode } from '../../../../shared/protocol'
+import type { KnownEventFrame, PermissionMode } from '../../../../shared/protocol'
 import type { RequestClient, RequestOutcome } from '../../transport'
 import { onProjectEvent } from '../../ui/project-events'
 import { createStore, type Store } from '../../ui/store'
@@ -59,8 +59,8 @@ export const KEPT_TRANSCRIPTS = 8
  * streams without a read per token. When the last view leaves, events stop and the next view
  * re-reads (what happened meanwhile was not seen).
  *
- * The listener bookkeeping is `ui/store` plus one project event subscription; when transport/
- * offers typed events and the shared Emitter, `onFrame` is where they plug in.
+ * The listener bookkeeping is `ui/store` plus one project event subscription, whose frames arrive
+ * already checked against the protocol's event schemas.
  */
 export class SessionStore {
   readonly sessions: Store<SessionsState> = createStore<SessionsState>({
@@ -271,34 +271,29 @@ export class SessionStore {
     return entry && entry.observers > 0 ? { sessionId, entry } : null
   }
 
-  private onFrame(frame: EventFrame): void {
+  private onFrame(frame: KnownEventFrame): void {
     switch (frame.event) {
       case 'turn.part': {
-        const event = EVENT_SCHEMAS['turn.part'].safeParse(frame.data)
-        const target = event.success ? this.shown(event.data.session_id) : null
-        if (!event.success || target === null) return
-        const { turn_id, index, part } = event.data
+        const target = this.shown(frame.data.session_id)
+        if (target === null) return
+        const { turn_id, index, part } = frame.data
         target.entry.store.set((s) => ({ ...s, live: withLivePart(s.live, turn_id, index, part) }))
         return
       }
       case 'turn.finished': {
-        const event = EVENT_SCHEMAS['turn.finished'].safeParse(frame.data)
-        const target = event.success ? this.shown(event.data.session_id) : null
+        const target = this.shown(frame.data.session_id)
         if (target) this.read(target.sessionId, target.entry)
         return
       }
       case 'session.updated': {
-        const event = EVENT_SCHEMAS['session.updated'].safeParse(frame.data)
-        if (!event.success) return
         if (this.sessionObservers > 0) void this.reloadSessions()
-        const target = this.shown(event.data.session_id)
+        const target = this.shown(frame.data.session_id)
         if (target) this.read(target.sessionId, target.entry)
         return
       }
       case 'intent.progress': {
-        const event = EVENT_SCHEMAS['intent.progress'].safeParse(frame.data)
-        if (!event.success || event.data.done !== event.data.total) return
-        const target = this.shown(event.data.session_id)
+        if (frame.data.done !== frame.data.total) return
+        const target = this.shown(frame.data.session_id)
         if (target) this.read(target.sessionId, target.entry)
         return
       }
