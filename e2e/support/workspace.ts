@@ -146,13 +146,18 @@ export function useWorkspace(options: WorkspaceOptions): Workspace {
     const work = mkdtempSync(join(tmpdir(), `retrace-e2e-${options.name}-`))
     const current: Running = { work, project: join(work, 'project'), dataDir: join(work, 'data'), stopping: false }
     running = current
-    /** Keeps what a late step started only if the workspace was not stopped meanwhile. */
-    const keep = async <T>(started: T, dispose: (value: T) => Promise<unknown>): Promise<T> => {
-      if (current.stopping) {
-        await dispose(started)
-        throw new Error(`useWorkspace(${options.name}): stopped while starting`)
-      }
-      return started
+    /**
+     * Starts one part unless the workspace was stopped meanwhile (a setup hook that timed out goes
+     * on running after `afterAll`): then nothing more starts, and a part that was starting is
+     * released at once rather than outliving the spec.
+     */
+    const start = async <T>(begin: () => Promise<T>, release: (part: T) => Promise<unknown>): Promise<T> => {
+      const stopped = () => new Error(`useWorkspace(${options.name}): stopped while starting`)
+      if (current.stopping) throw stopped()
+      const part = await begin()
+      if (!current.stopping) return part
+      await release(part)
+      throw stopped()
     }
     mkdirSync(current.project)
     mkdirSync(ARTIFACTS, { recursive: true })
@@ -161,18 +166,24 @@ export function useWorkspace(options: WorkspaceOptions): Workspace {
       writeFiles(join(work, name), files)
     }
     // Chromium first: some files are made by the browser under test (no encoder for them in Node).
-    current.browser = await keep(await launchChromium(), (browser) => browser.close())
-    if (typeof options.files === 'function') await options.files({ ...current, browser: current.browser })
-    else writeFiles(current.project, options.files ?? {})
+    const browser = await start(launchChromium, (part) => part.close())
+    current.browser = browser
+    if (typeof options.files === 'function') {
+      await options.files({ work, project: current.project, dataDir: current.dataDir, browser })
+    } else writeFiles(current.project, options.files ?? {})
     if (options.git) commitAll(current.project)
     if (typeof options.uncommitted === 'function') options.uncommitted(current.project)
     else if (options.uncommitted) writeFiles(current.project, options.uncommitted)
     if (options.agent) {
-      current.llm = await keep(await startFakeOpenAI([], { requireKey: 'e2e-key', models: ['fake-model'] }), (llm) =>
-        llm.close(),
+      current.llm = await start(
+        () => startFakeOpenAI([], { requireKey: 'e2e-key', models: ['fake-model'] }),
+        (part) => part.close(),
       )
     }
-    current.host = await keep(await startHost(current), (host) => host.stop())
+    current.host = await start(
+      () => startHost(current),
+      (part) => part.stop(),
+    )
   }, options.setupTimeout)
   afterAll(stop)
 
