@@ -28,6 +28,12 @@ import { ARTIFACTS, useWorkspace } from './support/workspace'
  */
 
 const SOFFICE = ['/usr/bin/soffice', '/usr/local/bin/soffice'].find((path) => existsSync(path))
+if (!SOFFICE) {
+  console.log(
+    'skipped: LibreOffice (soffice) is not installed: its page and .doc conversion tests do not run, ' +
+      'and the other tests leave out their LibreOffice checks',
+  )
+}
 const STUB = join(__dirname, 'fixtures', 'office-stub')
 let bundles: BundleServer
 const originals = new Map<string, Uint8Array>()

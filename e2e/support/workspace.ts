@@ -119,8 +119,8 @@ export function useWorkspace(options: WorkspaceOptions): Workspace {
   }
 
   /**
-   * Every part is released even when another fails to (a host that ignores SIGTERM must not keep
-   * Chromium alive); the first failure is reported after all were tried.
+   * Every part is released even when another fails to (a browser that will not close must not
+   * leave the host running); the failures are reported once all were tried.
    */
   const stop = async (): Promise<void> => {
     const current = running
