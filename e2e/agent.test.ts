@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
 import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
 import { watchPage } from './support/browser'
@@ -11,10 +10,9 @@ import type { RunningWebHost } from './support/web-host'
 const workspace = useWorkspace({ name: 'agent', files: { 'README.md': '# Demo\n' }, agent: { mode: 'ask' } })
 let work: string
 let host: RunningWebHost
-let browser: Browser
 let llm: FakeLlmServer
 beforeAll(() => {
-  ;({ work, host, browser, llm } = workspace)
+  ;({ work, host, llm } = workspace)
 })
 
 test('prompt → approve a write → exact turn card → Undo puts the file back', async () => {
@@ -34,7 +32,7 @@ test('prompt → approve a write → exact turn card → Undo puts the file back
     },
     { kind: 'stream', steps: [{ text: 'Created hello.txt with three lines.' }], splitText: 4, chunkDelayMs: 10 },
   )
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1400, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   const chat = page.getByTestId('chat')
@@ -142,7 +140,7 @@ test('the approval card of a write from source_path names the source file', asyn
     },
     { kind: 'stream', steps: [{ text: 'Published the chart.' }] },
   )
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1200, height: 800 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await page.getByTestId('session-new').click()
@@ -191,7 +189,7 @@ test('a task: the sub-agent’s write asks for approval under the task, and the 
     { kind: 'stream', steps: [{ text: 'CHANGELOG.md created with a 1.0 entry.' }] },
     { kind: 'stream', steps: [{ text: 'The changelog is drafted.' }] },
   )
-  const page = await browser.newPage({ viewport: { width: 1024, height: 800 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1024, height: 800 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await page.getByTestId('session-new').click()

@@ -1,38 +1,24 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchChromium, watchPage } from './support/browser'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { watchPage } from './support/browser'
 import { FIXTURE_ROOT_FILES, writeFixtureProject } from './support/fixture'
-import { startWebHost, type RunningWebHost } from './support/web-host'
-
-const ARTIFACTS = join(__dirname, '..', 'test-results')
+import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
 describe('browser mode: open a folder, browse it, open a file', () => {
+  const workspace = useWorkspace({
+    name: 'browse',
+    files: ({ project }) => writeFixtureProject(project),
+    folders: { second: { 'only-here.md': '# Second project\n' } },
+  })
   let work: string
   let host: RunningWebHost
-  let browser: Browser
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'retrace-e2e-'))
-    mkdirSync(join(work, 'project'))
-    writeFixtureProject(join(work, 'project'))
-    mkdirSync(join(work, 'second'))
-    writeFileSync(join(work, 'second', 'only-here.md'), '# Second project\n')
-    host = await startWebHost(join(work, 'project'), join(work, 'data'))
-    browser = await launchChromium()
-    mkdirSync(ARTIFACTS, { recursive: true })
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await host?.stop()
-    rmSync(work, { recursive: true, force: true })
+  beforeAll(() => {
+    ;({ work, host } = workspace)
   })
 
   test('pages the explorer past 100 entries, opens a text file in Monaco, explains binaries', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+    const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
     const watch = await watchPage(page)
     await page.goto(host.url)
 
@@ -103,7 +89,7 @@ describe('browser mode: open a folder, browse it, open a file', () => {
   })
 
   test('opens another folder by path and switches between projects', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+    const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
     const watch = await watchPage(page)
     await page.goto(host.url)
     await page.getByTestId('project-switcher').click()

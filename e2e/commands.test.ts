@@ -1,34 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { launchChromium, watchPage } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
+import { watchPage } from './support/browser'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 // The commands features contribute (chat, projects, the explorer's focus) reach their pane through
 // the registry and the features' own requests — no counter props, no DOM query by test id.
-let work: string
+const workspace = useWorkspace({ name: 'commands', files: { 'README.md': '# Commands fixture\n' } })
 let host: RunningWebHost
-let browser: Browser
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-commands-'))
-  const root = join(work, 'project')
-  mkdirSync(root, { recursive: true })
-  writeFileSync(join(root, 'README.md'), '# Commands fixture\n')
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ host } = workspace)
 })
 
 async function open(width: number) {
-  const page = await browser.newPage({ viewport: { width, height: 800 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width, height: 800 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await expect.poll(() => page.getByTestId('workbench').count()).toBe(1)

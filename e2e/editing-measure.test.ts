@@ -1,29 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { launchChromium } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
-let work: string
+const workspace = useWorkspace({
+  name: 'measure',
+  files: { 'measure.ts': `${'export const line = 1\n'.repeat(2_000)}` },
+})
 let root: string
 let host: RunningWebHost
-let browser: Browser
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-measure-'))
-  root = join(work, 'project')
-  mkdirSync(root)
-  writeFileSync(join(root, 'measure.ts'), `${'export const line = 1\n'.repeat(2_000)}`)
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ project: root, host } = workspace)
 })
 
 /** The stored draft's length for a path, straight from IndexedDB (−1: none). */
@@ -50,7 +39,7 @@ const percentile = (values: number[], p: number) => {
  * in the same page, and last keystroke → published against the quiet delay plus one files.write.
  */
 test('editing latency: keystroke → durable draft, last keystroke → file on disk', async () => {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1440, height: 900 } })
   await page.goto(`${host.url}&open=measure.ts`)
   await expect.poll(() => page.locator('.monaco-editor').count(), { timeout: 30_000 }).toBe(1)
   await page.locator('.monaco-editor .view-lines').click()

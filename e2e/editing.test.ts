@@ -1,27 +1,25 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchChromium, watchPage } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { watchPage } from './support/browser'
+import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
-const ARTIFACTS = join(__dirname, '..', 'test-results')
-let work: string
-let root: string
-let host: RunningWebHost
-let browser: Browser
+/** 100 000 rows with quoted commas and quotes: the CSV view pages it rather than parsing it whole. */
+function bigCsv(): string {
+  const rows = ['id,name,quoted']
+  for (let i = 1; i < 100_000; i++) rows.push(`${i},row ${i},"a, ""quoted"" ${i}"`)
+  return `${rows.join('\n')}\n`
+}
 
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-editing-'))
-  root = join(work, 'project')
-  mkdirSync(join(root, 'docs', 'deep', 'er'), { recursive: true })
-  for (const name of ['typed', 'reload', 'keep', 'discard', 'quota', 'history']) {
-    writeFileSync(join(root, `${name}.txt`), `${name} start\n`)
-  }
-  writeFileSync(
-    join(root, 'docs', 'math.md'),
-    [
+const workspace = useWorkspace({
+  name: 'editing',
+  files: {
+    ...Object.fromEntries(
+      ['typed', 'reload', 'keep', 'discard', 'quota', 'history'].map((name) => [`${name}.txt`, `${name} start\n`]),
+    ),
+    'docs/math.md': [
       '# Notes',
       '',
       'Euler: $e^{i\\pi} + 1 = 0$',
@@ -42,27 +40,21 @@ beforeAll(async () => {
       '```',
       '',
     ].join('\n'),
-  )
-  writeFileSync(join(root, 'docs', 'deep', 'er', 'target.txt'), 'found me\n')
-  const rows = ['id,name,quoted']
-  for (let i = 1; i < 100_000; i++) rows.push(`${i},row ${i},"a, ""quoted"" ${i}"`)
-  writeFileSync(join(root, 'big.csv'), `${rows.join('\n')}\n`)
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-  mkdirSync(ARTIFACTS, { recursive: true })
+    'docs/deep/er/target.txt': 'found me\n',
+    'big.csv': bigCsv(),
+  },
 })
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+let root: string
+let host: RunningWebHost
+beforeAll(() => {
+  ;({ project: root, host } = workspace)
 })
 
 async function openFile(
   path: string,
   width = 1440,
 ): Promise<{ page: Page; watch: Awaited<ReturnType<typeof watchPage>> }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(`${host.url}&open=${encodeURIComponent(path)}`)
   await expect

@@ -1,33 +1,21 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import { FrameClient } from '../test/support/ws-client'
 import { request } from '../test/support/core'
-import { launchChromium, watchPage } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { watchPage } from './support/browser'
+import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
+const workspace = useWorkspace({ name: 'ops', files: { 'docs/keep.md': '# keep\n' } })
 let work: string
 let host: RunningWebHost
-let browser: Browser
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-ops-'))
-  mkdirSync(join(work, 'project', 'docs'), { recursive: true })
-  writeFileSync(join(work, 'project', 'docs', 'keep.md'), '# keep\n')
-  host = await startWebHost(join(work, 'project'), join(work, 'data'))
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ work, host } = workspace)
 })
 
 test('New file, Rename and Delete in the explorer are journaled human transactions', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   const tree = page.getByRole('tree', { name: 'Files' })
@@ -63,7 +51,7 @@ test('New file, Rename and Delete in the explorer are journaled human transactio
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
   await expect.poll(() => tree.locator('[data-path="docs/plan.md"]').count()).toBe(0)
   expect(existsSync(join(work, 'project', 'docs', 'plan.md'))).toBe(false)
-  await page.screenshot({ path: join(__dirname, '..', 'test-results', 'file-operations.png') })
+  await page.screenshot({ path: join(ARTIFACTS, 'file-operations.png') })
 
   const client = await FrameClient.connect(`ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`)
   client.send(request('project.list', {}))
@@ -85,7 +73,7 @@ test('New file, Rename and Delete in the explorer are journaled human transactio
 })
 
 test('an open file follows a change another client commits', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   const tree = page.getByRole('tree', { name: 'Files' })

@@ -1,36 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { launchChromium } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { beforeAll, expect, test } from 'vitest'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /** Spec 12: the first screen transfers ≤ 2 MiB compressed; no script chunk over 350 KiB compressed. */
 const FIRST_SCREEN_BUDGET = 2 * 1024 * 1024
 const CHUNK_BUDGET = 350 * 1024
 
-let work: string
+const workspace = useWorkspace({ name: 'first-screen', files: { 'README.md': '# First screen\n' } })
 let host: RunningWebHost
-let browser: Browser
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-first-screen-'))
-  mkdirSync(join(work, 'project'))
-  writeFileSync(join(work, 'project', 'README.md'), '# First screen\n')
-  host = await startWebHost(join(work, 'project'), join(work, 'data'))
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ host } = workspace)
 })
 
 test('the first screen (explorer, empty centre, chat) stays within the spec 12 transfer budget', async () => {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1440, height: 900 } })
   const loaded: Array<{ url: string; type: string; gzip: number }> = []
   page.on('response', (response) => {
     const url = new URL(response.url())

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
-import { launchChromium, watchPage } from './support/browser'
-import { commitAll, startAgentHost, type AgentHost } from './support/project'
+import { watchPage } from './support/browser'
 import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /**
  * Issue 23 item 21 in the browser: a command writes into node_modules/ and a plain file. The turn
@@ -14,28 +14,17 @@ import type { RunningWebHost } from './support/web-host'
  * file and leaves node_modules alone, unless the person includes that file by name.
  */
 
-let work: string
+const workspace = useWorkspace({
+  name: 'held',
+  files: { 'README.md': '# Demo\n' },
+  git: true,
+  agent: { mode: 'auto' },
+})
 let project: string
 let host: RunningWebHost
-let browser: Browser
 let llm: FakeLlmServer
-let agent: AgentHost
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-held-'))
-  project = join(work, 'project')
-  mkdirSync(project)
-  writeFileSync(join(project, 'README.md'), '# Demo\n')
-  commitAll(project)
-  agent = await startAgentHost(project, join(work, 'data'), 'auto')
-  ;({ host, llm } = agent)
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await agent?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ project, host, llm } = workspace)
 })
 
 const onDisk = (path: string) => existsSync(join(project, path))
@@ -64,7 +53,7 @@ async function openUndo(page: Page) {
 }
 
 test('node_modules is held on the card and in Review; Undo restores out.txt, and node_modules/x.js only when included', async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1400, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await expect.poll(() => page.getByTestId('chat').count()).toBe(1)

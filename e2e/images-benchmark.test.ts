@@ -1,13 +1,12 @@
 import { createServer, type Server } from 'node:http'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { encode as encodePng } from 'fast-png'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { launchChromium } from './support/browser'
 import { layeredPsd } from './support/image-fixtures'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /**
  * Issue 18's benchmark: opening a 4000×4000 PNG in the editor, and a 50-layer PSD's preview, each
@@ -21,28 +20,30 @@ import { startWebHost, type RunningWebHost } from './support/web-host'
  */
 const RUNS = 3
 const REPO = join(__dirname, '..')
-let work: string
-let host: RunningWebHost
-let browser: Browser
 let bigPng: Uint8Array
 let psd: Uint8Array
 /** Serves the bare pages and their files over real HTTP (no request interception in between). */
 let bare: Server
 let bareOrigin = ''
 
+const workspace = useWorkspace({
+  name: 'images-bench',
+  files: ({ project }) => {
+    const side = 4000
+    const data = new Uint8Array(side * side * 3)
+    for (let y = 0; y < side; y++)
+      for (let x = 0; x < side; x++) data.set([x & 255, y & 255, (x ^ y) & 255], (y * side + x) * 3)
+    bigPng = encodePng({ width: side, height: side, data, channels: 3, depth: 8 })
+    psd = layeredPsd({ extraLayers: 50, size: 2000 })
+    writeFileSync(join(project, 'big.png'), bigPng)
+    writeFileSync(join(project, 'layers50.psd'), psd)
+  },
+  setupTimeout: 180_000,
+})
+let host: RunningWebHost
+
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-images-bench-'))
-  mkdirSync(join(work, 'project'))
-  const side = 4000
-  const data = new Uint8Array(side * side * 3)
-  for (let y = 0; y < side; y++)
-    for (let x = 0; x < side; x++) data.set([x & 255, y & 255, (x ^ y) & 255], (y * side + x) * 3)
-  bigPng = encodePng({ width: side, height: side, data, channels: 3, depth: 8 })
-  psd = layeredPsd({ extraLayers: 50, size: 2000 })
-  writeFileSync(join(work, 'project', 'big.png'), bigPng)
-  writeFileSync(join(work, 'project', 'layers50.psd'), psd)
-  host = await startWebHost(join(work, 'project'), join(work, 'data'))
-  browser = await launchChromium()
+  ;({ host } = workspace)
   const files: Record<string, { type: string; body: string | Uint8Array }> = {
     '/__bench/editor.html': { type: 'text/html', body: BARE_EDITOR },
     '/__bench/psd.html': { type: 'text/html', body: BARE_PSD },
@@ -70,13 +71,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve))
   const address = bare.address()
   bareOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-}, 180_000)
+})
 
 afterAll(async () => {
   await new Promise((resolve) => bare?.close(resolve))
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
 })
 
 const BARE_EDITOR = `<!doctype html><html><head><meta charset="utf-8">
@@ -121,7 +119,7 @@ window.started = performance.now()
 </script></body></html>`
 
 async function appContext(name: RegExp): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const context = await workspace.newContext({ viewport: { width: 1440, height: 900 } })
   const page = await context.newPage()
   await page.goto(host.url)
   await expect.poll(() => page.getByRole('treeitem', { name }).count(), { timeout: 20_000 }).toBe(1)
@@ -154,7 +152,7 @@ async function appMs(name: RegExp, selector: string): Promise<number> {
 }
 
 async function bareMs(page: 'editor' | 'psd'): Promise<number> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const context = await workspace.newContext({ viewport: { width: 1440, height: 900 } })
   const tab = await context.newPage()
   await tab.goto(`${bareOrigin}/__bench/${page}.html`)
   await expect

@@ -1,59 +1,45 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { launchChromium, watchPage } from './support/browser'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
+import { watchPage } from './support/browser'
 import { layeredPsd, patternPixel, png, twoPageTiff, wav } from './support/image-fixtures'
-import { commitAll } from './support/project'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /**
  * Review's before/after of images, PSD, TIFF, SVG and audio, through the same adapters as a tab,
  * read-only; bitmaps also swipe and onion-skin.
  */
-let work: string
-let host: RunningWebHost
-let browser: Browser
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-images-review-'))
-  const root = join(work, 'project')
-  mkdirSync(root)
-  writeFileSync(join(root, 'pic.png'), png(80, 60, patternPixel))
-  writeFileSync(join(root, 'art.psd'), layeredPsd())
-  writeFileSync(join(root, 'scan.tif'), twoPageTiff())
-  writeFileSync(
-    join(root, 'logo.svg'),
-    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="red"/></svg>',
-  )
-  writeFileSync(join(root, 'tone.wav'), wav())
-  commitAll(root)
-  writeFileSync(
-    join(root, 'pic.png'),
-    png(80, 60, (x, y) => (x < 40 ? [0, 0, 0, 255] : patternPixel(x, y))),
-  )
-  writeFileSync(join(root, 'art.psd'), layeredPsd({ size: 60 }))
-  writeFileSync(join(root, 'scan.tif'), Buffer.concat([twoPageTiff(), Buffer.alloc(4)]))
-  writeFileSync(
-    join(root, 'logo.svg'),
-    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="blue"/></svg>',
-  )
-  writeFileSync(join(root, 'tone.wav'), Buffer.concat([wav(), Buffer.alloc(2)]))
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
+const workspace = useWorkspace({
+  name: 'images-review',
+  files: {
+    'pic.png': png(80, 60, patternPixel),
+    'art.psd': layeredPsd(),
+    'scan.tif': twoPageTiff(),
+    'logo.svg':
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="red"/></svg>',
+    'tone.wav': wav(),
+  },
+  git: true,
+  uncommitted: {
+    'pic.png': png(80, 60, (x, y) => (x < 40 ? [0, 0, 0, 255] : patternPixel(x, y))),
+    'art.psd': layeredPsd({ size: 60 }),
+    'scan.tif': Buffer.concat([twoPageTiff(), Buffer.alloc(4)]),
+    'logo.svg':
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="blue"/></svg>',
+    'tone.wav': Buffer.concat([wav(), Buffer.alloc(2)]),
+  },
 })
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+let host: RunningWebHost
+beforeAll(() => {
+  ;({ host } = workspace)
 })
 
 const side = (page: Page, which: 'before' | 'after') => page.getByTestId(`review-preview-${which}`)
 
 test('Review shows before/after of a PNG (side by side, swipe, onion skin), PSD, TIFF, SVG and WAV', async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1400, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await page.getByRole('button', { name: 'Open Review' }).click()

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { craftedDocx, deflatedRepeat, EMPTY_PARAGRAPHS, MiB, paragraphUnit } from '../test/support/office-bombs'
-import { launchChromium, watchPage, type PageWatch } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { watchPage, type PageWatch } from './support/browser'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /**
  * Crafted Office packages in the document view (issue 23): the engine answers `office.inspect`
@@ -13,41 +13,34 @@ import { startWebHost, type RunningWebHost } from './support/web-host'
  * built-in DOCX editor, which would unzip the file in the renderer outside any bound.
  */
 
-let work: string
-let root: string
-let host: RunningWebHost
-let browser: Browser
 const originals = new Map<string, Buffer>()
 
-function put(name: string, bytes: Buffer) {
-  writeFileSync(join(root, name), bytes)
-  originals.set(name, bytes)
-}
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-office-refusals-'))
-  root = join(work, 'project')
-  mkdirSync(root, { recursive: true })
-  // A header part that honestly inflates to 70 MiB (~150:1): past the 64 MiB part bound.
-  put('huge-header.docx', craftedDocx(null, [await deflatedRepeat(paragraphUnit(), 70 * MiB)]))
-  // A document part of empty paragraphs at about 1000:1.
-  put(
-    'dense.docx',
-    craftedDocx({ name: 'word/document.xml', deflated: await deflatedRepeat(EMPTY_PARAGRAPHS, 48 * MiB) }, []),
-  )
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+const workspace = useWorkspace({
+  name: 'office-refusals',
+  files: async ({ project }) => {
+    const put = (name: string, bytes: Buffer) => {
+      writeFileSync(join(project, name), bytes)
+      originals.set(name, bytes)
+    }
+    // A header part that honestly inflates to 70 MiB (~150:1): past the 64 MiB part bound.
+    put('huge-header.docx', craftedDocx(null, [await deflatedRepeat(paragraphUnit(), 70 * MiB)]))
+    // A document part of empty paragraphs at about 1000:1.
+    put(
+      'dense.docx',
+      craftedDocx({ name: 'word/document.xml', deflated: await deflatedRepeat(EMPTY_PARAGRAPHS, 48 * MiB) }, []),
+    )
+  },
+  setupTimeout: 120_000,
+})
+let root: string
+let host: RunningWebHost
+beforeAll(() => {
+  ;({ project: root, host } = workspace)
 })
 
 /** The file's tab, with every script the page loads recorded (the DOCX editor is its own chunk). */
 async function open(path: string, locale = 'en-US'): Promise<{ page: Page; watch: PageWatch; scripts: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale })
+  const context = await workspace.newContext({ viewport: { width: 1280, height: 860 }, locale })
   const page = await context.newPage()
   const watch = await watchPage(page)
   const scripts: string[] = []

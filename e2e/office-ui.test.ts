@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import CFB from 'cfb'
-import type { Browser, Frame, Page } from 'playwright-core'
+import type { Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { manifestFor, sha256, startBundleServer, tarGz, type BundleServer } from '../test/support/bundle-fixtures'
 import {
@@ -17,8 +16,9 @@ import {
   PNG_1X1,
   unzipParts,
 } from '../test/support/office-fixtures'
-import { launchChromium, watchPage, type PageWatch } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { watchPage, type PageWatch } from './support/browser'
+import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
 /**
  * The Office document view in real Chromium against browser mode: the built-in DOCX editor,
@@ -27,13 +27,14 @@ import { startWebHost, type RunningWebHost } from './support/web-host'
  * ONLYOFFICE install and frame round trip against a stub engine that speaks the same contract.
  */
 
-const ARTIFACTS = join(__dirname, '..', 'test-results')
 const SOFFICE = ['/usr/bin/soffice', '/usr/local/bin/soffice'].find((path) => existsSync(path))
+if (!SOFFICE) {
+  console.log(
+    'skipped: LibreOffice (soffice) is not installed: its page and .doc conversion tests do not run, ' +
+      'and the other tests leave out their LibreOffice checks',
+  )
+}
 const STUB = join(__dirname, 'fixtures', 'office-stub')
-let work: string
-let root: string
-let host: RunningWebHost
-let browser: Browser
 let bundles: BundleServer
 const originals = new Map<string, Uint8Array>()
 
@@ -81,76 +82,79 @@ function encryptedDocx(): Buffer {
   return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array)
 }
 
-function put(name: string, bytes: Uint8Array) {
-  writeFileSync(join(root, name), bytes)
-  originals.set(name, new Uint8Array(bytes))
-}
-
 /** What the stub engine exports after its edit (made once: zip timestamps differ per call). */
 let stubExport: Buffer
 
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-office-'))
-  root = join(work, 'project')
-  mkdirSync(root, { recursive: true })
-  put('letter.docx', await letterDocx())
-  put('kept.docx', await letterDocx())
-  put('numbers.xlsx', await makeFormatsXlsx())
-  put('notes.txt', Buffer.from('Meeting notes\n'))
-  // A Graphviz graph: `.dot` is also Word's template extension, but this one is text.
-  put('graph.dot', Buffer.from('digraph { a -> b }\n'))
-  // RTF is ASCII, so it is sniffed as text: it still opens in the Office view, not the code editor.
-  put('memo.rtf', Buffer.from('{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} \\f0\\fs24 A memo in RTF.\\par }\n'))
-  put('chart.docx', await chartDocx())
-  put('deck.pptx', await makePptx())
-  put('book.xlsx', await makeXlsx())
-  put('three-pages.docx', await makeLongDocx(3))
-  put('locked.docx', encryptedDocx())
-  put('stub.docx', await makeDocx(`<w:p>${run('Opened in the stub engine')}</w:p>`))
-  const legacy = corpusFile('poi-travel-form.doc')
-  if (legacy) put('travel.doc', legacy)
-  const truncated = corpusFile('poi-truncated62886.docx')
-  if (truncated) put('truncated.docx', truncated)
-  const tables = corpusFile('poi-60329-tables-hdrftr.docx')
-  if (tables) put('tables.docx', tables)
-  const slides = corpusFile('odfdo-example.odp')
-  if (slides) put('example.odp', slides)
+/** The stub release's pin (what RETRACE_OFFICE_BUNDLE names), beside the project. */
+const bundlePin = (work: string) => join(work, 'office-bundle.json')
 
-  // The stub engine as an ONLYOFFICE bundle (manifest, entry page, script, export) on a loopback
-  // "release" server, pinned through RETRACE_OFFICE_BUNDLE as a mirror would be.
-  bundles = await startBundleServer()
-  const files: Record<string, Buffer> = {
-    'index.html': readFileSync(join(STUB, 'index.html')),
-    'stub.js': readFileSync(join(STUB, 'stub.js')),
-    'edited.bin': (stubExport = Buffer.from(await makeDocx(`<w:p>${run('Edited in the stub engine')}</w:p>`))),
-  }
-  const archive = tarGz([
-    { type: 'file', path: 'retrace-office-manifest.json', content: manifestFor('stub-1', files) },
-    ...Object.entries(files).map(([path, content]) => ({ type: 'file' as const, path, content })),
-  ])
-  bundles.serve('stub.tar.gz', archive)
-  const pin = join(work, 'office-bundle.json')
-  writeFileSync(
-    pin,
-    JSON.stringify({
-      version: 'stub-1',
-      url: bundles.url('stub.tar.gz'),
-      size: archive.length,
-      sha256: sha256(archive),
-      licence: 'AGPL-3.0-only',
-      source: 'https://example.invalid/source',
-    }),
-  )
-  host = await startWebHost(root, join(work, 'data'), [], { RETRACE_OFFICE_BUNDLE: pin })
-  browser = await launchChromium()
-  mkdirSync(ARTIFACTS, { recursive: true })
-}, 120_000)
+const workspace = useWorkspace({
+  name: 'office',
+  files: async ({ work, project }) => {
+    const put = (name: string, bytes: Uint8Array) => {
+      writeFileSync(join(project, name), bytes)
+      originals.set(name, new Uint8Array(bytes))
+    }
+    put('letter.docx', await letterDocx())
+    put('kept.docx', await letterDocx())
+    put('numbers.xlsx', await makeFormatsXlsx())
+    put('notes.txt', Buffer.from('Meeting notes\n'))
+    // A Graphviz graph: `.dot` is also Word's template extension, but this one is text.
+    put('graph.dot', Buffer.from('digraph { a -> b }\n'))
+    // RTF is ASCII, so it is sniffed as text: it still opens in the Office view, not the code editor.
+    put('memo.rtf', Buffer.from('{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} \\f0\\fs24 A memo in RTF.\\par }\n'))
+    put('chart.docx', await chartDocx())
+    put('deck.pptx', await makePptx())
+    put('book.xlsx', await makeXlsx())
+    put('three-pages.docx', await makeLongDocx(3))
+    put('locked.docx', encryptedDocx())
+    put('stub.docx', await makeDocx(`<w:p>${run('Opened in the stub engine')}</w:p>`))
+    const legacy = corpusFile('poi-travel-form.doc')
+    if (legacy) put('travel.doc', legacy)
+    const truncated = corpusFile('poi-truncated62886.docx')
+    if (truncated) put('truncated.docx', truncated)
+    const tables = corpusFile('poi-60329-tables-hdrftr.docx')
+    if (tables) put('tables.docx', tables)
+    const slides = corpusFile('odfdo-example.odp')
+    if (slides) put('example.odp', slides)
 
+    // The stub engine as an ONLYOFFICE bundle (manifest, entry page, script, export) on a loopback
+    // "release" server, pinned through RETRACE_OFFICE_BUNDLE as a mirror would be.
+    bundles = await startBundleServer()
+    const files: Record<string, Buffer> = {
+      'index.html': readFileSync(join(STUB, 'index.html')),
+      'stub.js': readFileSync(join(STUB, 'stub.js')),
+      'edited.bin': (stubExport = Buffer.from(await makeDocx(`<w:p>${run('Edited in the stub engine')}</w:p>`))),
+    }
+    const archive = tarGz([
+      { type: 'file', path: 'retrace-office-manifest.json', content: manifestFor('stub-1', files) },
+      ...Object.entries(files).map(([path, content]) => ({ type: 'file' as const, path, content })),
+    ])
+    bundles.serve('stub.tar.gz', archive)
+    writeFileSync(
+      bundlePin(work),
+      JSON.stringify({
+        version: 'stub-1',
+        url: bundles.url('stub.tar.gz'),
+        size: archive.length,
+        sha256: sha256(archive),
+        licence: 'AGPL-3.0-only',
+        source: 'https://example.invalid/source',
+      }),
+    )
+  },
+  hostEnv: ({ work }) => ({ RETRACE_OFFICE_BUNDLE: bundlePin(work) }),
+  setupTimeout: 120_000,
+})
+let work: string
+let root: string
+let host: RunningWebHost
+beforeAll(() => {
+  ;({ work, project: root, host } = workspace)
+})
+// The release server is the spec's own; it stops before the workspace (after-hooks run in reverse).
 afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
   await bundles?.close()
-  rmSync(work, { recursive: true, force: true })
 })
 
 async function open(path: string): Promise<{ page: Page; watch: PageWatch }> {
@@ -161,7 +165,7 @@ async function open(path: string): Promise<{ page: Page; watch: PageWatch }> {
 
 /** A tab for `path`, whatever view it gets. */
 async function openText(path: string): Promise<{ page: Page; watch: PageWatch }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const context = await workspace.newContext({ viewport: { width: 1440, height: 900 } })
   const page = await context.newPage()
   const watch = await watchPage(page)
   await page.goto(`${host.url}&open=${encodeURIComponent(path)}`)

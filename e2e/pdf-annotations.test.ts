@@ -1,47 +1,31 @@
-import { readFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchChromium, watchPage, type PageWatch } from './support/browser'
+import type { BrowserContext, Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { watchPage, type PageWatch } from './support/browser'
 import { paperPdf } from './support/pdf-fixtures'
 import { annotationsOnDisk, withoutNewerApis, workerSawMissingApis } from './support/pdf-page'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
-const ARTIFACTS = join(__dirname, '..', 'test-results')
-let work: string
+const original = paperPdf()
+const workspace = useWorkspace({
+  name: 'pdf-notes',
+  files: {
+    ...Object.fromEntries(
+      ['native', 'compat', 'failing', 'closing', 'conflict', 'drafted', 'history', 'shared'].map((name) => [
+        `${name}.pdf`,
+        original,
+      ]),
+    ),
+    'notes.txt': 'Reading notes\n',
+    'locked.pdf': paperPdf({ userPassword: 'retrace' }),
+  },
+})
 let root: string
 let host: RunningWebHost
-let browser: Browser
-const original = paperPdf()
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-pdf-notes-'))
-  root = join(work, 'project')
-  mkdirSync(root, { recursive: true })
-  for (const name of [
-    'native.pdf',
-    'compat.pdf',
-    'failing.pdf',
-    'closing.pdf',
-    'conflict.pdf',
-    'drafted.pdf',
-    'history.pdf',
-    'shared.pdf',
-  ]) {
-    writeFileSync(join(root, name), original)
-  }
-  writeFileSync(join(root, 'notes.txt'), 'Reading notes\n')
-  writeFileSync(join(root, 'locked.pdf'), paperPdf({ userPassword: 'retrace' }))
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-  mkdirSync(ARTIFACTS, { recursive: true })
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ project: root, host } = workspace)
 })
 
 async function openPdf(context: BrowserContext, path: string): Promise<{ page: Page; watch: PageWatch }> {
@@ -53,7 +37,7 @@ async function openPdf(context: BrowserContext, path: string): Promise<{ page: P
   return { page, watch }
 }
 
-const newContext = () => browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+const newContext = () => workspace.newContext({ viewport: { width: 1440, height: 900 } })
 const onDisk = (name: string) => annotationsOnDisk(join(root, name))
 const count = (name: string, subtype: string) => onDisk(name).filter((a) => a.subtype === subtype).length
 const notes = (name: string) =>
@@ -306,9 +290,8 @@ describe('annotations saved into the PDF', () => {
   })
 
   test('the reader shares the window: the composer keeps its keys and paste; another tab and back keeps the place and the undo stack', async () => {
-    const context = await browser.newContext({
+    const context = await workspace.newContext({
       viewport: { width: 1440, height: 900 },
-      locale: 'en-US',
       permissions: ['clipboard-read', 'clipboard-write'],
     })
     const { page, watch } = await openPdf(context, 'shared.pdf')

@@ -1,11 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { launchChromium } from './support/browser'
+import type { BrowserContext } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
 import { longPdf } from './support/pdf-fixtures'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /**
  * Spec 12: "PDF first page visible (100-page document) ≤ 1.2× the pdf.js viewer on the same file
@@ -15,10 +12,12 @@ import { startWebHost, type RunningWebHost } from './support/web-host'
  * each ends when page 1 is drawn. Pairs run alternately; the medians and their ratio are printed.
  */
 const RUNS = 5
-let work: string
-let host: RunningWebHost
-let browser: Browser
 const pdf = longPdf(100)
+const workspace = useWorkspace({ name: 'pdf-bench', files: { 'long.pdf': pdf } })
+let host: RunningWebHost
+beforeAll(() => {
+  ;({ host } = workspace)
+})
 
 const BARE_VIEWER = `<!doctype html>
 <html><head><meta charset="utf-8"><link rel="stylesheet" href="/document-assets/pdfjs/pdf_viewer.css">
@@ -45,26 +44,12 @@ viewer.setDocument(pdf)
 linkService.setDocument(pdf)
 </script></body></html>`
 
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-pdf-bench-'))
-  mkdirSync(join(work, 'project'))
-  writeFileSync(join(work, 'project', 'long.pdf'), pdf)
-  host = await startWebHost(join(work, 'project'), join(work, 'data'))
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
-})
-
 /** A fresh context with the app loaded (so the token cookie is set and the app shell is there). */
 async function appContext(): Promise<{
   context: BrowserContext
   page: Awaited<ReturnType<BrowserContext['newPage']>>
 }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const context = await workspace.newContext({ viewport: { width: 1440, height: 900 } })
   const page = await context.newPage()
   await page.goto(host.url)
   await expect.poll(() => page.getByRole('treeitem', { name: /long\.pdf/ }).count()).toBe(1)

@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchChromium, watchPage, type PageWatch } from './support/browser'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { watchPage, type PageWatch } from './support/browser'
 import { longPdf, PAPER, paperFindCount, paperPdf, truncatedPdf } from './support/pdf-fixtures'
 import { copySelection, inkPerPage, selectText } from './support/pdf-page'
 import { writePdf } from './support/pdf-writer'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
-const ARTIFACTS = join(__dirname, '..', 'test-results')
 const CORPUS = join(__dirname, '..', '..', 'shared', 'corpus', 'pdf')
 const CORPUS_FILES = [
   'pdfjs-comments.pdf',
@@ -20,61 +19,55 @@ const CORPUS_FILES = [
   'pdfjs-issue3371-encrypted.pdf',
   'pdfjs-bug1020226-truncated.pdf',
 ]
-let work: string
-let root: string
-let host: RunningWebHost
-let browser: Browser
 let corpus: string[] = []
 
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-pdf-'))
-  root = join(work, 'project')
-  mkdirSync(join(root, 'papers'), { recursive: true })
-  writeFileSync(join(root, 'papers', 'paper.pdf'), paperPdf())
-  writeFileSync(join(root, 'papers', 'locked.pdf'), paperPdf({ userPassword: 'retrace' }))
-  writeFileSync(join(root, 'papers', 'broken.pdf'), truncatedPdf())
-  // Bytes that are neither text nor a PDF, under a .pdf name.
-  writeFileSync(join(root, 'papers', 'not-a-pdf.pdf'), Buffer.from([0xff, 0xd8, 0x00, 0x13, 0x37, 0xfe, 0x00, 0x42]))
-  writeFileSync(join(root, 'long.pdf'), longPdf(500))
-  writeFileSync(
-    join(root, 'papers', 'noted.pdf'),
-    writePdf({
-      pages: [
-        {
-          texts: [{ x: 72, y: 770, size: 14, text: 'A page with a sticky note' }],
-          notes: [{ rect: [100, 600, 120, 620], text: 'Check this figure' }],
-        },
-      ],
-    }),
-  )
-  // Empty, or text that only starts like a PDF: sniffed as text, still a damaged PDF to a person.
-  writeFileSync(join(root, 'papers', 'empty.pdf'), '')
-  writeFileSync(join(root, 'papers', 'text.pdf'), '%PDF-1.7\nnot really a pdf\n')
-  if (existsSync(CORPUS)) {
-    mkdirSync(join(root, 'corpus'))
-    for (const name of CORPUS_FILES) copyFileSync(join(CORPUS, name), join(root, 'corpus', name))
-    corpus = CORPUS_FILES
-  } else {
-    console.log(`pdf corpus tests skipped: ${CORPUS} is missing`)
-  }
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-  mkdirSync(ARTIFACTS, { recursive: true })
+const workspace = useWorkspace({
+  name: 'pdf',
+  files: ({ project }) => {
+    mkdirSync(join(project, 'papers'), { recursive: true })
+    writeFileSync(join(project, 'papers', 'paper.pdf'), paperPdf())
+    writeFileSync(join(project, 'papers', 'locked.pdf'), paperPdf({ userPassword: 'retrace' }))
+    writeFileSync(join(project, 'papers', 'broken.pdf'), truncatedPdf())
+    // Bytes that are neither text nor a PDF, under a .pdf name.
+    writeFileSync(
+      join(project, 'papers', 'not-a-pdf.pdf'),
+      Buffer.from([0xff, 0xd8, 0x00, 0x13, 0x37, 0xfe, 0x00, 0x42]),
+    )
+    writeFileSync(join(project, 'long.pdf'), longPdf(500))
+    writeFileSync(
+      join(project, 'papers', 'noted.pdf'),
+      writePdf({
+        pages: [
+          {
+            texts: [{ x: 72, y: 770, size: 14, text: 'A page with a sticky note' }],
+            notes: [{ rect: [100, 600, 120, 620], text: 'Check this figure' }],
+          },
+        ],
+      }),
+    )
+    // Empty, or text that only starts like a PDF: sniffed as text, still a damaged PDF to a person.
+    writeFileSync(join(project, 'papers', 'empty.pdf'), '')
+    writeFileSync(join(project, 'papers', 'text.pdf'), '%PDF-1.7\nnot really a pdf\n')
+    if (existsSync(CORPUS)) {
+      mkdirSync(join(project, 'corpus'))
+      for (const name of CORPUS_FILES) copyFileSync(join(CORPUS, name), join(project, 'corpus', name))
+      corpus = CORPUS_FILES
+    } else {
+      console.log(`pdf corpus tests skipped: ${CORPUS} is missing`)
+    }
+  },
 })
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+let host: RunningWebHost
+beforeAll(() => {
+  ;({ host } = workspace)
 })
 
 async function openPdf(
   path: string,
   options: { width?: number; height?: number; clipboard?: boolean } = {},
 ): Promise<{ page: Page; watch: PageWatch }> {
-  const context = await browser.newContext({
+  const context = await workspace.newContext({
     viewport: { width: options.width ?? 1440, height: options.height ?? 900 },
-    locale: 'en-US',
     ...(options.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {}),
   })
   const page = await context.newPage()

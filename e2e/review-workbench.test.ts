@@ -1,48 +1,43 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
-import { launchChromium, watchPage } from './support/browser'
-import { commitAll, git, startAgentHost, type AgentHost } from './support/project'
+import { watchPage } from './support/browser'
+import { git } from './support/project'
 import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
-const ARTIFACTS = join(__dirname, '..', 'test-results')
-let work: string
+const longLines = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`)
+
+const workspace = useWorkspace({
+  name: 'review-wb',
+  files: {
+    ...Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`src/module-${i}.ts`, `export const value${i} = ${i}\n`]),
+    ),
+    'docs.md': '# Docs\n',
+    'long.txt': `${longLines.join('\n')}\n`,
+  },
+  git: true,
+  // Unstaged edits, one staged edit, one untracked file: each sub-scope lists something else.
+  uncommitted: (root) => {
+    for (let i = 0; i < 6; i++)
+      writeFileSync(join(root, 'src', `module-${i}.ts`), `export const value${i} = ${i + 100}\n`)
+    writeFileSync(join(root, 'docs.md'), '# Docs\n\nStaged words.\n')
+    git(root, 'add', 'docs.md')
+    writeFileSync(join(root, 'notes-untracked.txt'), 'new\n')
+    const long = [...longLines]
+    long[49] = 'line 50, changed'
+    writeFileSync(join(root, 'long.txt'), `${long.join('\n')}\n`)
+  },
+  agent: { mode: 'auto' },
+})
 let root: string
 let host: RunningWebHost
-let browser: Browser
 let llm: FakeLlmServer
-let agent: AgentHost
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-review-wb-'))
-  root = join(work, 'project')
-  mkdirSync(join(root, 'src'), { recursive: true })
-  for (let i = 0; i < 12; i++) writeFileSync(join(root, 'src', `module-${i}.ts`), `export const value${i} = ${i}\n`)
-  writeFileSync(join(root, 'docs.md'), '# Docs\n')
-  const long = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`)
-  writeFileSync(join(root, 'long.txt'), `${long.join('\n')}\n`)
-  commitAll(root)
-  // Unstaged edits, one staged edit, one untracked file: each sub-scope lists something else.
-  for (let i = 0; i < 6; i++)
-    writeFileSync(join(root, 'src', `module-${i}.ts`), `export const value${i} = ${i + 100}\n`)
-  writeFileSync(join(root, 'docs.md'), '# Docs\n\nStaged words.\n')
-  git(root, 'add', 'docs.md')
-  writeFileSync(join(root, 'notes-untracked.txt'), 'new\n')
-  long[49] = 'line 50, changed'
-  writeFileSync(join(root, 'long.txt'), `${long.join('\n')}\n`)
-  agent = await startAgentHost(root, join(work, 'data'), 'auto')
-  ;({ host, llm } = agent)
-  browser = await launchChromium()
-  mkdirSync(ARTIFACTS, { recursive: true })
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await agent?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ project: root, host, llm } = workspace)
 })
 
 async function openReview(page: Page) {
@@ -53,7 +48,7 @@ async function openReview(page: Page) {
 }
 
 test('the Review filter applies as you type, and the list always matches the box', async () => {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1440, height: 900 } })
   const watch = await watchPage(page)
   await openReview(page)
   await page.getByTestId('review-scope-workspace').click()
@@ -88,7 +83,7 @@ test('the Review filter applies as you type, and the list always matches the box
 })
 
 test('switching Workspace sub-scopes never shows the previous result under the new label', async () => {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1440, height: 900 } })
   const watch = await watchPage(page)
   await openReview(page)
   await page.getByTestId('review-scope-workspace').click()
@@ -146,7 +141,7 @@ test('a blocked Undo shows what changed outside, with Open file and Review; Revi
     },
     { kind: 'stream', steps: [{ text: 'Done.' }] },
   )
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1440, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await expect.poll(() => page.getByTestId('chat').count()).toBe(1)

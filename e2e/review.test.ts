@@ -1,38 +1,27 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { launchChromium, watchPage } from './support/browser'
+import { beforeAll, expect, test } from 'vitest'
+import { watchPage } from './support/browser'
 import { tinyPdf, tinyPng } from './support/fixture'
-import { commitAll } from './support/project'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
-let work: string
-let host: RunningWebHost
-let browser: Browser
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-review-'))
-  const root = join(work, 'project')
-  mkdirSync(root)
-  writeFileSync(join(root, 'report.pdf'), tinyPdf('Before'))
-  writeFileSync(join(root, 'pixel.png'), tinyPng())
-  commitAll(root)
-  writeFileSync(join(root, 'report.pdf'), tinyPdf('After change'))
-  writeFileSync(join(root, 'pixel.png'), Buffer.concat([tinyPng(), Buffer.from([0])]))
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
+const workspace = useWorkspace({
+  name: 'review',
+  files: { 'report.pdf': tinyPdf('Before'), 'pixel.png': tinyPng() },
+  git: true,
+  uncommitted: {
+    'report.pdf': tinyPdf('After change'),
+    'pixel.png': Buffer.concat([tinyPng(), Buffer.from([0])]),
+  },
 })
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+let host: RunningWebHost
+beforeAll(() => {
+  ;({ host } = workspace)
 })
 
 test('Workspace review shows a changed PDF and image as before/after previews', async () => {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1400, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   // No session needed: the git workspace belongs to the project, and Review opens on it.

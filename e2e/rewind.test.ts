@@ -1,34 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
-import { launchChromium, watchPage } from './support/browser'
-import { startAgentHost, type AgentHost } from './support/project'
+import { watchPage } from './support/browser'
 import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
-let work: string
+const workspace = useWorkspace({ name: 'rewind', files: { 'README.md': '# Demo\n' }, agent: { mode: 'auto' } })
 let project: string
 let host: RunningWebHost
-let browser: Browser
 let llm: FakeLlmServer
-let agent: AgentHost
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-rewind-'))
-  project = join(work, 'project')
-  mkdirSync(project)
-  writeFileSync(join(project, 'README.md'), '# Demo\n')
-  agent = await startAgentHost(project, join(work, 'data'), 'auto')
-  ;({ host, llm } = agent)
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await agent?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ project, host, llm } = workspace)
 })
 
 const file = (name: string) => join(project, name)
@@ -83,7 +68,7 @@ async function restoreBranchCode(page: Page, files: string[], untouched: () => b
 }
 
 test('three turns; Restore checkpoint on the second prompt in each mode; the banner; /undo and /redo', async () => {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1440, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await expect.poll(() => page.getByTestId('chat').count()).toBe(1)

@@ -1,33 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { launchChromium, watchPage } from './support/browser'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { beforeAll, expect, test } from 'vitest'
+import { watchPage } from './support/browser'
+import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
-let work: string
+const workspace = useWorkspace({ name: 'session-store', files: { 'README.md': '# sessions\n' } })
 let host: RunningWebHost
-let browser: Browser
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-session-store-'))
-  const root = join(work, 'project')
-  mkdirSync(root)
-  writeFileSync(join(root, 'README.md'), '# sessions\n')
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ host } = workspace)
 })
 
 test('a narrow window: closing and reopening the chat drawer keeps the session the person chose', async () => {
   // 640 px: the chat is a drawer, so closing it unmounts the chat pane entirely.
-  const page = await browser.newPage({ viewport: { width: 640, height: 800 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 640, height: 800 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   const toggleChat = page.getByTestId('activity-layout.toggleChat')

@@ -1,34 +1,23 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
-import { launchChromium, watchPage } from './support/browser'
-import { commitAll, startAgentHost, type AgentHost } from './support/project'
+import { watchPage } from './support/browser'
 import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
+const workspace = useWorkspace({
+  name: 'steps',
+  files: { 'README.md': '# Demo\n' },
+  git: true,
+  agent: { mode: 'auto' },
+})
 let work: string
 let host: RunningWebHost
-let browser: Browser
 let llm: FakeLlmServer
-let agent: AgentHost
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-steps-'))
-  const project = join(work, 'project')
-  mkdirSync(project)
-  writeFileSync(join(project, 'README.md'), '# Demo\n')
-  commitAll(project)
-  agent = await startAgentHost(project, join(work, 'data'), 'auto')
-  ;({ host, llm } = agent)
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await agent?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ work, host, llm } = workspace)
 })
 
 test('a bash step writes a file: the footer says so, Review shows it, Undo with the box ticked removes it', async () => {
@@ -39,7 +28,7 @@ test('a bash step writes a file: the footer says so, Review shows it, Undo with 
     },
     { kind: 'stream', steps: [{ text: 'Wrote side.txt with a command.' }] },
   )
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1400, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await expect.poll(() => page.getByTestId('chat').count()).toBe(1)

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
-import { launchChromium, watchPage, type PageWatch } from './support/browser'
-import { commitAll, startAgentHost, type AgentHost } from './support/project'
+import { watchPage, type PageWatch } from './support/browser'
 import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /**
  * Issue 23 as a newcomer walks it in a narrow window (800 px, the chat column at its narrowest):
@@ -14,34 +14,27 @@ import type { RunningWebHost } from './support/web-host'
  * the restore sheet's new controls must each name their file and keep the keyboard inside the sheet.
  */
 
-let work: string
+const workspace = useWorkspace({
+  name: 'trust-walk',
+  files: {
+    'README.md': '# Demo\n',
+    'build-out/chart.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]),
+  },
+  // A git repository, so command steps are snapshotted and a command-only turn gets its card.
+  git: true,
+  agent: { mode: 'ask' },
+  viewport: { width: 800, height: 900 },
+})
 let project: string
 let host: RunningWebHost
-let browser: Browser
 let llm: FakeLlmServer
-let agent: AgentHost
 let page: Page
 let watch: PageWatch
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-trust-walk-'))
-  project = join(work, 'project')
-  mkdirSync(join(project, 'build-out'), { recursive: true })
-  writeFileSync(join(project, 'README.md'), '# Demo\n')
-  writeFileSync(join(project, 'build-out', 'chart.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]))
-  // A git repository, so command steps are snapshotted and a command-only turn gets its card.
-  commitAll(project)
-  agent = await startAgentHost(project, join(work, 'data'), 'ask')
-  ;({ host, llm } = agent)
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 800, height: 900 }, locale: 'en-US' })
+  ;({ project, host, llm } = workspace)
+  page = await workspace.newPage()
   watch = await watchPage(page)
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await agent?.stop()
-  rmSync(work, { recursive: true, force: true })
 })
 
 /** How many lines the element's text is laid out on. */

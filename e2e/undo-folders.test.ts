@@ -1,32 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
-import { launchChromium, watchPage } from './support/browser'
-import { startAgentHost, type AgentHost } from './support/project'
+import { watchPage } from './support/browser'
 import type { RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
+const workspace = useWorkspace({ name: 'folders', files: { 'README.md': '# Demo\n' }, agent: { mode: 'auto' } })
 let work: string
 let host: RunningWebHost
-let browser: Browser
 let llm: FakeLlmServer
-let agent: AgentHost
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-folders-'))
-  mkdirSync(join(work, 'project'))
-  writeFileSync(join(work, 'project', 'README.md'), '# Demo\n')
-  agent = await startAgentHost(join(work, 'project'), join(work, 'data'), 'auto')
-  ;({ host, llm } = agent)
-  browser = await launchChromium()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await agent?.stop()
-  rmSync(work, { recursive: true, force: true })
+beforeAll(() => {
+  ;({ work, host, llm } = workspace)
 })
 
 test('Undo of an agent turn that wrote gen/a/b.txt and gen/c.txt lists and removes gen/; Redo brings it back', async () => {
@@ -45,7 +30,7 @@ test('Undo of an agent turn that wrote gen/a/b.txt and gen/c.txt lists and remov
     },
     { kind: 'stream', steps: [{ text: 'Generated two files.' }] },
   )
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width: 1400, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await expect.poll(() => page.getByTestId('chat').count()).toBe(1)

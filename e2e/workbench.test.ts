@@ -1,52 +1,39 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchChromium, watchPage } from './support/browser'
-import { commitAll } from './support/project'
-import { startWebHost, type RunningWebHost } from './support/web-host'
-
-const ARTIFACTS = join(__dirname, '..', 'test-results')
-let work: string
-let root: string
-let host: RunningWebHost
-let browser: Browser
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { watchPage } from './support/browser'
+import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
 const longFile = (name: string) =>
   Array.from({ length: 400 }, (_, i) => `// ${name} line ${i + 1}: ${'lorem ipsum '.repeat(3)}`).join('\n') + '\n'
 
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-workbench-'))
-  root = join(work, 'project')
-  mkdirSync(join(root, 'src', 'lib'), { recursive: true })
-  writeFileSync(join(root, 'src', 'alpha.ts'), longFile('alpha'))
-  writeFileSync(join(root, 'src', 'beta.ts'), longFile('beta'))
-  writeFileSync(join(root, 'src', 'lib', 'gamma.ts'), longFile('gamma'))
-  writeFileSync(join(root, 'README.md'), '# Workbench fixture\n')
-  // A binary no adapter shows: a (tiny, valid) zip archive.
-  writeFileSync(
-    join(root, 'bundle.zip'),
-    Buffer.from([0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
-  )
-  writeFileSync(join(root, '.gitignore'), 'build/\n')
-  commitAll(root)
-  host = await startWebHost(root, join(work, 'data'), ['--open', 'README.md'])
-  browser = await launchChromium()
-  mkdirSync(ARTIFACTS, { recursive: true })
+const workspace = useWorkspace({
+  name: 'workbench',
+  files: {
+    'src/alpha.ts': longFile('alpha'),
+    'src/beta.ts': longFile('beta'),
+    'src/lib/gamma.ts': longFile('gamma'),
+    'README.md': '# Workbench fixture\n',
+    // A binary no adapter shows: a (tiny, valid) zip archive.
+    'bundle.zip': Buffer.from([0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+    '.gitignore': 'build/\n',
+  },
+  git: true,
+  hostArgs: ['--open', 'README.md'],
 })
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+let root: string
+let host: RunningWebHost
+beforeAll(() => {
+  ;({ project: root, host } = workspace)
 })
 
 async function open(
   width: number,
   height = 860,
 ): Promise<{ page: Page; watch: Awaited<ReturnType<typeof watchPage>> }> {
-  const page = await browser.newPage({ viewport: { width, height }, locale: 'en-US' })
+  const page = await workspace.newPage({ viewport: { width, height } })
   const watch = await watchPage(page)
   await page.goto(host.url)
   await expect.poll(() => page.getByTestId('workbench').count()).toBe(1)
@@ -271,7 +258,7 @@ describe('tabs', () => {
   })
 
   test('the URL parameter open= opens a file next to the token', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+    const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
     await page.goto(`http://127.0.0.1:${host.port}/?token=${host.token}&open=${encodeURIComponent('src/lib/gamma.ts')}`)
     const tab = page.getByRole('tablist', { name: 'Open files' }).getByRole('tab', { name: 'gamma.ts' })
     await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true')

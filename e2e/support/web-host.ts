@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 
 const REPO = join(__dirname, '..', '..')
+/** How long a host may take to shut down after its signal before it is killed. */
+const STOP_GRACE_MS = 15_000
 const READY_LINE = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)(?:&open=\S+)?/
 
 export interface RunningWebHost {
@@ -45,7 +47,11 @@ export async function startWebHost(
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not print its URL in time:\n${output}`)), 90_000)
+    const timer = setTimeout(() => {
+      // A host that never printed its URL is still a running process: it must not outlive the spec.
+      child.kill('SIGKILL')
+      reject(new Error(`web host did not print its URL in time:\n${output}`))
+    }, 90_000)
     const check = () => {
       const found = output.match(READY_LINE)
       if (found) {
@@ -66,9 +72,15 @@ export async function startWebHost(
     process: child,
     output: () => output,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null) return child.exitCode
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
       child.kill(signal)
-      return exited
+      // A host stuck in shutdown is killed rather than left behind (and the hook left hanging).
+      const grace = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+      try {
+        return await exited
+      } finally {
+        clearTimeout(grace)
+      }
     },
   }
 }
