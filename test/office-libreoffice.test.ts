@@ -99,8 +99,18 @@ for i in range(600):
         context = resolver.resolve('uno:pipe,name=${pipe};urp;StarOffice.ComponentContext'); break
     except NoConnectException:
         time.sleep(0.1)
-desktop = context.ServiceManager.createInstanceWithContext('com.sun.star.frame.Desktop', context)
-doc = desktop.loadComponentFromURL('private:factory/swriter', '_blank', 0, (prop('Hidden', True),))
+# The pipe can answer before the office is ready to load a document (seen once in a loaded CI run),
+# so the first load is retried for a bounded 10 s instead of failing the fixture.
+doc = None
+for i in range(50):
+    try:
+        desktop = context.ServiceManager.createInstanceWithContext('com.sun.star.frame.Desktop', context)
+        doc = desktop.loadComponentFromURL('private:factory/swriter', '_blank', 0, (prop('Hidden', True),))
+    except Exception:
+        doc = None
+    if doc is not None:
+        break
+    time.sleep(0.2)
 doc.getText().setString('secret')
 doc.storeToURL(uno.systemPathToFileUrl('${join(dir, 'locked.odt')}'), (prop('FilterName', 'writer8'), prop('Password', 'pw')))
 doc.storeToURL(uno.systemPathToFileUrl('${join(dir, 'locked.doc')}'), (prop('FilterName', 'MS Word 97'), prop('Password', 'pw')))
@@ -109,7 +119,7 @@ desktop.terminate()
 `
   const exited = new Promise((resolve) => office.once('exit', resolve))
   try {
-    execFileSync(python, ['-c', script], { stdio: 'ignore', timeout: 90_000 })
+    execFileSync(python, ['-c', script], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 90_000 })
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))])
   } finally {
     if (office.exitCode === null && office.signalCode === null && office.pid !== undefined) {
