@@ -1,9 +1,10 @@
 import { useState } from 'react'
 import { useClient } from '../../app/client-context'
 import { formatBytes, useI18n } from '../../i18n'
-import type { Autosave, AutosaveState } from '../drafts'
+import type { AutosaveState } from '../drafts'
 import { MAX_DRAFTS, MAX_DRAFT_BYTES } from '../drafts'
 import { Compare } from './Compare'
+import type { TextWorkingCopy } from './working-copy/text-working-copy'
 
 /** `notes.md` → `notes (copy).md`; a name without an extension gets the suffix at the end. */
 export function copyPathOf(path: string, attempt = 1): string {
@@ -21,7 +22,7 @@ export function copyPathOf(path: string, attempt = 1): string {
 export function EditBanner(props: {
   projectId: string
   path: string
-  autosave: Autosave
+  copy: TextWorkingCopy
   state: AutosaveState
   /** The editor's text now (the draft may lag a keystroke behind when the store refused it). */
   currentText: () => string
@@ -83,7 +84,7 @@ export function EditBanner(props: {
               void act(async () => {
                 const disk = await readDisk()
                 if (!disk) return setNote(t('edit.failedRead'))
-                await props.autosave.overwrite(disk.revision)
+                await props.copy.overwrite(disk.revision)
                 setCompare(null)
               })
             }
@@ -96,7 +97,7 @@ export function EditBanner(props: {
             disabled={busy}
             onClick={() =>
               void act(async () => {
-                await props.autosave.discard()
+                await props.copy.revert()
                 setCompare(null)
                 props.onReload()
               })
@@ -119,7 +120,7 @@ export function EditBanner(props: {
                     { owner, idempotencyKey: crypto.randomUUID() },
                   )
                   if (created.kind === 'ok') {
-                    await props.autosave.discard()
+                    await props.copy.revert()
                     setCompare(null)
                     props.onReload()
                     props.onOpenFile?.(target)
@@ -161,7 +162,7 @@ export function EditBanner(props: {
             type="button"
             data-testid="save-retry"
             disabled={busy}
-            onClick={() => void act(async () => void (await props.autosave.retry()))}
+            onClick={() => void act(async () => void (await props.copy.retry()))}
           >
             {t('edit.retry')}
           </button>
@@ -181,9 +182,7 @@ export function EditBanner(props: {
           type="button"
           data-testid="draft-save-now"
           disabled={busy}
-          onClick={() =>
-            void act(async () => void (await props.autosave.saveNow({ kind: 'text', text: props.currentText() })))
-          }
+          onClick={() => void act(async () => void (await props.copy.saveNow(props.currentText())))}
         >
           {t('edit.saveNow')}
         </button>
@@ -193,7 +192,7 @@ export function EditBanner(props: {
           disabled={busy}
           onClick={() =>
             void act(async () => {
-              await props.autosave.discard()
+              await props.copy.revert()
               props.onReload()
             })
           }

@@ -1,42 +1,42 @@
 import { useI18n } from '../../../i18n'
-import { useStore } from '../../../ui/store'
-import type { BinaryAutosave } from './binary-autosave'
+import type { AutosaveState } from '../../drafts'
 
 /**
- * What autosave is doing, where a person looks: a quiet note in the file's header while changes
- * wait or travel (no permanent "Saved", spec 08), and a banner when a publish failed (Retry) or
- * the file changed underneath (overwrite with mine, or discard mine).
+ * What a byte editor's working copy is doing, where a person looks: a quiet note in the file's
+ * header while changes wait or travel (no permanent "Saved", spec 08), and a banner when a publish
+ * failed (Retry) or the file changed underneath (overwrite with mine, or discard mine).
  */
 export function SaveStatusBar(props: {
-  autosave: BinaryAutosave
+  state: AutosaveState
   placement: 'badge' | 'banner'
   path?: string
+  onRetry?: () => void
   onOverwrite?: () => void
   onDiscard?: () => void
 }) {
   const { t } = useI18n()
-  const status = useStore(props.autosave.store, (s) => s.status)
+  const { publishing, dirty, problem } = props.state
   if (props.placement === 'badge') {
-    if (status.kind === 'pending') return <span className="save-note">{t('save.unsaved')}</span>
-    if (status.kind === 'saving')
+    if (publishing)
       return (
         <span className="save-note" role="status">
           {t('save.saving')}
         </span>
       )
+    if (dirty && problem === null) return <span className="save-note">{t('save.unsaved')}</span>
     return null
   }
-  if (status.kind === 'failed') {
+  if (problem?.kind === 'failed') {
     return (
       <div className="save-banner save-banner-error" role="alert" data-testid="save-failed">
-        <span>{t('save.failed', { path: props.path ?? '', message: status.message })}</span>
-        <button type="button" onClick={() => props.autosave.retry()}>
+        <span>{t('save.failed', { path: props.path ?? '', message: problem.message })}</span>
+        <button type="button" onClick={props.onRetry}>
           {t('save.retry')}
         </button>
       </div>
     )
   }
-  if (status.kind === 'conflict') {
+  if (problem?.kind === 'conflict') {
     return (
       <div className="save-banner" role="alert" data-testid="save-conflict">
         <strong>{t('save.conflict')}</strong>
