@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { decode as decodePng } from 'fast-png'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import { makeDocx, unzipParts } from '../test/support/office-fixtures'
-import { launchChromium, watchPage } from './support/browser'
+import { watchPage } from './support/browser'
+import { png } from './support/image-fixtures'
 import { paperPdf } from './support/pdf-fixtures'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /**
  * Editors kept alive across tab switches (the DOCX editor, the PDF reader) and the text editor,
@@ -15,40 +16,30 @@ import { startWebHost, type RunningWebHost } from './support/web-host'
  * autosave window, and the focus never lands in the hidden document.
  */
 
-let work: string
-let root: string
-let host: RunningWebHost
-let browser: Browser
 /** What each file holds once the person's own edit (before leaving the tab) was published. */
 const published = new Map<string, Buffer>()
 
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-kept-'))
-  root = join(work, 'project')
-  mkdirSync(root, { recursive: true })
-  const files: Record<string, Uint8Array | string> = {
-    'letter.docx': await makeDocx(
-      '<w:p><w:r><w:t xml:space="preserve">A letter that nobody is editing.</w:t></w:r></w:p>',
-    ),
-    'paper.pdf': paperPdf(),
-    'draft.txt': 'A text nobody is editing.\n',
-    'notes.txt': 'Somewhere else\n',
-  }
-  for (const [name, content] of Object.entries(files)) {
-    writeFileSync(join(root, name), content)
-    published.set(name, readFileSync(join(root, name)))
-  }
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+const workspace = useWorkspace({
+  name: 'kept',
+  viewport: { width: 1440, height: 900 },
+  files: async ({ project }) => {
+    const files: Record<string, Uint8Array | string> = {
+      'letter.docx': await makeDocx(
+        '<w:p><w:r><w:t xml:space="preserve">A letter that nobody is editing.</w:t></w:r></w:p>',
+      ),
+      'paper.pdf': paperPdf(),
+      'draft.txt': 'A text nobody is editing.\n',
+      'notes.txt': 'Somewhere else\n',
+      'photo.png': png(120, 80, (x, y) => [(x * 2) % 256, (y * 3) % 256, 128, 255]),
+    }
+    for (const [name, content] of Object.entries(files)) {
+      writeFileSync(join(project, name), content)
+      published.set(name, readFileSync(join(project, name)))
+    }
+  },
 })
 
-const onDisk = (name: string) => readFileSync(join(root, name))
+const onDisk = (name: string) => readFileSync(join(workspace.project, name))
 const unchanged = (name: string) => onDisk(name).equals(published.get(name) ?? Buffer.alloc(0))
 /** Waits until the person's edit reached the disk, and remembers those bytes. */
 async function publishedEdit(name: string, contains: string) {
@@ -72,10 +63,10 @@ function focusTrail(page: Page) {
  * and walks the window with Tab from the chat composer, typing at every stop.
  */
 async function tabThroughWithHidden(path: string, ready: (page: Page) => Promise<void>, inside: string) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const context = await workspace.newContext()
   const page = await context.newPage()
   const watch = await watchPage(page)
-  await page.goto(`${host.url}&open=${encodeURIComponent(path)}`)
+  await page.goto(`${workspace.host.url}&open=${encodeURIComponent(path)}`)
   await ready(page)
   await page.getByRole('treeitem', { name: /notes\.txt/ }).dblclick()
   await expect
@@ -168,5 +159,58 @@ describe('a hidden tab’s editor is inert', () => {
       'section.viewer[aria-label="draft.txt"]',
     )
     expect(unchanged('draft.txt')).toBe(true)
+  }, 120_000)
+})
+
+describe('a kept editor comes back as it was left', () => {
+  test('an edited image is back at once, undo history and all, while the engine has not answered its re-read', async () => {
+    const context = await workspace.newContext()
+    // Holds the tab's re-read of photo.png (the engine slow to answer, a busy machine) until released.
+    const control = { holding: false }
+    const held: Array<() => void> = []
+    await context.routeWebSocket(/\/api\/ws/, (ws) => {
+      const server = ws.connectToServer()
+      ws.onMessage((frame) => {
+        const text = typeof frame === 'string' ? frame : frame.toString()
+        const request = JSON.parse(text) as { action?: string; payload?: { path?: unknown } }
+        if (control.holding && request.action === 'files.read' && request.payload?.path === 'photo.png')
+          held.push(() => server.send(frame))
+        else server.send(frame)
+      })
+    })
+    const page = await context.newPage()
+    const watch = await watchPage(page)
+    await page.goto(`${workspace.host.url}&open=photo.png`)
+    const editor = page.getByTestId('image-editor')
+    const tool = (name: string) =>
+      page.getByRole('toolbar', { name: 'Image tools' }).getByRole('button', { name, exact: true })
+    await expect.poll(() => editor.getAttribute('data-ready'), { timeout: 20_000 }).toBe('true')
+    await tool('Rotate right').click()
+    await expect.poll(() => unchanged('photo.png'), { timeout: 20_000 }).toBe(false)
+    const rotated = decodePng(onDisk('photo.png'))
+    expect([rotated.width, rotated.height]).toEqual([80, 120])
+    await expect.poll(() => page.getByTestId('image-size').textContent()).toBe('80 × 120 px')
+
+    await page.getByRole('treeitem', { name: /notes\.txt/ }).dblclick()
+    await expect
+      .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'))
+      .toBe('notes.txt')
+    control.holding = true
+    await page.locator('[data-testid="tab-file"][data-path="photo.png"]').click()
+    // The tab asked the engine again and has no answer yet — and the editor is there, as it was left.
+    await expect.poll(() => held.length).toBeGreaterThan(0)
+    await expect.poll(() => editor.getAttribute('data-ready')).toBe('true')
+    expect(await page.getByTestId('image-size').textContent()).toBe('80 × 120 px')
+    expect(await tool('Undo').isEnabled()).toBe(true)
+
+    // The answer names the editor's own publish: nothing is reloaded, the history stays.
+    control.holding = false
+    for (const send of held.splice(0)) send()
+    await tool('Undo').click()
+    await expect.poll(() => page.getByTestId('image-size').textContent()).toBe('120 × 80 px')
+    // Every edit undone: the file's own bytes go back, never a re-encoding.
+    await expect.poll(() => unchanged('photo.png'), { timeout: 20_000 }).toBe(true)
+    expect(watch.consoleErrors).toEqual([])
+    await context.close()
   }, 120_000)
 })

@@ -40,6 +40,7 @@ export function DocumentHost(props: {
   const { t, locale } = useI18n()
   const container = useRef<HTMLDivElement>(null)
   const mounted = useRef<MountedDocument | null>(null)
+  const keptShown = useRef<KeptDocument | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
   // The adapter's chunk (Monaco, pdf.js…) may take a moment on first use: say so meanwhile.
   const [mountedPath, setMountedPath] = useState<string | null>(null)
@@ -77,8 +78,13 @@ export function DocumentHost(props: {
           instance.show?.()
           instance.setDark(dark.matches)
           instance.setLocale?.(latest.current.locale)
-          // What the tab read now; the editor ignores its own published bytes (adapter contract).
-          instance.update(latest.current.content, latest.current.revision)
+          // What the tab read since, if anything; the editor ignores its own published bytes
+          // (adapter contract).
+          const { content, revision } = latest.current
+          if (reattached.delivered.content !== content) {
+            reattached.delivered = { content, revision }
+            instance.update(content, revision)
+          }
         } else {
           const adapter = await entry.load()
           if (cancelled) return
@@ -108,11 +114,12 @@ export function DocumentHost(props: {
             return
           }
           if (keepSlot) {
-            kept = { adapterId: entry.id, element, mounted: instance, escaped }
+            kept = { adapterId: entry.id, element, mounted: instance, escaped, delivered: { content, revision } }
             keepSlot.keep(kept)
           }
         }
         mounted.current = instance
+        keptShown.current = kept ?? null
         setMountedPath(path)
         unsubscribe.push(
           instance.on('error', ({ message }) => {
@@ -132,6 +139,7 @@ export function DocumentHost(props: {
       for (const off of unsubscribe) off()
       latest.current.onMounted?.(null)
       mounted.current = null
+      keptShown.current = null
       const released = instance
       const release = latest.current.release
       stopEscapes?.()
@@ -157,6 +165,11 @@ export function DocumentHost(props: {
 
   const { content, revision } = props
   useEffect(() => {
+    const kept = keptShown.current
+    if (kept) {
+      if (kept.delivered.content === content) return
+      kept.delivered = { content, revision }
+    }
     mounted.current?.update(content, revision)
   }, [content, revision])
 

@@ -10,7 +10,8 @@ import { HistoryPanel } from './HistoryPanel'
 import { loadBytes } from './load-bytes'
 import { officeServices } from './office-services'
 import { ViewStates } from './ViewStates'
-import { nextView, readDocument, type DocumentView } from './working-copy/read-document'
+import type { DocumentView } from './working-copy/document-view'
+import { nextView, readDocument } from './working-copy/read-document'
 import { SaveStatusBar } from './working-copy/SaveStatusBar'
 import type { WorkingCopyService } from './working-copy/service'
 import { TextWorkingCopy } from './working-copy/text-working-copy'
@@ -37,8 +38,9 @@ export function FileTab(props: {
 }) {
   const { workingCopies: service, path, onViewState, onOpenFile } = props
   const { client, projectId } = service
-  const [view, setView] = useState<DocumentView>({ kind: 'loading' })
-  const [reads, setReads] = useState(0)
+  // A kept editor comes back at once, as it was left; the read below only checks the disk behind it.
+  const [view, setView] = useState<DocumentView>(() => service.keptView(path) ?? { kind: 'loading' })
+  const [reads, setReads] = useState(() => (service.keptView(path) ? 1 : 0))
   const [historyOpen, setHistoryOpen] = useState(false)
   const [initialViewState] = useState(props.viewState)
   const [copy, setCopy] = useState<WorkingCopy | null>(null)
@@ -70,6 +72,7 @@ export function FileTab(props: {
     })
     return () => controller.abort()
   }, [service, path, reads])
+  useEffect(() => service.rememberView(path, view), [service, path, view])
   // A full draft store (or a browser that refuses to store) pauses typing until resolved.
   useEffect(() => {
     if (copy?.kind === 'text')

@@ -1,6 +1,6 @@
 import { formatBytes, useI18n } from '../../i18n'
 import { Unsupported } from './Unsupported'
-import type { DocumentView } from './working-copy/read-document'
+import type { DocumentView } from './working-copy/document-view'
 
 /**
  * A file tab's body when no adapter shows the file: loading, no adapter for the type, over the read

@@ -1,4 +1,4 @@
-import type { MountedDocument } from '../adapters/types'
+import type { DocumentContent, MountedDocument } from '../adapters/types'
 
 /**
  * An editing adapter's instance that outlives its tab's view (spec 08 "rich editors live
@@ -16,6 +16,13 @@ export interface KeptDocument {
    * as the DOCX editor's off-screen input surface. They are hidden and shown with it.
    */
   readonly escaped: Set<Element>
+  /**
+   * The content (and revision) the instance was last given. A view coming back hands it only
+   * content it has not seen: the view it comes back with may be the one it left, and older than
+   * what the editor has published since — given again, the editor would take it for an outside
+   * change and reload it over its own undo stack.
+   */
+  delivered: { content: DocumentContent; revision: string }
 }
 
 /** What a tab host needs to keep one path's instance across views. */

@@ -2,27 +2,11 @@ import type { FileRead } from '../../../../../shared/protocol'
 import type { RequestOutcome } from '../../../transport'
 import { readCache } from '../../drafts'
 import { resolveAdapter } from '../adapters/registry'
-import type { DocumentAdapterEntry, DocumentContent, SniffedType } from '../adapters/types'
-import { loadBytes, type BytesOutcome } from '../load-bytes'
+import type { DocumentContent, SniffedType } from '../adapters/types'
+import { loadBytes } from '../load-bytes'
 import { BytesWorkingCopy } from './bytes-working-copy'
-import type { ByteDraft, WorkingCopyService } from './service'
-
-/** What a file tab shows. */
-export type DocumentView =
-  | { readonly kind: 'loading' }
-  | {
-      readonly kind: 'shown'
-      readonly file: FileRead
-      readonly entry: DocumentAdapterEntry
-      readonly content: DocumentContent
-      /** Text shown in an editable adapter: typing autosaves (spec 08). */
-      readonly editable: boolean
-      /** A byte editor's unpublished bytes from an earlier visit: shown, then adopted on mount. */
-      readonly draft: ByteDraft | null
-    }
-  | { readonly kind: 'unsupported'; readonly file: FileRead; readonly bytes: BytesOutcome | null }
-  | { readonly kind: 'gone' }
-  | { readonly kind: 'failed'; readonly outcome: Exclude<RequestOutcome<unknown>, { kind: 'ok' }> }
+import type { ByteDraft, DocumentView } from './document-view'
+import type { WorkingCopyService } from './service'
 
 /** What one read of the file means for the view it updates. */
 export type ReadResult =

@@ -3,17 +3,11 @@ import type { Store } from '../../../ui/store'
 import { dirtyPathsOf, draftStore, markDirty, registerEditor, watchReadCache, type DraftStore } from '../../drafts'
 import type { MountedDocument } from '../adapters/types'
 import { BytesWorkingCopy } from './bytes-working-copy'
+import type { ByteDraft, DocumentView } from './document-view'
 import { destroyKept, KeptDocuments, type KeptDocument, type KeptSlot } from './kept-documents'
 import { Publisher } from './publisher'
 import { TextWorkingCopy } from './text-working-copy'
 import type { WorkingCopy } from './working-copy'
-
-/** Bytes a byte editor left unpublished on an earlier visit, found when the file was read. */
-export interface ByteDraft {
-  readonly bytes: Uint8Array
-  /** The revision on disk when the file moved on since the draft was made (a conflict to resolve). */
-  readonly conflictWith: string | null
-}
 
 export interface WorkingCopyServiceOptions {
   readonly client: RequestClient
@@ -53,6 +47,12 @@ export class WorkingCopyService {
     }
     this.destroyKept(path, document)
   })
+  /**
+   * What each kept editor's tab last showed: a tab coming back shows its kept editor at once from
+   * this, and re-reads the file behind it (a publish in flight, a read and a download never stand
+   * between the person and the editor they left a moment ago).
+   */
+  private readonly keptViews = new Map<string, Extract<DocumentView, { kind: 'shown' }>>()
   /** The paths the project's tabs show (the workbench reports them as they change). */
   private open: ReadonlySet<string> = new Set()
   private disposed = false
@@ -150,6 +150,19 @@ export class WorkingCopyService {
     if (!copy.dirty) markDirty(this.projectId, path, false)
   }
 
+  /** Notes what `path`'s tab shows, for its next view while an editor is kept for it. */
+  rememberView(path: string, view: DocumentView): void {
+    if (view.kind === 'shown' && view.entry.keep) this.keptViews.set(path, view)
+    else this.keptViews.delete(path)
+  }
+
+  /** What a new view of `path` shows at once: the last view of the editor kept for it, if any. */
+  keptView(path: string): DocumentView | undefined {
+    const kept = this.kept.get(path)
+    const view = this.keptViews.get(path)
+    return kept && view && view.entry.id === kept.adapterId ? view : undefined
+  }
+
   /** Where a tab host keeps `path`'s editor across tab switches. */
   keptSlot(path: string): KeptSlot {
     return this.kept.slot(path)
@@ -198,6 +211,7 @@ export class WorkingCopyService {
 
   private destroyKept(path: string, document: KeptDocument): void {
     destroyKept(document)
+    if (this.kept.get(path) === document) this.keptViews.delete(path)
     this.kept.delete(path, document)
   }
 
