@@ -1,14 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import { makeDocx, unzipParts } from '../test/support/office-fixtures'
-import { launchChromium, watchPage } from './support/browser'
+import { watchPage } from './support/browser'
 import { patternPixel, png } from './support/image-fixtures'
 import { paperPdf } from './support/pdf-fixtures'
 import { annotationsOnDisk } from './support/pdf-page'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { useWorkspace } from './support/workspace'
 
 /**
  * File History groups a person's saves by editing session for every editor, as it does for text
@@ -16,36 +15,24 @@ import { startWebHost, type RunningWebHost } from './support/web-host'
  * file again starts a new version. Here for a PDF's annotations, an image edit and a DOCX edit.
  */
 
-let work: string
-let root: string
-let host: RunningWebHost
-let browser: Browser
-
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-sessions-'))
-  root = join(work, 'project')
-  mkdirSync(root, { recursive: true })
-  writeFileSync(join(root, 'paper.pdf'), paperPdf())
-  writeFileSync(join(root, 'photo.png'), png(200, 100, patternPixel))
-  writeFileSync(
-    join(root, 'memo.docx'),
-    await makeDocx('<w:p><w:r><w:t xml:space="preserve">A memo.</w:t></w:r></w:p>'),
-  )
-  writeFileSync(join(root, 'notes.txt'), 'notes\n')
-  host = await startWebHost(root, join(work, 'data'))
-  browser = await launchChromium()
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-  rmSync(work, { recursive: true, force: true })
+const workspace = useWorkspace({
+  name: 'sessions',
+  viewport: { width: 1440, height: 900 },
+  files: async ({ project }) => {
+    writeFileSync(join(project, 'paper.pdf'), paperPdf())
+    writeFileSync(join(project, 'photo.png'), png(200, 100, patternPixel))
+    writeFileSync(
+      join(project, 'memo.docx'),
+      await makeDocx('<w:p><w:r><w:t xml:space="preserve">A memo.</w:t></w:r></w:p>'),
+    )
+    writeFileSync(join(project, 'notes.txt'), 'notes\n')
+  },
 })
 
-const onDisk = (name: string) => readFileSync(join(root, name))
+const onDisk = (name: string) => readFileSync(join(workspace.project, name))
 
 async function openTab(page: Page, path: string) {
-  await page.goto(`${host.url}&open=${encodeURIComponent(path)}`)
+  await page.goto(`${workspace.host.url}&open=${encodeURIComponent(path)}`)
   await expect
     .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'), {
       timeout: 20_000,
@@ -76,7 +63,7 @@ async function twoSessions(
   ready: (page: Page) => Promise<void>,
   edit: (page: Page, n: number) => Promise<void>,
 ) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const context = await workspace.newContext()
   const page = await context.newPage()
   const watch = await watchPage(page)
   await openTab(page, path)
@@ -118,7 +105,7 @@ describe('File History groups every editor’s saves by editing session', () => 
         await page.getByRole('button', { name: 'Highlight', exact: true }).focus()
         await page.keyboard.press('Enter')
         await expect
-          .poll(() => annotationsOnDisk(join(root, 'paper.pdf')).filter((a) => a.subtype === 'Highlight').length, {
+          .poll(() => annotationsOnDisk(join(workspace.project, 'paper.pdf')).filter((a) => a.subtype === 'Highlight').length, {
             timeout: 20_000,
           })
           .toBe(n)

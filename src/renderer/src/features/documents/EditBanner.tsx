@@ -5,6 +5,7 @@ import type { AutosaveState } from '../drafts'
 import { MAX_DRAFTS, MAX_DRAFT_BYTES } from '../drafts'
 import { Compare } from './Compare'
 import type { TextWorkingCopy } from './working-copy/text-working-copy'
+import { Alert } from '../../ui/Alert'
 
 /** `notes.md` → `notes (copy).md`; a name without an extension gets the suffix at the end. */
 export function copyPathOf(path: string, attempt = 1): string {
@@ -58,7 +59,7 @@ export function EditBanner(props: {
 
   if (problem.kind === 'conflict') {
     return (
-      <div className="edit-banner edit-banner-conflict" role="alert" data-testid="conflict-banner">
+      <Alert as="div" className="edit-banner edit-banner-conflict" testId="conflict-banner">
         <p>{t('edit.conflict')}</p>
         <div className="edit-banner-actions">
           <button
@@ -150,12 +151,12 @@ export function EditBanner(props: {
             />
           </div>
         )}
-      </div>
+      </Alert>
     )
   }
   if (problem.kind === 'failed') {
     return (
-      <div className="edit-banner edit-banner-failed" role="alert" data-testid="save-failed">
+      <Alert as="div" className="edit-banner edit-banner-failed" testId="save-failed">
         <p>{t('edit.failed', { message: problem.message })}</p>
         <div className="edit-banner-actions">
           <button
@@ -167,11 +168,11 @@ export function EditBanner(props: {
             {t('edit.retry')}
           </button>
         </div>
-      </div>
+      </Alert>
     )
   }
   return (
-    <div className="edit-banner edit-banner-quota" role="alert" data-testid="draft-quota">
+    <Alert as="div" className="edit-banner edit-banner-quota" testId="draft-quota">
       <p>
         {problem.kind === 'quota'
           ? t('edit.quota', { count: MAX_DRAFTS, bytes: formatBytes(MAX_DRAFT_BYTES) })
@@ -200,6 +201,6 @@ export function EditBanner(props: {
           {t('edit.revert')}
         </button>
       </div>
-    </div>
+    </Alert>
   )
 }

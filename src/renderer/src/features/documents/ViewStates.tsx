@@ -1,6 +1,7 @@
 import { formatBytes, useI18n } from '../../i18n'
 import { Unsupported } from './Unsupported'
 import type { DocumentView } from './working-copy/document-view'
+import { ErrorLine } from '../../ui/ErrorLine'
 
 /**
  * A file tab's body when no adapter shows the file: loading, no adapter for the type, over the read
@@ -59,11 +60,7 @@ export function ViewStates(props: {
           : outcome.kind === 'timeout'
             ? t('viewer.timeout', { path })
             : t('viewer.failed', { path, message: t('error.disconnected') })
-      return (
-        <p className="viewer-note viewer-error" role="alert">
-          {message}
-        </p>
-      )
+      return <ErrorLine className="viewer-note viewer-error" message={message} />
     }
   }
 }

@@ -1,5 +1,6 @@
 import { useI18n } from '../../../i18n'
 import type { AutosaveState } from '../../drafts'
+import { Alert } from '../../../ui/Alert'
 
 /**
  * What a byte editor's working copy is doing, where a person looks: a quiet note in the file's
@@ -28,17 +29,17 @@ export function SaveStatusBar(props: {
   }
   if (problem?.kind === 'failed') {
     return (
-      <div className="save-banner save-banner-error" role="alert" data-testid="save-failed">
+      <Alert as="div" className="save-banner save-banner-error" testId="save-failed">
         <span>{t('save.failed', { path: props.path ?? '', message: problem.message })}</span>
         <button type="button" onClick={props.onRetry}>
           {t('save.retry')}
         </button>
-      </div>
+      </Alert>
     )
   }
   if (problem?.kind === 'conflict') {
     return (
-      <div className="save-banner" role="alert" data-testid="save-conflict">
+      <Alert as="div" className="save-banner" testId="save-conflict">
         <strong>{t('save.conflict')}</strong>
         <span>{t('save.conflictDetail')}</span>
         <button type="button" onClick={props.onOverwrite}>
@@ -47,7 +48,7 @@ export function SaveStatusBar(props: {
         <button type="button" onClick={props.onDiscard}>
           {t('save.reload')}
         </button>
-      </div>
+      </Alert>
     )
   }
   return null
