@@ -1,12 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decode as decodePng } from 'fast-png'
 import type { Browser, Page } from 'playwright-core'
 import piexif from 'piexifjs'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchChromium, watchPage, type PageWatch } from './support/browser'
+import { afterAll, describe, expect, test } from 'vitest'
+import { watchPage, type PageWatch } from './support/browser'
 import {
   animatedGif,
   cmykPsd,
@@ -21,20 +20,17 @@ import {
   type Pixel,
   wav,
 } from './support/image-fixtures'
-import { startWebHost, type RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 
-const ARTIFACTS = join(__dirname, '..', 'test-results')
-let work: string
-let root: string
-let host: RunningWebHost
-let browser: Browser
 /** A server on another port standing for "the internet": the SVG points at it; nothing may reach it. */
 let outside: Server
 let outsideHits: string[] = []
 let outsideUrl = ''
 
 /** JPEG, WebP and WebM written by the browser under test (no encoder for them in Node here). */
-async function browserMadeFiles(): Promise<{ jpeg: Buffer; webp: Buffer; losslessWebp: Buffer; webm: Buffer | null }> {
+async function browserMadeFiles(
+  browser: Browser,
+): Promise<{ jpeg: Buffer; webp: Buffer; losslessWebp: Buffer; webm: Buffer | null }> {
   const page = await browser.newPage()
   const made = await page.evaluate(async () => {
     const canvas = document.createElement('canvas')
@@ -120,69 +116,67 @@ function withCameraExif(jpeg: Buffer): Buffer {
   return Buffer.from(piexif.insert(exif, binary(jpeg)), 'latin1')
 }
 
-beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'retrace-e2e-images-'))
-  root = join(work, 'project')
-  mkdirSync(join(root, 'media'), { recursive: true })
-  outside = createServer((request, response) => {
-    outsideHits.push(request.url ?? '')
-    response.writeHead(200, { 'Content-Type': 'image/png' })
-    response.end(Buffer.from(png(4, 4, () => [0, 0, 0, 255])))
-  })
-  await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve))
-  const address = outside.address()
-  outsideUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/tracker.png`
-  browser = await launchChromium()
-  const made = await browserMadeFiles()
-  writeFileSync(join(root, 'edit.png'), png(200, 100, patternPixel))
-  writeFileSync(
-    join(root, 'shapes.png'),
-    png(160, 120, () => [255, 255, 255, 255]),
-  )
-  writeFileSync(join(root, 'photo.jpg'), made.jpeg)
-  writeFileSync(join(root, 'camera.jpg'), withCameraExif(made.jpeg))
-  writeFileSync(join(root, 'photo.webp'), made.webp)
-  writeFileSync(join(root, 'lossless.webp'), made.losslessWebp)
-  writeFileSync(join(root, 'notes.txt'), 'notes\n')
-  writeFileSync(join(root, 'spin.gif'), animatedGif())
-  writeFileSync(join(root, 'favicon.ico'), iconOf(png(32, 32, patternPixel)))
-  writeFileSync(join(root, 'empty.png'), '')
-  writeFileSync(join(root, 'float.tif'), floatPredictorTiff())
-  writeFileSync(join(root, 'deep.png'), png16(64, 48))
-  writeFileSync(join(root, 'huge.png'), largePng(5000, 4000))
-  writeFileSync(join(root, 'hostile.svg'), hostileSvg(outsideUrl))
-  writeFileSync(join(root, 'layers.psd'), layeredPsd())
-  writeFileSync(join(root, 'empty.psd'), layeredPsd({ emptyComposite: true }))
-  writeFileSync(join(root, 'black.psd'), layeredPsd({ emptyComposite: 'black' }))
-  writeFileSync(join(root, 'cmyk.psd'), cmykPsd())
-  writeFileSync(join(root, 'pages.tif'), twoPageTiff())
-  writeFileSync(join(root, 'media', 'tone.wav'), wav())
-  if (made.webm) {
-    writeFileSync(join(root, 'media', 'clip.webm'), made.webm)
-    webmWritten = true
-  }
-  // EBML magic, then nothing a decoder can use: sniffed as WebM, unplayable.
-  writeFileSync(
-    join(root, 'media', 'broken.webm'),
-    Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(512, 0)]),
-  )
-  host = await startWebHost(root, join(work, 'data'))
-  mkdirSync(ARTIFACTS, { recursive: true })
-}, 120_000)
+const workspace = useWorkspace({
+  name: 'images',
+  viewport: { width: 1440, height: 900 },
+  files: async ({ project: root, browser }) => {
+    mkdirSync(join(root, 'media'), { recursive: true })
+    outside = createServer((request, response) => {
+      outsideHits.push(request.url ?? '')
+      response.writeHead(200, { 'Content-Type': 'image/png' })
+      response.end(Buffer.from(png(4, 4, () => [0, 0, 0, 255])))
+    })
+    await new Promise<void>((resolve) => outside.listen(0, '127.0.0.1', resolve))
+    const address = outside.address()
+    outsideUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/tracker.png`
+    const made = await browserMadeFiles(browser)
+    writeFileSync(join(root, 'edit.png'), png(200, 100, patternPixel))
+    writeFileSync(
+      join(root, 'shapes.png'),
+      png(160, 120, () => [255, 255, 255, 255]),
+    )
+    writeFileSync(join(root, 'photo.jpg'), made.jpeg)
+    writeFileSync(join(root, 'camera.jpg'), withCameraExif(made.jpeg))
+    writeFileSync(join(root, 'photo.webp'), made.webp)
+    writeFileSync(join(root, 'lossless.webp'), made.losslessWebp)
+    writeFileSync(join(root, 'notes.txt'), 'notes\n')
+    writeFileSync(join(root, 'spin.gif'), animatedGif())
+    writeFileSync(join(root, 'favicon.ico'), iconOf(png(32, 32, patternPixel)))
+    writeFileSync(join(root, 'empty.png'), '')
+    writeFileSync(join(root, 'float.tif'), floatPredictorTiff())
+    writeFileSync(join(root, 'deep.png'), png16(64, 48))
+    writeFileSync(join(root, 'huge.png'), largePng(5000, 4000))
+    writeFileSync(join(root, 'hostile.svg'), hostileSvg(outsideUrl))
+    writeFileSync(join(root, 'layers.psd'), layeredPsd())
+    writeFileSync(join(root, 'empty.psd'), layeredPsd({ emptyComposite: true }))
+    writeFileSync(join(root, 'black.psd'), layeredPsd({ emptyComposite: 'black' }))
+    writeFileSync(join(root, 'cmyk.psd'), cmykPsd())
+    writeFileSync(join(root, 'pages.tif'), twoPageTiff())
+    writeFileSync(join(root, 'media', 'tone.wav'), wav())
+    if (made.webm) {
+      writeFileSync(join(root, 'media', 'clip.webm'), made.webm)
+      webmWritten = true
+    }
+    // EBML magic, then nothing a decoder can use: sniffed as WebM, unplayable.
+    writeFileSync(
+      join(root, 'media', 'broken.webm'),
+      Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(512, 0)]),
+    )
+    mkdirSync(ARTIFACTS, { recursive: true })
+  },
+})
+const root = () => workspace.project
 
 afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
   await new Promise((resolve) => outside?.close(resolve))
-  rmSync(work, { recursive: true, force: true })
 })
 
 async function openFile(path: string): Promise<{ page: Page; watch: PageWatch; requests: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'en-US' })
+  const page = await workspace.newPage()
   const watch = await watchPage(page)
   const requests: string[] = []
   page.on('request', (request) => requests.push(request.url()))
-  await page.goto(`${host.url}&open=${encodeURIComponent(path)}`)
+  await page.goto(`${workspace.host.url}&open=${encodeURIComponent(path)}`)
   await expect
     .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'), {
       timeout: 20_000,
@@ -195,7 +189,7 @@ const tool = (page: Page, name: string) =>
   page.getByRole('toolbar', { name: 'Image tools' }).getByRole('button', { name, exact: true })
 const editorReady = (page: Page) =>
   expect.poll(() => page.getByTestId('image-editor').getAttribute('data-ready'), { timeout: 20_000 }).toBe('true')
-const diskPng = (name: string) => decodePng(readFileSync(join(root, name)))
+const diskPng = (name: string) => decodePng(readFileSync(join(root(), name)))
 
 /** The pixel at (x, y) of a decoded 8-bit RGBA (or RGB) PNG. */
 function pixelAt(image: ReturnType<typeof decodePng>, x: number, y: number): Pixel {
@@ -218,7 +212,7 @@ function textPixels(image: ReturnType<typeof decodePng>): number {
 
 describe('bitmap editor', () => {
   test('crop + rotate + text autosave into the PNG; undo, tab switch, redo; History restores the original', async () => {
-    const original = readFileSync(join(root, 'edit.png'))
+    const original = readFileSync(join(root(), 'edit.png'))
     const { page, watch, requests } = await openFile('edit.png')
     await editorReady(page)
     for (const name of [
@@ -248,7 +242,7 @@ describe('bitmap editor', () => {
 
     // Autosave publishes about a second after the last change; the file on disk is decoded here.
     await expect
-      .poll(() => (readFileSync(join(root, 'edit.png')).equals(original) ? 0 : textPixels(diskPng('edit.png'))), {
+      .poll(() => (readFileSync(join(root(), 'edit.png')).equals(original) ? 0 : textPixels(diskPng('edit.png'))), {
         timeout: 20_000,
       })
       .toBeGreaterThan(10)
@@ -294,12 +288,12 @@ describe('bitmap editor', () => {
     expect(await last.getAttribute('data-source')).toBe('original')
     await last.click()
     await page.getByTestId('history-restore').click()
-    await expect.poll(() => readFileSync(join(root, 'edit.png')).equals(original), { timeout: 20_000 }).toBe(true)
+    await expect.poll(() => readFileSync(join(root(), 'edit.png')).equals(original), { timeout: 20_000 }).toBe(true)
     // The editor shows the restored image (and its history starts again).
     await expect.poll(() => page.getByTestId('image-size').textContent(), { timeout: 10_000 }).toBe('200 × 100 px')
 
     // Nothing left the page: no analytics, no remote assets.
-    const port = new URL(host.url).port
+    const port = new URL(workspace.host.url).port
     expect(
       requests.filter((url) => !url.startsWith(`http://127.0.0.1:${port}/`) && !/^(blob|data):/.test(url)),
     ).toEqual([])
@@ -333,12 +327,12 @@ describe('bitmap editor', () => {
       ['photo.jpg', 'ffd8ff'],
       ['photo.webp', '52494646'],
     ] as const) {
-      const before = readFileSync(join(root, name))
+      const before = readFileSync(join(root(), name))
       const { page } = await openFile(name)
       await editorReady(page)
       await tool(page, 'Flip horizontal').click()
-      await expect.poll(() => readFileSync(join(root, name)).equals(before), { timeout: 20_000 }).toBe(false)
-      const after = readFileSync(join(root, name))
+      await expect.poll(() => readFileSync(join(root(), name)).equals(before), { timeout: 20_000 }).toBe(false)
+      const after = readFileSync(join(root(), name))
       expect(after.subarray(0, magic.length / 2).toString('hex')).toBe(magic)
       if (name.endsWith('.webp')) expect(after.subarray(8, 12).toString('latin1')).toBe('WEBP')
       await page.close()
@@ -346,27 +340,27 @@ describe('bitmap editor', () => {
   })
 
   test('a lossless WebP is written back lossless', async () => {
-    const before = readFileSync(join(root, 'lossless.webp'))
+    const before = readFileSync(join(root(), 'lossless.webp'))
     expect(before.includes('VP8L')).toBe(true)
     const { page } = await openFile('lossless.webp')
     await editorReady(page)
     await tool(page, 'Flip horizontal').click()
-    await expect.poll(() => readFileSync(join(root, 'lossless.webp')).equals(before), { timeout: 20_000 }).toBe(false)
-    const after = readFileSync(join(root, 'lossless.webp'))
+    await expect.poll(() => readFileSync(join(root(), 'lossless.webp')).equals(before), { timeout: 20_000 }).toBe(false)
+    const after = readFileSync(join(root(), 'lossless.webp'))
     expect(after.includes('VP8L')).toBe(true)
     expect(after.includes('VP8 ')).toBe(false)
     await page.close()
   })
 
   test('an edited phone photo keeps its EXIF, upright and with its new size, without the old thumbnail', async () => {
-    const before = readFileSync(join(root, 'camera.jpg'))
+    const before = readFileSync(join(root(), 'camera.jpg'))
     const { page, watch } = await openFile('camera.jpg')
     await editorReady(page)
     // Shown the way the camera meant it: rotated upright from 160 × 120.
     await expect.poll(() => page.getByTestId('image-size').textContent()).toBe('120 × 160 px')
     await tool(page, 'Flip horizontal').click()
-    await expect.poll(() => readFileSync(join(root, 'camera.jpg')).equals(before), { timeout: 20_000 }).toBe(false)
-    const exif = piexif.load(binary(readFileSync(join(root, 'camera.jpg'))))
+    await expect.poll(() => readFileSync(join(root(), 'camera.jpg')).equals(before), { timeout: 20_000 }).toBe(false)
+    const exif = piexif.load(binary(readFileSync(join(root(), 'camera.jpg'))))
     expect(exif['0th']?.[0x010f]).toBe('RetraceCam')
     expect(exif['0th']?.[0x0110]).toBe('Model 7')
     expect(exif.Exif?.[0x9003]).toBe('2026:11:30 09:15:00')
@@ -394,7 +388,7 @@ describe('bitmap editor', () => {
 
 describe('preview-only formats', () => {
   test('an animated GIF cannot be edited; Convert to PNG writes a new file next to it', async () => {
-    const gif = readFileSync(join(root, 'spin.gif'))
+    const gif = readFileSync(join(root(), 'spin.gif'))
     const { page, watch } = await openFile('spin.gif')
     await expect
       .poll(() => page.getByTestId('image-preview').getAttribute('data-reason'), { timeout: 20_000 })
@@ -402,14 +396,14 @@ describe('preview-only formats', () => {
     expect(await page.getByRole('button', { name: 'Crop', exact: true }).count()).toBe(0)
     await page.getByRole('button', { name: 'Convert to PNG' }).click()
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Created spin.png' }).count()).toBe(1)
-    const converted = decodePng(readFileSync(join(root, 'spin.png')))
+    const converted = decodePng(readFileSync(join(root(), 'spin.png')))
     expect([converted.width, converted.height]).toEqual([60, 40])
     // The first frame: the red square at x 5–24.
     expect(pixelAt(converted, 10, 20).slice(0, 3)).toEqual([220, 40, 40])
-    expect(readFileSync(join(root, 'spin.gif')).equals(gif)).toBe(true)
+    expect(readFileSync(join(root(), 'spin.gif')).equals(gif)).toBe(true)
     // Converting again never overwrites: the next free name.
     await page.getByRole('button', { name: 'Convert to PNG' }).click()
-    await expect.poll(() => existsSync(join(root, 'spin (1).png')), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => existsSync(join(root(), 'spin (1).png')), { timeout: 10_000 }).toBe(true)
     expect(watch.consoleErrors).toEqual([])
     await page.close()
   })
@@ -469,7 +463,7 @@ describe('preview-only formats', () => {
 
 describe('PSD and TIFF', () => {
   test('PSD: the layer tree; hiding a layer re-composites the preview and never the file', async () => {
-    const before = readFileSync(join(root, 'layers.psd'))
+    const before = readFileSync(join(root(), 'layers.psd'))
     const { page, watch } = await openFile('layers.psd')
     await expect
       .poll(() => page.getByTestId('psd-preview').getAttribute('data-source'), { timeout: 20_000 })
@@ -491,7 +485,7 @@ describe('PSD and TIFF', () => {
     await expect.poll(redAt).toEqual([255, 255, 255])
     await page.screenshot({ path: join(ARTIFACTS, 'images-psd.png') })
     await page.waitForTimeout(1500)
-    expect(readFileSync(join(root, 'layers.psd')).equals(before)).toBe(true)
+    expect(readFileSync(join(root(), 'layers.psd')).equals(before)).toBe(true)
     expect(watch.consoleErrors).toEqual([])
     await page.close()
   })

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import type { ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
-import { FileTab, releaseClosedDocuments } from '../features/documents'
-import { dirtyPathsOf, watchReadCache } from '../features/drafts'
+import { FileTab, workingCopiesFor } from '../features/documents'
 import { Explorer, gitStoreFor } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { ReviewPane, reviewTurn } from '../features/review'
@@ -184,15 +183,16 @@ function Workspace(props: {
   const { workbench, scope } = props
   const { projectId, tabs } = scope
   const git = useStore(gitStoreFor(client, projectId).store)
-  const dirty = useStore(dirtyPathsOf(projectId))
+  const workingCopies = workingCopiesFor(client, projectId)
+  const dirty = useStore(workingCopies.dirty)
   const sessionId = useStore(workbench.chatSession)
-  useEffect(() => watchReadCache(client, projectId), [client, projectId])
+  useEffect(() => workingCopies.watch(), [workingCopies])
   const reviewActive = useStore(tabs.store, (s) => s.activeId === 'review')
-  // Editors kept across tab switches (the bitmap editor) are released when their tab closes.
+  // Working copies and the editors kept across tab switches are released when their tab closes.
   const openPaths = useStore(tabs.store, (s) =>
     s.tabs.flatMap((tab) => (tab.kind === 'file' ? [tab.path] : [])).join('\u0000'),
   )
-  useEffect(() => releaseClosedDocuments(projectId, new Set(openPaths.split('\u0000'))), [projectId, openPaths])
+  useEffect(() => workingCopies.releaseClosed(new Set(openPaths.split('\u0000'))), [workingCopies, openPaths])
   const openFile = (path: string, pinned = true) => tabs.openFile(path, { pinned })
   const reveal = (path: string) => {
     workbench.layout.current?.show('explorer')
@@ -209,7 +209,7 @@ function Workspace(props: {
     ) : (
       <FileTab
         key={tab.path}
-        projectId={projectId}
+        workingCopies={workingCopies}
         path={tab.path}
         viewState={tabs.viewState(tab.id)}
         onViewState={(view) => tabs.saveViewState(tab.id, view)}

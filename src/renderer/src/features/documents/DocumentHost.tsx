@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useI18n } from '../../i18n'
 import type { DocumentAdapterEntry, DocumentContent, MountOptions, MountedDocument } from './adapters/types'
-import { forgetKept, keepDocument, keptDocument } from './kept-documents'
+import { hideKept, showKept, watchEscapes, type KeptDocument, type KeptSlot } from './working-copy/kept-documents'
 import type { OfficeServices } from './adapters/office/services'
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)')
@@ -30,16 +30,17 @@ export function DocumentHost(props: {
   /** "Convert to PNG" and the like: a new file next to this one (project files only). */
   createCopy?: MountOptions['createCopy']
   /**
-   * An editor whose instance outlives this view (kept-documents.ts): the key it is kept under. A
-   * tab switch detaches its element instead of destroying it; coming back re-attaches it.
+   * An editor whose instance outlives this view (kept-documents.ts): where it is kept. A tab switch
+   * hides its element (inert, off the page) instead of destroying it; coming back shows it again.
    */
-  keep?: string
+  keep?: KeptSlot | undefined
   /** The Office actions bound to this file, for the Office adapter (created by the tab). */
   office?: OfficeServices | undefined
 }) {
   const { t, locale } = useI18n()
   const container = useRef<HTMLDivElement>(null)
   const mounted = useRef<MountedDocument | null>(null)
+  const keptShown = useRef<KeptDocument | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
   // The adapter's chunk (Monaco, pdf.js…) may take a moment on first use: say so meanwhile.
   const [mountedPath, setMountedPath] = useState<string | null>(null)
@@ -51,29 +52,39 @@ export function DocumentHost(props: {
   })
   const { entry, path, size, readOnly } = props
 
-  const keepKey = props.keep
+  const keepSlot = props.keep
   useEffect(() => {
     const host = container.current
     if (!host) return
     let cancelled = false
     let instance: MountedDocument | null = null
     let element: HTMLElement | null = null
+    let kept: KeptDocument | undefined
+    // While a kept editor is shown, what it puts outside its element is noted, to hide with it.
+    let stopEscapes: (() => void) | null = null
     const dark = darkQuery()
     const onScheme = () => instance?.setDark(dark.matches)
     const unsubscribe: Array<() => void> = []
     void (async () => {
       try {
-        const reattached = keepKey ? keptDocument(keepKey) : undefined
+        const reattached = keepSlot?.get()
         if (reattached && reattached.adapterId === entry.id) {
-          // The same editor as before the tab switch: its canvas, undo stack and autosave intact.
+          // The same editor as before the tab switch: its canvas, undo stack and working copy intact.
+          kept = reattached
           element = reattached.element
-          host.append(element)
+          showKept(reattached, host)
+          stopEscapes = watchEscapes(reattached.escaped)
           instance = reattached.mounted
           instance.show?.()
           instance.setDark(dark.matches)
           instance.setLocale?.(latest.current.locale)
-          // What the tab read now; the editor ignores its own published bytes (adapter contract).
-          instance.update(latest.current.content, latest.current.revision)
+          // What the tab read since, if anything; the editor ignores its own published bytes
+          // (adapter contract).
+          const { content, revision } = latest.current
+          if (reattached.delivered.content !== content) {
+            reattached.delivered = { content, revision }
+            instance.update(content, revision)
+          }
         } else {
           const adapter = await entry.load()
           if (cancelled) return
@@ -81,6 +92,8 @@ export function DocumentHost(props: {
           element = document.createElement('div')
           element.className = 'document-instance'
           host.append(element)
+          const escaped = new Set<Element>()
+          if (keepSlot) stopEscapes = watchEscapes(escaped)
           instance = await adapter.mount(element, {
             content,
             revision,
@@ -100,9 +113,13 @@ export function DocumentHost(props: {
             element.remove()
             return
           }
-          if (keepKey) keepDocument(keepKey, { adapterId: entry.id, element, mounted: instance, autosave: null })
+          if (keepSlot) {
+            kept = { adapterId: entry.id, element, mounted: instance, escaped, delivered: { content, revision } }
+            keepSlot.keep(kept)
+          }
         }
         mounted.current = instance
+        keptShown.current = kept ?? null
         setMountedPath(path)
         unsubscribe.push(
           instance.on('error', ({ message }) => {
@@ -122,34 +139,37 @@ export function DocumentHost(props: {
       for (const off of unsubscribe) off()
       latest.current.onMounted?.(null)
       mounted.current = null
+      keptShown.current = null
       const released = instance
       const release = latest.current.release
-      if (keepKey && released) {
-        if (released.hide?.() !== false) {
-          // Kept for the next view of this tab; closing the tab releases it (kept-documents.ts).
-          element?.remove()
-          if (release) void release(released, { kept: true })
-          return
-        }
+      stopEscapes?.()
+      if (kept && released && released.hide?.() !== false) {
+        // Kept for the next view of this tab, inert meanwhile; closing the tab releases it.
+        hideKept(kept)
+        if (release) void release(released, { kept: true })
+        return
       }
-      const forgotten = keepKey && released ? forgetKept(keepKey, released) : undefined
+      if (kept && released) keepSlot?.forget(released)
       const detached = element
       if (released && release)
         void release(released, { kept: false }).finally(() => {
-          forgotten?.cleanup?.()
           released.destroy()
           detached?.remove()
         })
       else {
-        forgotten?.cleanup?.()
         released?.destroy()
         detached?.remove()
       }
     }
-  }, [entry, path, size, readOnly, keepKey])
+  }, [entry, path, size, readOnly, keepSlot])
 
   const { content, revision } = props
   useEffect(() => {
+    const kept = keptShown.current
+    if (kept) {
+      if (kept.delivered.content === content) return
+      kept.delivered = { content, revision }
+    }
     mounted.current?.update(content, revision)
   }, [content, revision])
 

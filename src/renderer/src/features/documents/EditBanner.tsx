@@ -1,9 +1,11 @@
 import { useState } from 'react'
 import { useClient } from '../../app/client-context'
 import { formatBytes, useI18n } from '../../i18n'
-import type { Autosave, AutosaveState } from '../drafts'
+import type { AutosaveState } from '../drafts'
 import { MAX_DRAFTS, MAX_DRAFT_BYTES } from '../drafts'
 import { Compare } from './Compare'
+import type { TextWorkingCopy } from './working-copy/text-working-copy'
+import { Alert } from '../../ui/Alert'
 
 /** `notes.md` → `notes (copy).md`; a name without an extension gets the suffix at the end. */
 export function copyPathOf(path: string, attempt = 1): string {
@@ -21,7 +23,7 @@ export function copyPathOf(path: string, attempt = 1): string {
 export function EditBanner(props: {
   projectId: string
   path: string
-  autosave: Autosave
+  copy: TextWorkingCopy
   state: AutosaveState
   /** The editor's text now (the draft may lag a keystroke behind when the store refused it). */
   currentText: () => string
@@ -57,7 +59,7 @@ export function EditBanner(props: {
 
   if (problem.kind === 'conflict') {
     return (
-      <div className="edit-banner edit-banner-conflict" role="alert" data-testid="conflict-banner">
+      <Alert as="div" className="edit-banner edit-banner-conflict" testId="conflict-banner">
         <p>{t('edit.conflict')}</p>
         <div className="edit-banner-actions">
           <button
@@ -83,7 +85,7 @@ export function EditBanner(props: {
               void act(async () => {
                 const disk = await readDisk()
                 if (!disk) return setNote(t('edit.failedRead'))
-                await props.autosave.overwrite(disk.revision)
+                await props.copy.overwrite(disk.revision)
                 setCompare(null)
               })
             }
@@ -96,7 +98,7 @@ export function EditBanner(props: {
             disabled={busy}
             onClick={() =>
               void act(async () => {
-                await props.autosave.discard()
+                await props.copy.revert()
                 setCompare(null)
                 props.onReload()
               })
@@ -119,7 +121,7 @@ export function EditBanner(props: {
                     { owner, idempotencyKey: crypto.randomUUID() },
                   )
                   if (created.kind === 'ok') {
-                    await props.autosave.discard()
+                    await props.copy.revert()
                     setCompare(null)
                     props.onReload()
                     props.onOpenFile?.(target)
@@ -149,28 +151,28 @@ export function EditBanner(props: {
             />
           </div>
         )}
-      </div>
+      </Alert>
     )
   }
   if (problem.kind === 'failed') {
     return (
-      <div className="edit-banner edit-banner-failed" role="alert" data-testid="save-failed">
+      <Alert as="div" className="edit-banner edit-banner-failed" testId="save-failed">
         <p>{t('edit.failed', { message: problem.message })}</p>
         <div className="edit-banner-actions">
           <button
             type="button"
             data-testid="save-retry"
             disabled={busy}
-            onClick={() => void act(async () => void (await props.autosave.retry()))}
+            onClick={() => void act(async () => void (await props.copy.retry()))}
           >
             {t('edit.retry')}
           </button>
         </div>
-      </div>
+      </Alert>
     )
   }
   return (
-    <div className="edit-banner edit-banner-quota" role="alert" data-testid="draft-quota">
+    <Alert as="div" className="edit-banner edit-banner-quota" testId="draft-quota">
       <p>
         {problem.kind === 'quota'
           ? t('edit.quota', { count: MAX_DRAFTS, bytes: formatBytes(MAX_DRAFT_BYTES) })
@@ -181,9 +183,7 @@ export function EditBanner(props: {
           type="button"
           data-testid="draft-save-now"
           disabled={busy}
-          onClick={() =>
-            void act(async () => void (await props.autosave.saveNow({ kind: 'text', text: props.currentText() })))
-          }
+          onClick={() => void act(async () => void (await props.copy.saveNow(props.currentText())))}
         >
           {t('edit.saveNow')}
         </button>
@@ -193,7 +193,7 @@ export function EditBanner(props: {
           disabled={busy}
           onClick={() =>
             void act(async () => {
-              await props.autosave.discard()
+              await props.copy.revert()
               props.onReload()
             })
           }
@@ -201,6 +201,6 @@ export function EditBanner(props: {
           {t('edit.revert')}
         </button>
       </div>
-    </div>
+    </Alert>
   )
 }

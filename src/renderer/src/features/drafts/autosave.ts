@@ -7,13 +7,16 @@ export type PublishOutcome =
   | { kind: 'error'; error: { code: string; message: string; details?: Record<string, unknown> | undefined } }
   | { kind: 'timeout' | 'cancelled' | 'disconnected' }
 
+/**
+ * Sends one whole new content of the file, if it is still at `expected_revision`. The caller's
+ * publisher adds what groups saves into an editing session (`edit_session_id`).
+ */
 export type PublishFn = (
   payload: {
     path: string
     content?: string
     content_base64?: string
     expected_revision: string | null
-    edit_session_id: string
   },
   idempotencyKey: string,
 ) => Promise<PublishOutcome>
@@ -28,6 +31,10 @@ export type AutosaveProblem =
   /** The browser refused to store (QuotaExceededError…): the last persisted version stands. */
   | { kind: 'storage'; message: string }
 
+/**
+ * The save state of an open document, one shape for text and byte editors (the working copy's
+ * state): what the tab's dot, the header note and the banners show.
+ */
 export interface AutosaveState {
   /** Unpublished changes exist (the tab's dirty dot). */
   readonly dirty: boolean
@@ -54,8 +61,6 @@ export interface Autosave {
   discard(): Promise<void>
   /** The file is clean and changed on disk (an outside edit, a restore): the new baseline. */
   rebase(revision: string | null): void
-  /** A new editing session (document switch, close, restore): History starts a new version. */
-  newEditSession(): void
   retry(): Promise<boolean>
   /**
    * Publishes `content` as it is in the editor, without the draft store (the quota prompt's
@@ -88,7 +93,6 @@ export function createAutosave(options: AutosaveOptions): Autosave {
   const newId = options.newId ?? (() => crypto.randomUUID())
   const listeners = new Set<() => void>()
   let state: AutosaveState = { dirty: false, publishing: false, baseline: options.baseline.revision, problem: null }
-  let editSession = newId()
   let timer: ReturnType<typeof setTimeout> | undefined
   let running: Promise<boolean> | undefined
   let again = false
@@ -153,7 +157,6 @@ export function createAutosave(options: AutosaveOptions): Autosave {
           ? { content: draft.content.text }
           : { content_base64: toBase64(draft.content.bytes) }),
         expected_revision: expectedOverride !== undefined ? expectedOverride : draft.baseline_revision,
-        edit_session_id: editSession,
       },
       key,
     )
@@ -266,9 +269,6 @@ export function createAutosave(options: AutosaveOptions): Autosave {
     rebase(revision) {
       if (!state.dirty) set({ baseline: revision })
     },
-    newEditSession() {
-      editSession = newId()
-    },
     async retry() {
       set({ problem: null })
       return publish(false)
@@ -283,7 +283,6 @@ export function createAutosave(options: AutosaveOptions): Autosave {
           path: options.path,
           ...(content.kind === 'text' ? { content: content.text } : { content_base64: toBase64(content.bytes) }),
           expected_revision: state.baseline,
-          edit_session_id: editSession,
         },
         newId(),
       )

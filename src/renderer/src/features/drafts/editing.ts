@@ -1,7 +1,6 @@
 import type { RequestClient } from '../../transport'
 import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { createStore, type Store } from '../../ui/store'
-import { createAutosave, type Autosave } from './autosave'
 import { openDraftStore, type DraftStore } from './draft-store'
 import { ReadCache } from './read-cache'
 
@@ -16,7 +15,6 @@ export function draftStore(): Promise<DraftStore> {
 /** The renderer's read cache (spec 08): one per page, keyed by project, path and revision. */
 export const readCache = new ReadCache()
 
-const editors = new Map<string, Autosave>()
 const dirtyStores = new Map<string, Store<ReadonlySet<string>>>()
 
 /** Paths of a project with unpublished changes: the tabs' dirty dots. */
@@ -29,7 +27,7 @@ export function dirtyPathsOf(projectId: string): Store<ReadonlySet<string>> {
   return store
 }
 
-/** Marks a path dirty (or clean) for the tabs' dots: byte editors report through this too. */
+/** Marks a path dirty (or clean) for the tabs' dots (each working copy reports its state here). */
 export function markDirty(projectId: string, path: string, dirty: boolean): void {
   dirtyPathsOf(projectId).set((current) => {
     if (current.has(path) === dirty) return current
@@ -42,77 +40,37 @@ export function markDirty(projectId: string, path: string, dirty: boolean): void
 
 const key = (projectId: string, path: string) => `${projectId}\u0000${path}`
 
-/**
- * The autosave of one open document, kept outside React: switching tabs or re-mounting the view
- * never loses it (or its pending publish). Created from the baseline the tab read.
- */
-export async function editorFor(
-  client: RequestClient,
-  projectId: string,
-  path: string,
-  baseline: { revision: string | null; size: number },
-): Promise<Autosave> {
-  const existing = editors.get(key(projectId, path))
-  if (existing) return existing
-  const store = await draftStore()
-  const again = editors.get(key(projectId, path))
-  if (again) return again
-  const autosave = createAutosave({
-    store,
-    projectId,
-    path,
-    baseline,
-    publish: async (payload, idempotencyKey) => {
-      const outcome = await client.request('files.write', payload, {
-        owner: { project_id: projectId },
-        idempotencyKey,
-      })
-      if (outcome.kind === 'ok') readCache.invalidate(projectId, path)
-      return outcome
-    },
-  })
-  autosave.subscribe(() => markDirty(projectId, path, autosave.getState().dirty))
-  editors.set(key(projectId, path), autosave)
-  return autosave
-}
-
 /** What rename, delete and History need of any open editor of a path: publish now, or forget. */
 export interface EditorHandle {
   /** Publishes what is unpublished and waits; true when nothing is left. */
   flush(): Promise<boolean>
   /** Forgets the unpublished changes (the person chose to). */
   discard(): Promise<void>
+  /** The file is going away under this name (a rename): publishes, then lets the editor go. */
+  close(): Promise<boolean>
 }
 
-// Editors that export whole files as bytes (PDF annotations, images, Office documents) keep their
-// own autosave beside their view; they register here so the explorer waits for them the same way.
-const byteEditors = new Map<string, EditorHandle>()
+// The open documents' working copies (features/documents) register here, so the explorer waits for
+// them without knowing what kind of editor holds a path.
+const editors = new Map<string, EditorHandle>()
 
-/** A byte editor opened on a path; the returned function unregisters it (when its view closes). */
-export function registerByteEditor(projectId: string, path: string, handle: EditorHandle): () => void {
+/** An editor opened on a path; the returned function unregisters it (when it is disposed). */
+export function registerEditor(projectId: string, path: string, handle: EditorHandle): () => void {
   const id = key(projectId, path)
-  byteEditors.set(id, handle)
+  editors.set(id, handle)
   return () => {
-    if (byteEditors.get(id) === handle) byteEditors.delete(id)
+    if (editors.get(id) === handle) editors.delete(id)
   }
 }
 
 /** The open editor of a path, if any (rename, delete and History ask it to publish first). */
 export function openEditor(projectId: string, path: string): EditorHandle | undefined {
-  return editors.get(key(projectId, path)) ?? byteEditors.get(key(projectId, path))
+  return editors.get(key(projectId, path))
 }
 
-/** Closing a tab: the final publish runs now; the draft stays durable if it fails. */
+/** A rename: the final publish runs now; the draft stays durable if it fails. */
 export async function closeEditor(projectId: string, path: string): Promise<boolean> {
-  const autosave = editors.get(key(projectId, path))
-  if (!autosave) return (await byteEditors.get(key(projectId, path))?.flush()) ?? true
-  const clean = await autosave.flush()
-  if (clean) {
-    autosave.dispose()
-    editors.delete(key(projectId, path))
-    markDirty(projectId, path, false)
-  }
-  return clean
+  return (await editors.get(key(projectId, path))?.close()) ?? true
 }
 
 /** Drops cached reads of paths the engine says changed (writes, renames, deletes, the watcher). */

@@ -26,11 +26,10 @@ export {
   closeEditor,
   dirtyPathsOf,
   draftStore,
-  editorFor,
   markDirty,
   openEditor,
   readCache,
-  registerByteEditor,
+  registerEditor,
   watchReadCache,
   type EditorHandle,
 } from './editing'

@@ -118,12 +118,10 @@ export const bitmapAdapter: DocumentAdapter = {
           const sync = () => {
             // Loading other bytes (a restore) resets the history: not an edit to publish.
             if (loading) return
-            const canvas = current.getCanvasSize()
             state.set({
               canUndo: !current.isEmptyUndoStack(),
               canRedo: !current.isEmptyRedoStack(),
-              width: canvas.width,
-              height: canvas.height,
+              ...imageSize(current),
             })
             events.emit('changed', { revision })
           }
@@ -137,9 +135,27 @@ export const bitmapAdapter: DocumentAdapter = {
         })
     }
 
+    /**
+     * The size the file will have: the canvas's backing store, which the editor sizes to the image
+     * as shown (rotated) and exports from. `getCanvasSize()` is the unrotated image's.
+     */
+    function imageSize(current: ImageEditor): { width: number; height: number } {
+      const canvas = root.querySelector('canvas.lower-canvas')
+      if (canvas instanceof HTMLCanvasElement && canvas.width > 0) return { width: canvas.width, height: canvas.height }
+      const image = current.getCanvasSize()
+      return { width: image.width, height: image.height }
+    }
+
     async function run(action: Action) {
       const current = editor
       if (!current || !state.get().ready) return
+      await perform(current, action)
+      // The stack-changed event fires before a rotation (or its undo) resizes the canvas: the size
+      // shown is read again once the action has finished.
+      if (editor === current) state.set(imageSize(current))
+    }
+
+    async function perform(current: ImageEditor, action: Action) {
       const { width, height } = current.getCanvasSize()
       const stroke = Math.max(2, Math.round(Math.min(width, height) / 100))
       const leave = () => {
