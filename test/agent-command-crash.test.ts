@@ -6,41 +6,18 @@ import { afterEach, expect, test } from 'vitest'
 import { eventLog, resultOf, toolParts, type TranscriptNode } from './support/agent'
 import { openProject, request, startCore } from './support/core'
 import { startFakeOpenAI, type FakeLlmServer } from './support/fake-llm'
+import { killGroupAfterTest, pause, running, skipWithoutProc, until } from './support/processes'
 import { openDatabase } from '../src/main/core/store'
 import { tempDir } from './support/temp'
 
 const CHILD = join(__dirname, 'support', 'agent-crash-child.mts')
 const fakes: FakeLlmServer[] = []
-const groups: number[] = []
 afterEach(async () => {
   for (const fake of fakes.splice(0)) await fake.close()
-  // A failing run must not leave the looping command behind.
-  for (const pgid of groups.splice(0)) {
-    try {
-      process.kill(-pgid, 'SIGKILL')
-    } catch {
-      // Already gone: the expected case.
-    }
-  }
 })
 
-/** Running, as the kernel sees it: a zombie only waits for its parent and writes nothing. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return false
-  }
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 test('a command a SIGKILLed engine left running is ended by start-up recovery, and its turn says aborted', async () => {
-  if (!existsSync('/proc/self/stat')) {
-    console.log('skipped: this check reads /proc to see the command process (Linux only)')
-    return
-  }
+  if (skipWithoutProc('this check reads /proc to see the command process (Linux only)')) return
   const root = tempDir('retrace-command-crash-')
   const dataDir = tempDir('retrace-command-crash-data-')
   const llm = await startFakeOpenAI([
@@ -75,9 +52,9 @@ test('a command a SIGKILLed engine left running is ended by start-up recovery, a
       }
     })
   })
-  for (let i = 0; i < 400 && !existsSync(join(root, 'grow.txt')); i++) await pause(10)
+  await until(() => existsSync(join(root, 'grow.txt')), 4_000)
   const pid = Number(readFileSync(join(root, 'pid.txt'), 'utf8').trim())
-  groups.push(pid)
+  killGroupAfterTest(pid)
   child.kill('SIGKILL')
   await new Promise((resolve) => child.once('exit', resolve))
   // The engine is gone; its command is not (the bug): it keeps writing.
@@ -111,15 +88,12 @@ test('a command a SIGKILLed engine left running is ended by start-up recovery, a
 })
 
 test('recovery never signals a process that merely reuses a recorded group id', async () => {
-  if (!existsSync('/proc/self/stat')) {
-    console.log('skipped: process identities are read from /proc (Linux only)')
-    return
-  }
+  if (skipWithoutProc('process identities are read from /proc (Linux only)')) return
   const dataDir = tempDir('retrace-command-reuse-data-')
   // A process of someone else's, in its own group: it holds the pid a dead engine once recorded.
   const stranger = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
   const pid = stranger.pid as number
-  groups.push(pid)
+  killGroupAfterTest(pid)
   const seed = startCore({ dataDir })
   await seed.ready
   seed.dispose()
@@ -132,7 +106,7 @@ test('recovery never signals a process that merely reuses a recorded group id', 
   await core.ready
   // Recovery forgets the row once it has dealt with it.
   const rows = () => db.prepare('SELECT count(*) AS n FROM agent_command_groups').get() as { n: number }
-  for (let i = 0; i < 500 && rows().n > 0; i++) await pause(10)
+  await until(() => rows().n === 0, 5_000)
   expect(rows().n).toBe(0)
   db.close()
   expect(running(pid)).toBe(true)

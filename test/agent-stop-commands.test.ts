@@ -4,6 +4,7 @@ import { afterEach, expect, test } from 'vitest'
 import type { TurnPart } from '../src/shared/protocol'
 import { agentFixture, toolParts } from './support/agent'
 import { startFakeOpenAI, type FakeLlmServer } from './support/fake-llm'
+import { killGroupAfterTest, running, skipWithoutProc, until } from './support/processes'
 import { tempDir } from './support/temp'
 
 /*
@@ -15,44 +16,14 @@ import { tempDir } from './support/temp'
  */
 
 const fakes: FakeLlmServer[] = []
-const leaders: number[] = []
 afterEach(async () => {
   for (const fake of fakes.splice(0)) await fake.close()
-  for (const pgid of leaders.splice(0)) {
-    try {
-      process.kill(-pgid, 'SIGKILL')
-    } catch {
-      // Already gone: the expected case.
-    }
-  }
 })
-
-/** Running, as the kernel sees it: a zombie only waits for its parent and writes nothing. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return false
-  }
-}
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (check()) return true
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return check()
-}
 
 const pidIn = (file: string) => Number(readFileSync(file, 'utf8').trim())
 
 test('Stop ends the turn’s background command and what a finished command left running', async () => {
-  if (!existsSync('/proc/self/stat')) {
-    console.log('skipped: this check reads /proc to see the command processes (Linux only)')
-    return
-  }
+  if (skipWithoutProc('this check reads /proc to see the command processes (Linux only)')) return
   const root = tempDir('retrace-stop-')
   const llm = await startFakeOpenAI()
   fakes.push(llm)
@@ -98,7 +69,8 @@ test('Stop ends the turn’s background command and what a finished command left
   expect(await until(() => existsSync(join(root, 'bg.pid')) && existsSync(join(root, 'left.pid')))).toBe(true)
   const bg = pidIn(join(root, 'bg.pid'))
   const left = pidIn(join(root, 'left.pid'))
-  leaders.push(bg, left)
+  killGroupAfterTest(bg)
+  killGroupAfterTest(left)
   expect(running(bg) && running(left)).toBe(true)
 
   expect((await agent.session('session.abort')).status).toBe('ok')

@@ -4,6 +4,20 @@ const FOCUSABLE =
   'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])'
 
 /**
+ * The controls Tab actually stops at, in order: a radio group is one stop (its checked radio; the
+ * arrows move within it), and a control that is not rendered (display: none) is none. The trap
+ * compares against these, so Tab past the last stop wraps instead of walking out of the dialog.
+ */
+function tabStops(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => {
+    if (element.getClientRects().length === 0) return false
+    if (!(element instanceof HTMLInputElement) || element.type !== 'radio' || element.checked || !element.name)
+      return true
+    return !root.querySelector(`input[type="radio"][name="${CSS.escape(element.name)}"]:checked`)
+  })
+}
+
+/**
  * A modal dialog: role=dialog, aria-modal, labelled by its title; focus moves in on open, Tab and
  * Shift+Tab stay inside, Escape or a press on the backdrop closes (unless `dismissible` is false,
  * e.g. while it works), and focus returns to where it was.
@@ -28,6 +42,8 @@ export function Dialog(props: {
   testId?: string
   /** For a dialog whose title is not a heading of its own (the accessible name alone). */
   label?: string
+  /** data-* attributes of the dialog element, keyed without the prefix (a state tests and styles read). */
+  data?: Readonly<Record<string, string | undefined>>
 }) {
   const titleId = useId()
   const dialog = useRef<HTMLDivElement>(null)
@@ -56,7 +72,7 @@ export function Dialog(props: {
       return
     }
     if (event.key !== 'Tab' || !dialog.current) return
-    const focusable = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)]
+    const focusable = tabStops(dialog.current)
     const first = focusable[0]
     const last = focusable[focusable.length - 1]
     if (!first || !last) {
@@ -85,6 +101,7 @@ export function Dialog(props: {
         tabIndex={-1}
         {...(props.label ? { 'aria-label': props.label } : { 'aria-labelledby': titleId })}
         data-testid={props.testId}
+        {...Object.fromEntries(Object.entries(props.data ?? {}).map(([key, value]) => [`data-${key}`, value]))}
         onKeyDown={onKeyDown}
       >
         {(props.title !== null || props.actions) && (

@@ -2,7 +2,7 @@ import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { promptBefore } from './transcript-model'
 import { ErrorLine } from '../../ui/ErrorLine'
-import type { Alignment, TranscriptNode } from './types'
+import type { Alignment, TranscriptNode } from '../session'
 import { useAction } from '../../ui/use-action'
 
 /**

@@ -5,9 +5,10 @@ import { Icon } from '../../ui/Icon'
 import { NoticeView } from './NoticeView'
 import { ReasoningView } from './ReasoningView'
 import { ToolPartView } from './ToolPartView'
-import { snapshotNoteOf, summaryOf } from './transcript-model'
+import { summaryOf, type RestoreOffers, type TranscriptNode } from '../session'
+import { snapshotNoteOf } from './transcript-model'
 import { TurnCard } from './TurnCard'
-import type { ApprovalDecision, RestoreOffers, TranscriptNode } from './types'
+import type { ApprovalDecision } from './types'
 
 export interface TurnContext {
   readonly projectId: string

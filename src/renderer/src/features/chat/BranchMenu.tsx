@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useState } from 'react'
 import { useI18n } from '../../i18n'
 import { Icon } from '../../ui/Icon'
+import { usePopover } from '../../ui/use-popover'
 import { branchLabels } from './transcript-model'
-import type { Branch } from './types'
+import type { Branch } from '../session'
 
 /**
  * The session's branches (spec 04): each with its last prompt; switching makes one active (the
@@ -18,11 +19,14 @@ export function BranchMenu(props: {
   onPurge: (branchId: string) => void
 }) {
   const { t } = useI18n()
-  const [open, setOpen] = useState(false)
   const [confirming, setConfirming] = useState<string | null>(null)
-  const panelId = useId()
-  const button = useRef<HTMLButtonElement>(null)
-  const panel = useRef<HTMLDivElement>(null)
+  // A popover, not a Menu (see usePopover): each row has its own Archive / Delete buttons beside
+  // the switch, which a menu's single-action items cannot hold.
+  const popover = usePopover({
+    initialFocus: '[aria-current="true"], button',
+    // A delete half-confirmed must not still be armed when the list opens again.
+    onClose: () => setConfirming(null),
+  })
   const labels = branchLabels(props.branches)
   const nameOf = (branch: Branch) => {
     const label = labels.get(branch.branch_id)
@@ -32,22 +36,6 @@ export function BranchMenu(props: {
   const live = props.branches.filter((b) => !b.archived)
   const archived = props.branches.filter((b) => b.archived)
 
-  useEffect(() => {
-    if (!open) return
-    panel.current?.querySelector<HTMLElement>('[aria-current="true"], button')?.focus()
-    const onPointer = (event: PointerEvent) => {
-      if (!panel.current?.contains(event.target as Node) && !button.current?.contains(event.target as Node))
-        setOpen(false)
-    }
-    document.addEventListener('pointerdown', onPointer)
-    return () => document.removeEventListener('pointerdown', onPointer)
-  }, [open])
-
-  const close = () => {
-    setOpen(false)
-    setConfirming(null)
-    button.current?.focus()
-  }
   const row = (branch: Branch) => {
     const isActive = branch.branch_id === props.activeBranchId
     const name = nameOf(branch)
@@ -61,7 +49,7 @@ export function BranchMenu(props: {
           disabled={props.disabled && !isActive}
           onClick={() => {
             if (!isActive) props.onSwitch(branch.branch_id)
-            close()
+            popover.close(true)
           }}
         >
           <span className="branch-name">
@@ -125,33 +113,18 @@ export function BranchMenu(props: {
 
   return (
     <div className="branch-menu">
-      <button
-        ref={button}
-        type="button"
-        className="branch-button"
-        aria-expanded={open}
-        aria-controls={open ? panelId : undefined}
-        onClick={() => setOpen((o) => !o)}
-        data-testid="branch-menu"
-      >
+      <button {...popover.buttonProps} type="button" className="branch-button" data-testid="branch-menu">
         <Icon name="git-branch" />
         <span className="branch-button-text">{t('branch.switcher', { name: active ? nameOf(active) : '' })}</span>
         <Icon name="chevron-down" />
       </button>
-      {open && (
+      {popover.open && (
         <div
-          ref={panel}
-          id={panelId}
+          {...popover.panelProps}
           className="branch-popover"
           role="group"
           aria-label={t('branch.list')}
           data-testid="branch-list"
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              event.stopPropagation()
-              close()
-            }
-          }}
         >
           <ul className="branch-rows">{live.map(row)}</ul>
           {archived.length > 0 && (

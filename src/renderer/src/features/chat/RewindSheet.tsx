@@ -1,5 +1,7 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react'
+import { useId, useState } from 'react'
 import { useI18n, type MessageKey, type Translate } from '../../i18n'
+import { Dialog } from '../../ui/Dialog'
+import { ErrorLine } from '../../ui/ErrorLine'
 import { Icon } from '../../ui/Icon'
 import { failureMessage, isFailure } from '../../ui/outcome-message'
 import { ConflictDiff } from './ConflictDiff'
@@ -12,7 +14,6 @@ import {
   type RewindPlan,
   type RewindTarget,
 } from './use-rewind'
-import { ErrorLine } from '../../ui/ErrorLine'
 
 const MODES: readonly RewindMode[] = ['code_and_conversation', 'conversation', 'code']
 const FILES_PAGE = 50
@@ -38,31 +39,6 @@ function branchText(plan: RewindPlan, t: Translate): string {
   return t(`rewind.branch.${branch.outcome}`)
 }
 
-const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])'
-
-/**
- * aria-modal promises the page behind is out of reach, so Tab past the last control comes back to
- * the first (and Shift+Tab the other way) instead of walking into the transcript under the sheet.
- */
-function keepTabInside(event: ReactKeyboardEvent, sheet: HTMLElement | null): void {
-  if (!sheet) return
-  // Of the mode radios only the checked one is a Tab stop (the arrows move within the group).
-  const controls = [...sheet.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-    (element) =>
-      !element.matches(':disabled, input[type="radio"]:not(:checked)') && element.getClientRects().length > 0,
-  )
-  const first = controls[0]
-  const last = controls[controls.length - 1]
-  if (!first || !last) return
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault()
-    last.focus()
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault()
-    first.focus()
-  }
-}
-
 /**
  * The impact sheet of a multi-turn restore (spec 04 "Multi-turn Rewind"): the target prompt, the
  * turns undone, the files (paged), what happens to the branch, the mode, every conflict and
@@ -79,8 +55,7 @@ export function RewindSheet(props: {
   onOpenFile?: ((path: string) => void) | undefined
 }) {
   const { t } = useI18n()
-  const titleId = useId()
-  const dialog = useRef<HTMLDivElement>(null)
+  const modeGroup = useId()
   const { state, mode, includeCommands, choices, preview, apply } = useRewind({
     projectId: props.projectId,
     sessionId: props.sessionId,
@@ -93,155 +68,135 @@ export function RewindSheet(props: {
   const codeUnavailable = (plan?.code_unavailable?.length ?? 0) > 0
   const branchCode = props.target.branchCode === true
 
-  useEffect(() => {
-    const returnFocus = document.activeElement
-    dialog.current?.querySelector<HTMLElement>('input[type="radio"]:checked, button')?.focus()
-    return () => {
-      if (returnFocus instanceof HTMLElement) returnFocus.focus()
-    }
-  }, [])
-
-  const close = () => {
-    if (!applying) props.onClose()
-  }
   const choose = (next: RewindMode) => {
     setShown(FILES_PAGE)
     void preview(next, includeCommands)
   }
 
   return (
-    <div className="sheet-backdrop" onPointerDown={(event) => event.target === event.currentTarget && close()}>
-      <div
-        ref={dialog}
-        className="rewind-sheet"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="rewind-sheet"
-        data-status={plan?.status ?? state.kind}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.stopPropagation()
-            close()
-          } else if (event.key === 'Tab') {
-            keepTabInside(event, dialog.current)
-          }
-        }}
-      >
-        <header className="rewind-header">
-          <h2 id={titleId}>
-            {branchCode
-              ? t('align.sheetTitle')
-              : t(props.target.boundary === 'before_turn' ? 'rewind.titleBefore' : 'rewind.titleAfter')}
-          </h2>
-        </header>
-        <div className="rewind-body">
-          {branchCode && <p className="rewind-target">{t('align.sheetLead')}</p>}
-          {!branchCode && (
-            <p className="rewind-target">
-              <span>{t(props.target.boundary === 'before_turn' ? 'rewind.targetBefore' : 'rewind.targetAfter')}</span>
-              <q className="rewind-prompt" title={props.target.prompt} data-testid="rewind-prompt">
-                {props.target.prompt}
-              </q>
-            </p>
-          )}
-          {!branchCode && (
-            <fieldset className="rewind-modes" disabled={applying}>
-              <legend>{t('rewind.mode')}</legend>
-              {MODES.map((option) => {
-                const unavailable = option !== 'conversation' && codeUnavailable
-                return (
-                  <label key={option} className="rewind-mode" data-unavailable={unavailable || undefined}>
-                    <input
-                      type="radio"
-                      name={`${titleId}-mode`}
-                      value={option}
-                      checked={mode === option}
-                      disabled={unavailable && mode !== option}
-                      onChange={() => choose(option)}
-                      data-testid={`rewind-mode-${option}`}
-                    />
-                    <span className="rewind-mode-text">
-                      <span className="rewind-mode-label">{t(`rewind.mode.${option}`)}</span>
-                      <span className="rewind-mode-hint">
-                        {unavailable ? t('rewind.modeUnavailable') : t(`rewind.modeHint.${option}`)}
-                      </span>
+    <Dialog
+      title={
+        branchCode
+          ? t('align.sheetTitle')
+          : t(props.target.boundary === 'before_turn' ? 'rewind.titleBefore' : 'rewind.titleAfter')
+      }
+      onClose={props.onClose}
+      dismissible={!applying}
+      backdropClassName="sheet-backdrop"
+      className="rewind-sheet"
+      headerClassName="rewind-header"
+      // The checked mode first (the arrows then move between modes); a disabled button (Restore
+      // while planning) cannot take focus, so the next enabled one does.
+      initialFocus={'input[type="radio"]:checked, button:not(:disabled)'}
+      testId="rewind-sheet"
+      data={{ status: plan?.status ?? state.kind }}
+    >
+      <div className="rewind-body">
+        {branchCode && <p className="rewind-target">{t('align.sheetLead')}</p>}
+        {!branchCode && (
+          <p className="rewind-target">
+            <span>{t(props.target.boundary === 'before_turn' ? 'rewind.targetBefore' : 'rewind.targetAfter')}</span>
+            <q className="rewind-prompt" title={props.target.prompt} data-testid="rewind-prompt">
+              {props.target.prompt}
+            </q>
+          </p>
+        )}
+        {!branchCode && (
+          <fieldset className="rewind-modes" disabled={applying}>
+            <legend>{t('rewind.mode')}</legend>
+            {MODES.map((option) => {
+              const unavailable = option !== 'conversation' && codeUnavailable
+              return (
+                <label key={option} className="rewind-mode" data-unavailable={unavailable || undefined}>
+                  <input
+                    type="radio"
+                    name={`${modeGroup}-mode`}
+                    value={option}
+                    checked={mode === option}
+                    disabled={unavailable && mode !== option}
+                    onChange={() => choose(option)}
+                    data-testid={`rewind-mode-${option}`}
+                  />
+                  <span className="rewind-mode-text">
+                    <span className="rewind-mode-label">{t(`rewind.mode.${option}`)}</span>
+                    <span className="rewind-mode-hint">
+                      {unavailable ? t('rewind.modeUnavailable') : t(`rewind.modeHint.${option}`)}
                     </span>
-                  </label>
-                )
-              })}
-            </fieldset>
-          )}
-          {state.kind === 'planning' && (
-            <p className="rewind-status" role="status">
-              {state.progress && state.progress.total > 0
-                ? t('rewind.progress', { done: state.progress.done, total: state.progress.total })
-                : t('restore.planning')}
-            </p>
-          )}
-          {state.kind === 'failed' && (
-            <ErrorLine
-              testId="rewind-failed"
-              message={
-                isFailure(state.failure, 'STALE_PLAN')
-                  ? t('restore.stale')
-                  : t('restore.failed', { message: failureMessage(state.failure, t) })
-              }
-            />
-          )}
-          {state.kind === 'ended' && <ErrorLine message={t(`restore.ended.${state.status}`)} />}
-          {plan && (
-            <PlanDetails
-              plan={plan}
-              projectId={props.projectId}
-              sessionId={props.sessionId}
-              shown={shown}
-              onMore={() => setShown((n) => n + FILES_PAGE)}
-              includeCommands={includeCommands}
-              onIncludeCommands={(checked) => void preview(mode, checked)}
-              choices={choices}
-              onChoose={(next) => void preview(mode, includeCommands, next)}
-              onOpenFile={props.onOpenFile}
-              disabled={applying}
-            />
-          )}
-        </div>
-        <footer className="rewind-buttons">
-          {state.kind === 'failed' && state.plan && state.key && state.failure.kind !== 'error' ? (
-            <button
-              type="button"
-              className="primary"
-              onClick={() => void apply(state.plan as RewindPlan, state.key as string)}
-            >
-              {t('explorer.retry')}
-            </button>
-          ) : state.kind === 'failed' || state.kind === 'ended' ? (
-            <button type="button" onClick={() => void preview(mode, includeCommands, choices)}>
-              {t('restore.previewAgain')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="primary"
-              disabled={plan?.status !== 'ready' || applying || state.kind !== 'planned'}
-              onClick={() => state.kind === 'planned' && void apply(state.plan, state.key)}
-              data-testid="rewind-confirm"
-            >
-              {applying
-                ? state.progress
-                  ? t('restore.applyingProgress', { done: state.progress.done, total: state.progress.total })
-                  : t('restore.applying')
-                : branchCode
-                  ? t('align.restore')
-                  : t('rewind.confirm')}
-            </button>
-          )}
-          <button type="button" onClick={close} disabled={applying} data-testid="rewind-cancel">
-            {t('explorer.cancel')}
-          </button>
-        </footer>
+                  </span>
+                </label>
+              )
+            })}
+          </fieldset>
+        )}
+        {state.kind === 'planning' && (
+          <p className="rewind-status" role="status">
+            {state.progress && state.progress.total > 0
+              ? t('rewind.progress', { done: state.progress.done, total: state.progress.total })
+              : t('restore.planning')}
+          </p>
+        )}
+        {state.kind === 'failed' && (
+          <ErrorLine
+            testId="rewind-failed"
+            message={
+              isFailure(state.failure, 'STALE_PLAN')
+                ? t('restore.stale')
+                : t('restore.failed', { message: failureMessage(state.failure, t) })
+            }
+          />
+        )}
+        {state.kind === 'ended' && <ErrorLine message={t(`restore.ended.${state.status}`)} />}
+        {plan && (
+          <PlanDetails
+            plan={plan}
+            projectId={props.projectId}
+            sessionId={props.sessionId}
+            shown={shown}
+            onMore={() => setShown((n) => n + FILES_PAGE)}
+            includeCommands={includeCommands}
+            onIncludeCommands={(checked) => void preview(mode, checked)}
+            choices={choices}
+            onChoose={(next) => void preview(mode, includeCommands, next)}
+            onOpenFile={props.onOpenFile}
+            disabled={applying}
+          />
+        )}
       </div>
-    </div>
+      <footer className="rewind-buttons">
+        {state.kind === 'failed' && state.plan && state.key && state.failure.kind !== 'error' ? (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void apply(state.plan as RewindPlan, state.key as string)}
+          >
+            {t('explorer.retry')}
+          </button>
+        ) : state.kind === 'failed' || state.kind === 'ended' ? (
+          <button type="button" onClick={() => void preview(mode, includeCommands, choices)}>
+            {t('restore.previewAgain')}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            disabled={plan?.status !== 'ready' || applying || state.kind !== 'planned'}
+            onClick={() => state.kind === 'planned' && void apply(state.plan, state.key)}
+            data-testid="rewind-confirm"
+          >
+            {applying
+              ? state.progress
+                ? t('restore.applyingProgress', { done: state.progress.done, total: state.progress.total })
+                : t('restore.applying')
+              : branchCode
+                ? t('align.restore')
+                : t('rewind.confirm')}
+          </button>
+        )}
+        <button type="button" onClick={props.onClose} disabled={applying} data-testid="rewind-cancel">
+          {t('explorer.cancel')}
+        </button>
+      </footer>
+    </Dialog>
   )
 }
 

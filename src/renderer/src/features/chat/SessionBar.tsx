@@ -5,9 +5,8 @@ import type { RequestOutcome } from '../../transport'
 import { failureMessage } from '../../ui/outcome-message'
 import { BranchMenu } from './BranchMenu'
 import { PlusIcon, SettingsIcon } from './icons'
-import type { Branch, Session } from './types'
+import type { Branch, Session, SessionChanges } from '../session'
 import { ErrorLine } from '../../ui/ErrorLine'
-import type { SessionChanges } from '../session'
 
 const MODE_LABEL: Record<PermissionMode, MessageKey> = {
   ask: 'chat.modeAsk',

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useMemo, useRef } from 'react'
 import { useI18n } from '../../i18n'
 import { AssistantTurn, type TurnContext } from './AssistantTurn'
-import { activeLineage, branchLabels, forkMarkers, promptOf } from './transcript-model'
-import type { Branch, TranscriptData } from './types'
+import { activeLineage, type Branch, type TranscriptData } from '../session'
+import { branchLabels, forkMarkers, promptOf } from './transcript-model'
 import { UserBubble } from './UserBubble'
 
 /** How close to the bottom (px) still counts as "following" the conversation. */

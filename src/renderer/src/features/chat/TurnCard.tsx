@@ -6,7 +6,7 @@ import { FileEditIcon, RestoreIcon } from './icons'
 import { OPERATION_LABEL, RestorePanel } from './RestorePanel'
 import { commandNotes } from './transcript-model'
 import { executableActions, restoredState } from './turn-actions'
-import type { RestoreOffers } from './types'
+import type { RestoreOffers } from '../session'
 import { useNarrow } from './use-narrow'
 import { useRestore } from './use-restore'
 

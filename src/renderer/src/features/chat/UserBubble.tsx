@@ -1,7 +1,6 @@
 import { useI18n } from '../../i18n'
 import { Icon } from '../../ui/Icon'
-import { textOf } from './transcript-model'
-import type { TranscriptNode } from './types'
+import { textOf, type TranscriptNode } from '../session'
 
 /**
  * A prompt, with its footer action (spec 04): "Restore checkpoint" opens the impact sheet for

@@ -4,15 +4,16 @@ import { matchingCommands, nextEnabled } from './slash-commands'
 import { toolInputRows, toolInputSummary } from './tool-summary'
 import {
   activeLineage,
-  promptOf,
   pruneLiveTurns,
   summaryOf,
   withLivePart,
   withLiveParts,
   type LiveTurns,
-} from './transcript-model'
+  type TranscriptData,
+  type TranscriptNode,
+} from '../session'
+import { promptOf } from './transcript-model'
 import { executableActions, restoredState } from './turn-actions'
-import type { TranscriptData, TranscriptNode } from './types'
 
 const text = (id: string, value: string): TurnPart => ({ type: 'text', id, text: value })
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import type { TurnSummaryData } from '../../../../shared/protocol'
 import { translator } from '../../i18n'
-import type { TranscriptNode } from './types'
-import { commandNotes, summaryOf } from './transcript-model'
+import { summaryOf, type TranscriptNode } from '../session'
+import { commandNotes } from './transcript-model'
 
 const journal: TurnSummaryData = { files: 0, added: 0, removed: 0, first_files: [], transactions: 0 }
 

@@ -1,18 +1,6 @@
 import type { TurnSummaryData } from '../../../../shared/protocol'
 import type { Translate } from '../../i18n'
-import { textOf } from '../session'
-import type { TranscriptData, TranscriptNode } from './types'
-
-/** The transcript's shared model lives with the session store; chat's views read it from here too. */
-export {
-  activeLineage,
-  pruneLiveTurns,
-  summaryOf,
-  textOf,
-  withLivePart,
-  withLiveParts,
-  type LiveTurns,
-} from '../session'
+import { textOf, type TranscriptData, type TranscriptNode } from '../session'
 
 /** The prompt an assistant turn answered, for Retry. */
 export function promptOf(nodes: readonly TranscriptNode[], turn: TranscriptNode): string | null {

@@ -1,4 +1,5 @@
-import type { RestoreOffers, RestoreOperation } from './types'
+import type { RestoreOperation } from './types'
+import type { RestoreOffers } from '../session'
 
 /**
  * The single-turn restores a turn card offers (spec 07: only the executable ones), from the

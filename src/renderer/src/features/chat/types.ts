@@ -1,6 +1,5 @@
 import type { ResultOf } from '../../../../shared/protocol'
 
-export type { Alignment, Branch, RestoreOffers, Session, TranscriptData, TranscriptNode } from '../session'
 export type RestorePlan = ResultOf<'history.plan'>
 /** The single-turn restores a turn card offers. */
 export type RestoreOperation = Extract<RestorePlan['operation'], 'undo' | 'redo' | 'revert' | 'reapply'>

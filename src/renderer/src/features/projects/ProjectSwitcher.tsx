@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { ProjectSummary } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { Icon } from '../../ui/Icon'
 import { openFolderRequests } from './commands'
 import { ErrorLine } from '../../ui/ErrorLine'
 import { useAction } from '../../ui/use-action'
 import { useListNavigation } from '../../ui/use-list-navigation'
+import { usePopover } from '../../ui/use-popover'
 import './projects.css'
 
 export interface ProjectSwitcherHandle {
@@ -26,13 +27,15 @@ export function ProjectSwitcher(props: {
 }) {
   const client = useClient()
   const { t } = useI18n()
-  const [open, setOpen] = useState(false)
   const [pathBox, setPathBox] = useState(false)
+  // A popover, not a Dialog or a Menu (see usePopover): a quick pick from the title bar that holds
+  // a form, and the rest of the window stays usable while it is open.
+  const popover = usePopover({
+    initialFocus: pathBox ? '.open-by-path input' : '.project-option[aria-current="true"]',
+  })
   const [path, setPath] = useState('')
   const action = useAction()
   const moveInList = useListNavigation('.project-option')
-  const button = useRef<HTMLButtonElement>(null)
-  const panel = useRef<HTMLDivElement>(null)
   const current = props.projects.find((p) => p.project_id === props.currentId) ?? null
 
   const pick = async () => {
@@ -42,13 +45,13 @@ export function ProjectSwitcher(props: {
     )
     if (outcome.kind === 'ok' && outcome.result.kind === 'opened') {
       props.onOpened(outcome.result.project)
-      setOpen(false)
+      popover.close(false)
     }
   }
   const openFolder = () => {
     if (props.canPickFolder) void pick()
     else {
-      setOpen(true)
+      popover.show()
       setPathBox(true)
     }
   }
@@ -58,15 +61,6 @@ export function ProjectSwitcher(props: {
     openFolderNow.current = openFolder
   })
   useEffect(() => openFolderRequests.listen(() => openFolderNow.current()), [])
-  useEffect(() => {
-    if (!open) return
-    const onPointer = (event: PointerEvent) => {
-      if (!panel.current?.contains(event.target as Node) && !button.current?.contains(event.target as Node))
-        setOpen(false)
-    }
-    document.addEventListener('pointerdown', onPointer)
-    return () => document.removeEventListener('pointerdown', onPointer)
-  }, [open])
 
   const openByPath = async (event: FormEvent) => {
     event.preventDefault()
@@ -76,43 +70,28 @@ export function ProjectSwitcher(props: {
     })
     if (outcome.kind === 'ok') {
       setPath('')
-      setOpen(false)
+      popover.close(false)
       setPathBox(false)
       props.onOpened(outcome.result)
     }
   }
-  const close = () => {
-    setOpen(false)
-    button.current?.focus()
-  }
-
   return (
     <div className="project-switcher">
       <button
-        ref={button}
+        {...popover.buttonProps}
         type="button"
         className="project-button"
         aria-haspopup="dialog"
-        aria-expanded={open}
         aria-label={t('project.switcherLabel', { name: current?.name ?? t('project.noneShort') })}
         title={current?.root}
-        onClick={() => setOpen((o) => !o)}
         data-testid="project-switcher"
       >
         <Icon name="root-folder" />
         <span className="project-name">{current?.name ?? t('project.noneShort')}</span>
         <Icon name="chevron-down" />
       </button>
-      {open && (
-        <div
-          ref={panel}
-          className="project-panel"
-          role="dialog"
-          aria-label={t('project.switch')}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') close()
-          }}
-        >
+      {popover.open && (
+        <div {...popover.panelProps} className="project-panel" role="dialog" aria-label={t('project.switch')}>
           <p className="project-panel-title">{t('project.recent')}</p>
           {/* ↑/↓/Home/End move between the recent projects. */}
           <ul className="project-list" onKeyDown={moveInList}>
@@ -122,10 +101,9 @@ export function ProjectSwitcher(props: {
                   type="button"
                   className="project-option"
                   aria-current={project.project_id === props.currentId}
-                  autoFocus={project.project_id === props.currentId}
                   onClick={() => {
                     props.onSelect(project.project_id)
-                    setOpen(false)
+                    popover.close(false)
                   }}
                   data-testid="project-option"
                   data-project-id={project.project_id}
@@ -149,7 +127,6 @@ export function ProjectSwitcher(props: {
                   type="text"
                   value={path}
                   list="recent-folders"
-                  autoFocus={pathBox}
                   spellCheck={false}
                   placeholder={t('project.pathPlaceholder')}
                   onChange={(event) => setPath(event.target.value)}
