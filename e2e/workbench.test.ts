@@ -257,6 +257,62 @@ describe('tabs', () => {
     await page.close()
   })
 
+  test('quick open: Enter opens the first result whatever the timing (a pause first, results shown, none yet)', async () => {
+    const { page, watch } = await open(1280)
+    const palette = page.getByRole('dialog', { name: 'Go to file' })
+    const tabs = page.getByRole('tablist', { name: 'Open files' })
+    const activeTab = (name: string) => tabs.getByRole('tab', { name }).getAttribute('aria-selected')
+
+    // A pause before typing (the empty query's results arrive meanwhile), then the name and Enter at once.
+    await page.keyboard.press('Control+P')
+    await expect.poll(() => palette.count()).toBe(1)
+    await page.waitForTimeout(600)
+    await page.keyboard.type('gamma')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => activeTab('gamma.ts')).toBe('true')
+    await expect.poll(() => palette.count()).toBe(0)
+
+    // Typed, results shown: the first is selected, and Enter opens it.
+    await page.keyboard.press('Control+P')
+    await expect.poll(() => palette.count()).toBe(1)
+    await page.keyboard.type('beta')
+    const first = palette.getByTestId('palette-item').first()
+    await expect.poll(() => first.getAttribute('data-path')).toBe('src/beta.ts')
+    await expect.poll(() => first.getAttribute('aria-selected')).toBe('true')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => activeTab('beta.ts')).toBe('true')
+
+    // Enter before any result arrived: it is kept, and opens the first result once they come.
+    await page.keyboard.press('Control+P')
+    await expect.poll(() => palette.count()).toBe(1)
+    await page.keyboard.type('alpha')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => activeTab('alpha.ts')).toBe('true')
+    await expect.poll(() => palette.count()).toBe(0)
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
+  })
+
+  test('the palette keeps the keyboard: Tab stays inside, Escape closes it and gives the focus back', async () => {
+    const { page, watch } = await open(1280)
+    const readme = page.getByRole('tablist', { name: 'Open files' }).getByRole('tab', { name: 'README.md' })
+    await readme.focus()
+    await page.keyboard.press('Control+Shift+P')
+    const palette = page.getByRole('dialog', { name: 'Command palette' })
+    await expect.poll(() => palette.count()).toBe(1)
+    const focusInside = () => palette.evaluate((dialog) => dialog.contains(document.activeElement))
+    await expect.poll(focusInside).toBe(true)
+    await page.keyboard.press('Tab')
+    expect(await focusInside()).toBe(true)
+    await page.keyboard.press('Shift+Tab')
+    expect(await focusInside()).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => palette.count()).toBe(0)
+    await expect.poll(() => readme.evaluate((tab) => tab === document.activeElement)).toBe(true)
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
+  })
+
   test('the URL parameter open= opens a file next to the token', async () => {
     const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
     await page.goto(`http://127.0.0.1:${host.port}/?token=${host.token}&open=${encodeURIComponent('src/lib/gamma.ts')}`)
