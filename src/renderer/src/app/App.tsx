@@ -9,6 +9,7 @@ import { ReviewPane, reviewTurn } from '../features/review'
 import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../i18n'
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
 import type { CommandRegistry } from '../ui/commands'
+import { ProjectScopeContext } from '../ui/project-scope'
 import { useStore } from '../ui/store'
 import { ClientContext, useClient } from './client-context'
 import { registerCommands } from './commands'
@@ -39,7 +40,7 @@ export function App(props: { client: RequestClient }) {
   )
   // The window's state lives in the workbench, outside React: App renders it and wires the client.
   const [workbench] = useState(() => {
-    const created = new Workbench()
+    const created = new Workbench(client)
     registerCommands(created)
     return created
   })
@@ -147,12 +148,14 @@ export function App(props: { client: RequestClient }) {
             </main>
           ) : (
             <main className="workspace" key={currentId}>
-              <Workspace
-                workbench={workbench}
-                scope={workbench.scopeFor(currentId)}
-                isGit={projects.find((p) => p.project_id === currentId)?.is_git === true}
-                onSwitchProject={showProject}
-              />
+              <ProjectScopeContext.Provider value={workbench.scopeFor(currentId)}>
+                <Workspace
+                  workbench={workbench}
+                  scope={workbench.scopeFor(currentId)}
+                  isGit={projects.find((p) => p.project_id === currentId)?.is_git === true}
+                  onSwitchProject={showProject}
+                />
+              </ProjectScopeContext.Provider>
             </main>
           )}
           {overlay.kind === 'palette' && (

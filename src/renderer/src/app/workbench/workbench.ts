@@ -1,5 +1,6 @@
 import type { ProjectSummary } from '../../../../shared/protocol'
 import type { ExplorerHandle } from '../../features/explorer'
+import type { RequestClient } from '../../transport'
 import { CommandRegistry, type CommandContext, type RunOutcome } from '../../ui/commands'
 import { createStore } from '../../ui/store'
 import type { LayoutHandle } from './Layout'
@@ -34,11 +35,14 @@ export class Workbench {
   readonly explorer: { current: ExplorerHandle | null } = { current: null }
   private readonly scopes = new Map<string, ProjectScope>()
 
+  /** `client`: the connection each project's scope hands its slots (their requests go over it). */
+  constructor(private readonly client: RequestClient) {}
+
   /** The project's scope, for the life of the window unless `closeProject` disposes it. */
   scopeFor(projectId: string): ProjectScope {
     let scope = this.scopes.get(projectId)
     if (!scope) {
-      scope = new ProjectScope(projectId)
+      scope = new ProjectScope(projectId, this.client)
       this.scopes.set(projectId, scope)
     }
     return scope
