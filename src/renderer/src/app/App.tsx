@@ -3,7 +3,7 @@ import type { ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileTab, releaseClosedDocuments } from '../features/documents'
 import { dirtyPathsOf, watchReadCache } from '../features/drafts'
-import { Explorer, gitStoreFor } from '../features/explorer'
+import { Explorer, gitStoreSlot } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { ReviewPane, reviewTurn } from '../features/review'
 import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../i18n'
@@ -186,7 +186,7 @@ function Workspace(props: {
   const client = useClient()
   const { workbench, scope } = props
   const { projectId, tabs } = scope
-  const git = useStore(gitStoreFor(client, projectId).store)
+  const git = useStore(scope.get(gitStoreSlot).store)
   const dirty = useStore(dirtyPathsOf(projectId))
   const sessionId = useStore(workbench.chatSession)
   useEffect(() => watchReadCache(client, projectId), [client, projectId])
@@ -202,7 +202,7 @@ function Workspace(props: {
     workbench.explorer.current?.reveal(path)
   }
   const openReview = (turnId?: string, path?: string, source: 'command' | null = null) => {
-    if (turnId) reviewTurn(projectId, turnId, path ?? null, source)
+    if (turnId) reviewTurn(scope, turnId, path ?? null, source)
     tabs.openReview()
   }
   const onSessionChange = useCallback((id: string | null) => workbench.chatSession.set(id), [workbench])

@@ -59,7 +59,13 @@ export class Workbench {
     this.scopes.delete(projectId)
   }
 
+  /**
+   * A project the engine no longer lists is closed: its scope (tabs, the explorer's tree, Review's
+   * choices…) is disposed rather than kept for a project that cannot come back to the screen.
+   */
   setProjects(list: readonly ProjectSummary[]): void {
+    const listed = new Set(list.map((project) => project.project_id))
+    for (const projectId of [...this.scopes.keys()]) if (!listed.has(projectId)) this.closeProject(projectId)
     this.projects.set((state) => ({ list, currentId: state.currentId ?? list[0]?.project_id ?? null }))
   }
 

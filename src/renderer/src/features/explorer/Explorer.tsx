@@ -7,8 +7,9 @@ import { useStore } from '../../ui/store'
 import { DirectoryItems } from './DirectoryItems'
 import { ExplorerSearch } from './ExplorerSearch'
 import { ExplorerToolbar } from './ExplorerToolbar'
-import { gitStoreFor } from './git-store'
-import { treeStoreFor } from './tree-store'
+import { useScopeSlot } from '../../ui/project-scope'
+import { gitStoreSlot } from './git-store'
+import { treeStoreSlot } from './tree-store'
 import './explorer.css'
 
 function rowIn(tree: HTMLElement, path: string): HTMLElement | null {
@@ -48,8 +49,8 @@ export function Explorer(props: {
 }) {
   const { t } = useI18n()
   const client = useClient()
-  const tree = treeStoreFor(client, props.projectId)
-  const git = gitStoreFor(client, props.projectId)
+  const tree = useScopeSlot(treeStoreSlot)
+  const git = useScopeSlot(gitStoreSlot)
   const selected = useStore(tree.store, (s) => s.selected)
   const expanded = useStore(tree.store, (s) => s.expanded)
   const [query, setQuery] = useState('')

@@ -1,2 +1,2 @@
 export { Explorer, type ExplorerHandle } from './Explorer'
-export { gitStoreFor } from './git-store'
+export { gitStoreSlot, type GitStore, type GitDecorations } from './git-store'
