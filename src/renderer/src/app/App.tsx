@@ -3,7 +3,7 @@ import type { ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileTab, releaseClosedDocuments } from '../features/documents'
 import { dirtyPathsOf, watchReadCache } from '../features/drafts'
-import { Explorer, gitStoreSlot } from '../features/explorer'
+import { Explorer, gitStoreSlot, revealInExplorer } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { ReviewPane, reviewTurn } from '../features/review'
 import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../i18n'
@@ -132,9 +132,9 @@ export function App(props: { client: RequestClient }) {
                 onOpened={(project) => showProject(project.project_id)}
               />
             }
-            onQuickOpen={() => workbench.openPalette('files')}
-            onPalette={() => workbench.openPalette('commands')}
-            onShortcuts={() => workbench.showShortcuts()}
+            onQuickOpen={() => workbench.run('palette.files')}
+            onPalette={() => workbench.run('palette.commands')}
+            onShortcuts={() => workbench.run('help.shortcuts')}
             onSettings={() => workbench.run('settings.open')}
           />
           {status !== 'open' && (
@@ -197,10 +197,7 @@ function Workspace(props: {
   )
   useEffect(() => releaseClosedDocuments(projectId, new Set(openPaths.split('\u0000'))), [projectId, openPaths])
   const openFile = (path: string, pinned = true) => tabs.openFile(path, { pinned })
-  const reveal = (path: string) => {
-    workbench.layout.current?.show('explorer')
-    workbench.explorer.current?.reveal(path)
-  }
+  const reveal = (path: string) => revealInExplorer(workbench.context(), path)
   const openReview = (turnId?: string, path?: string, source: 'command' | null = null) => {
     if (turnId) reviewTurn(scope, turnId, path ?? null, source)
     tabs.openReview()
@@ -232,7 +229,6 @@ function Workspace(props: {
             workbench.layout.current?.dismissDrawer('explorer')
           }}
           onPathGone={(path, movedTo) => tabs.pathGone(path, movedTo)}
-          handle={workbench.explorer}
         />
       }
       center={

@@ -1,5 +1,4 @@
 import type { ProjectSummary } from '../../../../shared/protocol'
-import type { ExplorerHandle } from '../../features/explorer'
 import type { RequestClient } from '../../transport'
 import { CommandRegistry, type CommandContext, type RunOutcome } from '../../ui/commands'
 import { createStore } from '../../ui/store'
@@ -31,8 +30,6 @@ export class Workbench {
   readonly chatSession = createStore<string | null>(null)
   /** The mounted layout (the panel library's imperative handle); null while none is shown. */
   readonly layout: { current: LayoutHandle | null } = { current: null }
-  /** The mounted explorer's handle (focus, reveal); null while none is shown. */
-  readonly explorer: { current: ExplorerHandle | null } = { current: null }
   private readonly scopes = new Map<string, ProjectScope>()
 
   /** `client`: the connection each project's scope hands its slots (their requests go over it). */
