@@ -36,7 +36,13 @@ export function loopbackClient() {
     dropped,
     /** Answers a sent request with `result`, as the host would. */
     answer(request: SentFrame, result: unknown) {
-      frames.fire({ request_id: request.request_id, action: request.action, owner: request.owner, status: 'ok', result })
+      frames.fire({
+        request_id: request.request_id,
+        action: request.action,
+        owner: request.owner,
+        status: 'ok',
+        result,
+      })
     },
   }
 }
