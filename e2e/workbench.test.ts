@@ -279,6 +279,12 @@ describe('tabs', () => {
     const first = palette.getByTestId('palette-item').first()
     await expect.poll(() => first.getAttribute('data-path')).toBe('src/beta.ts')
     await expect.poll(() => first.getAttribute('aria-selected')).toBe('true')
+    const input = palette.getByTestId('palette-input')
+    // A screen reader hears the same row: the input's active descendant is the selected one.
+
+    await expect
+      .poll(async () => (await input.getAttribute('aria-activedescendant')) === (await first.getAttribute('id')))
+      .toBe(true)
     await page.keyboard.press('Enter')
     await expect.poll(() => activeTab('beta.ts')).toBe('true')
     expect(watch.consoleErrors).toEqual([])

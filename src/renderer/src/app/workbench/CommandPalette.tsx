@@ -90,6 +90,19 @@ export function CommandPalette(props: {
     if (first) openFileOnAnswer.current(first.path)
   }, [found.state, search])
 
+  // cmdk names the selected row to assistive technology (`aria-activedescendant` on the input
+  // and the list) only when it moves the selection itself; a selection set from here is named here.
+  const commandRoot = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const root = commandRoot.current
+    if (!root) return
+    const row = root.querySelector<HTMLElement>(`[cmdk-item][data-value="${CSS.escape(selected)}"]`)
+    for (const element of root.querySelectorAll('[cmdk-input], [cmdk-list]')) {
+      if (row) element.setAttribute('aria-activedescendant', row.id)
+      else element.removeAttribute('aria-activedescendant')
+    }
+  })
+
   return (
     <Dialog
       title={null}
@@ -101,6 +114,7 @@ export function CommandPalette(props: {
       initialFocus="[cmdk-input]"
     >
       <Command
+        ref={commandRoot}
         shouldFilter={false}
         loop
         label={mode === 'commands' ? t('command.palette') : t('command.quickOpen')}
