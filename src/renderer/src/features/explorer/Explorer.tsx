@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { DirEntry } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { useStore } from '../../ui/store'
