@@ -45,6 +45,21 @@ test('Focus the message box puts the focus in the composer, from its key and fro
   await page.close()
 })
 
+test('Focus the file explorer puts the focus on a row of the tree, from its key and from the palette, also as a drawer', async () => {
+  for (const width of [1280, 700]) {
+    const { page, watch } = await open(width)
+    const rowFocused = () =>
+      page.evaluate(() => document.activeElement?.closest('[role="tree"]')?.getAttribute('aria-label') ?? null)
+    await page.keyboard.press('Control+Shift+E')
+    await expect.poll(rowFocused, { message: `key at ${width} px` }).toBe('Files')
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    await runFromPalette(page, 'Focus the file explorer')
+    await expect.poll(rowFocused, { message: `palette at ${width} px` }).toBe('Files')
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
+  }
+})
+
 test('Settings opens in the agent pane, also when that pane is a closed drawer', async () => {
   for (const width of [1280, 700]) {
     const { page, watch } = await open(width)

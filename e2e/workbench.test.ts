@@ -257,6 +257,107 @@ describe('tabs', () => {
     await page.close()
   })
 
+  test('quick open: Enter opens the first result after a pause before typing, and once results are shown', async () => {
+    const { page, watch } = await open(1280)
+    const palette = page.getByRole('dialog', { name: 'Go to file' })
+    const tabs = page.getByRole('tablist', { name: 'Open files' })
+    const activeTab = (name: string) => tabs.getByRole('tab', { name }).getAttribute('aria-selected')
+
+    // A pause before typing (the empty query's results arrive meanwhile), then the name and Enter at once.
+    await page.keyboard.press('Control+P')
+    await expect.poll(() => palette.count()).toBe(1)
+    await page.waitForTimeout(600)
+    await page.keyboard.type('gamma')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => activeTab('gamma.ts')).toBe('true')
+    await expect.poll(() => palette.count()).toBe(0)
+
+    // Typed, results shown: the first is selected, and Enter opens it.
+    await page.keyboard.press('Control+P')
+    await expect.poll(() => palette.count()).toBe(1)
+    await page.keyboard.type('beta')
+    const first = palette.getByTestId('palette-item').first()
+    await expect.poll(() => first.getAttribute('data-path')).toBe('src/beta.ts')
+    await expect.poll(() => first.getAttribute('aria-selected')).toBe('true')
+    const input = palette.getByTestId('palette-input')
+    // A screen reader hears the same row: the input's active descendant is the selected one.
+
+    await expect
+      .poll(async () => (await input.getAttribute('aria-activedescendant')) === (await first.getAttribute('id')))
+      .toBe(true)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => activeTab('beta.ts')).toBe('true')
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
+  })
+
+  test('quick open: an Enter pressed before the answer arrives is kept and opens its first result when it comes', async () => {
+    // The engine's search answers are held back here until the test lets them through, so the
+    // Enter lands before any result of the typed name whatever the machine's load.
+    const context = await workspace.newContext({ viewport: { width: 1280, height: 860 } })
+    const typedSearches = new Set<string>()
+    const held: Array<{ requestId: string; release: () => void }> = []
+    let holding = true
+    await context.routeWebSocket(/\/api\/ws/, (ws) => {
+      const server = ws.connectToServer()
+      ws.onMessage((frame) => {
+        const request = JSON.parse(frame.toString()) as { request_id?: string; action?: string; payload?: unknown }
+        const query = (request.payload as { query?: unknown } | undefined)?.query
+        if (request.action === 'files.search' && query === 'alpha' && request.request_id)
+          typedSearches.add(request.request_id)
+        server.send(frame)
+      })
+      server.onMessage((frame) => {
+        const answer = JSON.parse(frame.toString()) as { request_id?: string; action?: string }
+        if (holding && answer.action === 'files.search')
+          held.push({ requestId: answer.request_id ?? '', release: () => ws.send(frame) })
+        else ws.send(frame)
+      })
+    })
+    const page = await context.newPage()
+    const watch = await watchPage(page)
+    await page.goto(host.url)
+    await expect.poll(() => page.getByTestId('workbench').count()).toBe(1)
+    const palette = page.getByRole('dialog', { name: 'Go to file' })
+    const alphaTab = page.getByRole('tablist', { name: 'Open files' }).getByRole('tab', { name: 'alpha.ts' })
+
+    await page.keyboard.press('Control+P')
+    await expect.poll(() => palette.count()).toBe(1)
+    await page.keyboard.type('alpha')
+    await page.keyboard.press('Enter')
+    // The typed name's answer exists but has not reached the page: nothing opened, still asking.
+    await expect.poll(() => held.some((answer) => typedSearches.has(answer.requestId))).toBe(true)
+    expect(await palette.count()).toBe(1)
+    expect(await alphaTab.count()).toBe(0)
+
+    holding = false
+    for (const answer of held.splice(0)) answer.release()
+    await expect.poll(() => alphaTab.getAttribute('aria-selected')).toBe('true')
+    await expect.poll(() => palette.count()).toBe(0)
+    expect(watch.consoleErrors).toEqual([])
+    await context.close()
+  })
+
+  test('the palette keeps the keyboard: Tab stays inside, Escape closes it and gives the focus back', async () => {
+    const { page, watch } = await open(1280)
+    const readme = page.getByRole('tablist', { name: 'Open files' }).getByRole('tab', { name: 'README.md' })
+    await readme.focus()
+    await page.keyboard.press('Control+Shift+P')
+    const palette = page.getByRole('dialog', { name: 'Command palette' })
+    await expect.poll(() => palette.count()).toBe(1)
+    const focusInside = () => palette.evaluate((dialog) => dialog.contains(document.activeElement))
+    await expect.poll(focusInside).toBe(true)
+    await page.keyboard.press('Tab')
+    expect(await focusInside()).toBe(true)
+    await page.keyboard.press('Shift+Tab')
+    expect(await focusInside()).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => palette.count()).toBe(0)
+    await expect.poll(() => readme.evaluate((tab) => tab === document.activeElement)).toBe(true)
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
+  })
+
   test('the URL parameter open= opens a file next to the token', async () => {
     const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
     await page.goto(`http://127.0.0.1:${host.port}/?token=${host.token}&open=${encodeURIComponent('src/lib/gamma.ts')}`)

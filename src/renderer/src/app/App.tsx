@@ -1,15 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import type { ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
-import { FileTab, workingCopiesFor } from '../features/documents'
-import { Explorer, gitStoreFor } from '../features/explorer'
+import { FileTab, workingCopiesSlot } from '../features/documents'
+import { Explorer, gitStoreSlot, revealInExplorer } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { ReviewPane, reviewTurn } from '../features/review'
 import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../i18n'
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
 import type { CommandRegistry } from '../ui/commands'
+import { ProjectScopeContext } from '../ui/project-scope'
 import { useStore } from '../ui/store'
-import { ClientContext, useClient } from './client-context'
+import { ClientContext } from './client-context'
 import { registerCommands } from './commands'
 import { useDesktopCommands } from './desktop-commands'
 import { ActivityBar } from './workbench/ActivityBar'
@@ -38,7 +39,7 @@ export function App(props: { client: RequestClient }) {
   )
   // The window's state lives in the workbench, outside React: App renders it and wires the client.
   const [workbench] = useState(() => {
-    const created = new Workbench()
+    const created = new Workbench(client)
     registerCommands(created)
     return created
   })
@@ -130,9 +131,9 @@ export function App(props: { client: RequestClient }) {
                 onOpened={(project) => showProject(project.project_id)}
               />
             }
-            onQuickOpen={() => workbench.openPalette('files')}
-            onPalette={() => workbench.openPalette('commands')}
-            onShortcuts={() => workbench.showShortcuts()}
+            onQuickOpen={() => workbench.run('palette.files')}
+            onPalette={() => workbench.run('palette.commands')}
+            onShortcuts={() => workbench.run('help.shortcuts')}
             onSettings={() => workbench.run('settings.open')}
           />
           {status !== 'open' && (
@@ -146,12 +147,14 @@ export function App(props: { client: RequestClient }) {
             </main>
           ) : (
             <main className="workspace" key={currentId}>
-              <Workspace
-                workbench={workbench}
-                scope={workbench.scopeFor(currentId)}
-                isGit={projects.find((p) => p.project_id === currentId)?.is_git === true}
-                onSwitchProject={showProject}
-              />
+              <ProjectScopeContext.Provider value={workbench.scopeFor(currentId)}>
+                <Workspace
+                  workbench={workbench}
+                  scope={workbench.scopeFor(currentId)}
+                  isGit={projects.find((p) => p.project_id === currentId)?.is_git === true}
+                  onSwitchProject={showProject}
+                />
+              </ProjectScopeContext.Provider>
             </main>
           )}
           {overlay.kind === 'palette' && (
@@ -179,11 +182,10 @@ function Workspace(props: {
   isGit: boolean
   onSwitchProject: (projectId: string) => void
 }) {
-  const client = useClient()
   const { workbench, scope } = props
   const { projectId, tabs } = scope
-  const git = useStore(gitStoreFor(client, projectId).store)
-  const workingCopies = workingCopiesFor(client, projectId)
+  const git = useStore(scope.get(gitStoreSlot).store)
+  const workingCopies = scope.get(workingCopiesSlot)
   const dirty = useStore(workingCopies.dirty)
   const sessionId = useStore(workbench.chatSession)
   useEffect(() => workingCopies.watch(), [workingCopies])
@@ -194,12 +196,9 @@ function Workspace(props: {
   )
   useEffect(() => workingCopies.releaseClosed(new Set(openPaths.split('\u0000'))), [workingCopies, openPaths])
   const openFile = (path: string, pinned = true) => tabs.openFile(path, { pinned })
-  const reveal = (path: string) => {
-    workbench.layout.current?.show('explorer')
-    workbench.explorer.current?.reveal(path)
-  }
+  const reveal = (path: string) => revealInExplorer(workbench.context(), path)
   const openReview = (turnId?: string, path?: string, source: 'command' | null = null) => {
-    if (turnId) reviewTurn(projectId, turnId, path ?? null, source)
+    if (turnId) reviewTurn(scope, turnId, path ?? null, source)
     tabs.openReview()
   }
   const onSessionChange = useCallback((id: string | null) => workbench.chatSession.set(id), [workbench])
@@ -229,7 +228,6 @@ function Workspace(props: {
             workbench.layout.current?.dismissDrawer('explorer')
           }}
           onPathGone={(path, movedTo) => tabs.pathGone(path, movedTo)}
-          handle={workbench.explorer}
         />
       }
       center={

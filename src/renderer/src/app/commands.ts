@@ -1,4 +1,5 @@
 import { chatCommands } from '../features/chat'
+import { explorerCommands } from '../features/explorer'
 import { projectCommands } from '../features/projects'
 import { reviewCommands } from '../features/review'
 import { workbenchCommands } from './workbench/commands'
@@ -11,6 +12,7 @@ import type { Workbench } from './workbench/workbench'
 export function registerCommands(workbench: Workbench): () => void {
   return workbench.commands.register([
     ...workbenchCommands(workbench),
+    ...explorerCommands,
     ...reviewCommands,
     ...chatCommands,
     ...projectCommands,

@@ -1,12 +1,13 @@
 import { expect, test } from 'vitest'
 import { AppCommand, MENU_COMMANDS } from '../../../shared/app-command'
 import { registerCommands } from './commands'
+import { loopbackClient } from '../ui/loopback-client'
 import { Workbench } from './workbench/workbench'
 
 const toAccelerator = (chord: string) => chord.replace(/^Mod\+/, 'CmdOrCtrl+')
 
 test('every desktop menu command is a registered command, showing the shortcut the window itself handles', () => {
-  const workbench = new Workbench()
+  const workbench = new Workbench(loopbackClient().client)
   registerCommands(workbench)
   for (const [id, item] of Object.entries(MENU_COMMANDS)) {
     const command = workbench.commands.get(id)

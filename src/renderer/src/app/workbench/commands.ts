@@ -36,16 +36,6 @@ export function workbenchCommands(workbench: Workbench): readonly Command[] {
       run: () => workbench.layout.current?.toggle('chat'),
     },
     {
-      id: 'focus.explorer',
-      title: 'command.focusExplorer',
-      keybindings: ['Mod+Shift+E'],
-      run: (context) => {
-        context.workbench.showPane('explorer')
-        // A drawer mounts on the next frame; the tree takes focus once it is there.
-        requestAnimationFrame(() => workbench.explorer.current?.focus())
-      },
-    },
-    {
       id: 'tabs.close',
       title: 'command.closeTab',
       keybindings: ['Mod+W', 'Alt+W'],

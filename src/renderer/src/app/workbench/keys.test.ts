@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { registerCommands } from '../commands'
 import { dispatchKey, type KeyPress } from './keys'
+import { loopbackClient } from '../../ui/loopback-client'
 import { Workbench } from './workbench'
 
 /** A keydown as the window's capture listener sees it, recording whether it was consumed. */
@@ -24,7 +25,7 @@ function keydown(press: Partial<KeyPress> & Pick<KeyPress, 'key' | 'code'>) {
 }
 
 function workbenchWithProject() {
-  const workbench = new Workbench()
+  const workbench = new Workbench(loopbackClient().client)
   registerCommands(workbench)
   workbench.setProjects([{ project_id: 'prj_1', root: '/tmp/one', name: 'one', is_git: false }])
   return workbench

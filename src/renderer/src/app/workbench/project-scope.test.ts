@@ -1,13 +1,14 @@
 import { expect, test } from 'vitest'
-import type { ScopeSlot } from './project-scope'
+import type { ScopeSlot } from '../../ui/project-scope'
+import { loopbackClient } from '../../ui/loopback-client'
 import { Workbench } from './workbench'
 
 test('a project keeps its scope across switches; closing it disposes its slots once, newest first', () => {
-  const workbench = new Workbench()
+  const workbench = new Workbench(loopbackClient().client)
   const released: string[] = []
   const slot = (name: string): ScopeSlot<{ projectId: string }> => ({
     name,
-    create: (projectId) => ({ projectId }),
+    create: ({ projectId }) => ({ projectId }),
     dispose: (value) => released.push(`${name}:${value.projectId}`),
   })
   const workingCopy = slot('working-copy')

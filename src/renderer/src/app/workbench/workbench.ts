@@ -1,5 +1,5 @@
 import type { ProjectSummary } from '../../../../shared/protocol'
-import type { ExplorerHandle } from '../../features/explorer'
+import type { RequestClient } from '../../transport'
 import { CommandRegistry, type CommandContext, type RunOutcome } from '../../ui/commands'
 import { createStore } from '../../ui/store'
 import type { LayoutHandle } from './Layout'
@@ -30,15 +30,16 @@ export class Workbench {
   readonly chatSession = createStore<string | null>(null)
   /** The mounted layout (the panel library's imperative handle); null while none is shown. */
   readonly layout: { current: LayoutHandle | null } = { current: null }
-  /** The mounted explorer's handle (focus, reveal); null while none is shown. */
-  readonly explorer: { current: ExplorerHandle | null } = { current: null }
   private readonly scopes = new Map<string, ProjectScope>()
+
+  /** `client`: the connection each project's scope hands its slots (their requests go over it). */
+  constructor(private readonly client: RequestClient) {}
 
   /** The project's scope, for the life of the window unless `closeProject` disposes it. */
   scopeFor(projectId: string): ProjectScope {
     let scope = this.scopes.get(projectId)
     if (!scope) {
-      scope = new ProjectScope(projectId)
+      scope = new ProjectScope(projectId, this.client)
       this.scopes.set(projectId, scope)
     }
     return scope
@@ -55,7 +56,13 @@ export class Workbench {
     this.scopes.delete(projectId)
   }
 
+  /**
+   * A project the engine no longer lists is closed: its scope (tabs, the explorer's tree, Review's
+   * choices…) is disposed rather than kept for a project that cannot come back to the screen.
+   */
   setProjects(list: readonly ProjectSummary[]): void {
+    const listed = new Set(list.map((project) => project.project_id))
+    for (const projectId of [...this.scopes.keys()]) if (!listed.has(projectId)) this.closeProject(projectId)
     this.projects.set((state) => ({ list, currentId: state.currentId ?? list[0]?.project_id ?? null }))
   }
 

@@ -1,14 +1,16 @@
-import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type RefObject, type Ref } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { DirEntry } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { useStore } from '../../ui/store'
+import { explorerRequests } from './commands'
 import { DirectoryItems } from './DirectoryItems'
 import { ExplorerSearch } from './ExplorerSearch'
 import { ExplorerToolbar } from './ExplorerToolbar'
-import { gitStoreFor } from './git-store'
-import { treeStoreFor } from './tree-store'
+import { useScopeSlot } from '../../ui/project-scope'
+import { gitStoreSlot } from './git-store'
+import { treeStoreSlot } from './tree-store'
 import './explorer.css'
 
 function rowIn(tree: HTMLElement, path: string): HTMLElement | null {
@@ -20,36 +22,34 @@ function rowIn(tree: HTMLElement, path: string): HTMLElement | null {
  * explorer's own tree, never the whole document, so another tree on the page cannot answer; once
  * the explorer unmounts the wait ends.
  */
-function focusRow(tree: RefObject<HTMLUListElement | null>, path: string, started: number) {
+function focusRow(
+  tree: RefObject<HTMLUListElement | null>,
+  find: (root: HTMLElement) => HTMLElement | null,
+  started: number,
+) {
   if (!tree.current) return
-  const row = rowIn(tree.current, path)
+  const row = find(tree.current)
   if (row) {
     row.scrollIntoView({ block: 'nearest' })
     row.focus()
-  } else if (Date.now() - started < 3_000) requestAnimationFrame(() => focusRow(tree, path, started))
-}
-
-export interface ExplorerHandle {
-  reveal(path: string): void
-  focus(): void
+  } else if (Date.now() - started < 3_000) requestAnimationFrame(() => focusRow(tree, find, started))
 }
 
 /**
  * The project tree (spec 08): folders expand lazily, each listing is paged by the server, and
  * files changed outside the app show up as the watcher reports them. Keyboard: ↑/↓ move, →
  * expands, ← collapses or goes to the parent, Enter/Space opens (as a preview), Shift+Enter pins.
+ * The window reaches it through `explorerRequests` (focus, reveal a path), see ./commands.ts.
  */
 export function Explorer(props: {
   projectId: string
   onOpenFile: (entry: DirEntry, pinned: boolean) => void
   onPathGone: (path: string, movedTo: string | null) => void
-  /** Lets the workspace reveal a path: its folders expand, it is selected and scrolled into view. */
-  handle?: Ref<ExplorerHandle>
 }) {
   const { t } = useI18n()
   const client = useClient()
-  const tree = treeStoreFor(client, props.projectId)
-  const git = gitStoreFor(client, props.projectId)
+  const tree = useScopeSlot(treeStoreSlot)
+  const git = useScopeSlot(gitStoreSlot)
   const selected = useStore(tree.store, (s) => s.selected)
   const expanded = useStore(tree.store, (s) => s.expanded)
   const [query, setQuery] = useState('')
@@ -65,25 +65,26 @@ export function Explorer(props: {
     })
   }, [client, props.projectId, tree, git])
 
-  useImperativeHandle(
-    props.handle,
-    () => ({
-      reveal(path: string) {
-        setQuery('')
-        const segments = path.split('/')
-        tree.expand(segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join('/')))
-        tree.select({ path, kind: 'file' })
-        requestAnimationFrame(() => focusRow(treeElement, path, Date.now()))
-      },
-      focus() {
-        const root = treeElement.current
-        if (!root) return
+  useEffect(
+    () =>
+      explorerRequests.listen((request) => {
+        if (request.projectId !== props.projectId) return
+        if (request.kind === 'reveal') {
+          setQuery('')
+          const segments = request.path.split('/')
+          tree.expand(segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join('/')))
+          tree.select({ path: request.path, kind: 'file' })
+          requestAnimationFrame(() => focusRow(treeElement, (root) => rowIn(root, request.path), Date.now()))
+          return
+        }
+        // The selected row, else the first; a tree shown for the first time (a drawer just opened)
+        // has no rows until its listing arrives, so the focus waits for them as a reveal does.
         const current = tree.store.get().selected?.path
-        const row = (current && rowIn(root, current)) || root.querySelector<HTMLElement>('[role="treeitem"]')
-        row?.focus()
-      },
-    }),
-    [tree],
+        const pick = (root: HTMLElement) =>
+          (current && rowIn(root, current)) || root.querySelector<HTMLElement>('[role="treeitem"]')
+        focusRow(treeElement, pick, Date.now())
+      }),
+    [props.projectId, tree],
   )
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
@@ -162,7 +163,7 @@ export function Explorer(props: {
           const segments = path.split('/')
           tree.expand(segments.map((_, i) => segments.slice(0, i + 1).join('/')))
           tree.select({ path, kind: 'dir' })
-          requestAnimationFrame(() => focusRow(treeElement, path, Date.now()))
+          requestAnimationFrame(() => focusRow(treeElement, (root) => rowIn(root, path), Date.now()))
         }}
       />
       <ul

@@ -1,7 +1,7 @@
 import { useRef, type KeyboardEvent } from 'react'
 import type { DirEntry } from '../../../../shared/protocol'
 import { baseName, parentPath } from '../../../../shared/paths'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { fileIcon } from '../../ui/file-icons'
 import { ErrorLine } from '../../ui/ErrorLine'

@@ -1,5 +1,6 @@
 import type { GitFileState } from '../../../../shared/protocol'
 import type { RequestClient } from '../../transport'
+import type { ScopeSlot } from '../../ui/project-scope'
 import { createStore, type Store } from '../../ui/store'
 
 export interface GitDecorations {
@@ -18,6 +19,8 @@ export class GitStore {
   readonly store: Store<GitDecorations> = createStore(NONE)
   private timer: ReturnType<typeof setTimeout> | undefined
   private generation = 0
+  /** Aborted when the project's scope goes: no re-read is pending or starts after that. */
+  private readonly lifetime = new AbortController()
 
   constructor(
     private readonly client: RequestClient,
@@ -25,13 +28,18 @@ export class GitStore {
   ) {}
 
   refreshSoon(delayMs = 300): void {
+    if (this.lifetime.signal.aborted) return
     if (this.timer) clearTimeout(this.timer)
     this.timer = setTimeout(() => void this.refresh(), delayMs)
   }
 
   async refresh(): Promise<void> {
     const mine = ++this.generation
-    const outcome = await this.client.request('git.status', {}, { owner: { project_id: this.projectId } })
+    const outcome = await this.client.request(
+      'git.status',
+      {},
+      { owner: { project_id: this.projectId }, signal: this.lifetime.signal },
+    )
     if (mine !== this.generation || outcome.kind !== 'ok') return
     if (outcome.result.kind !== 'ok') {
       this.store.set(NONE)
@@ -46,15 +54,18 @@ export class GitStore {
     }
     this.store.set({ files, folders })
   }
+
+  /** Cancels the pending re-read and forgets the one in flight; later `refreshSoon` calls do nothing. */
+  dispose(): void {
+    this.lifetime.abort()
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+  }
 }
 
-const stores = new Map<string, GitStore>()
-
-export function gitStoreFor(client: RequestClient, projectId: string): GitStore {
-  let store = stores.get(projectId)
-  if (!store) {
-    store = new GitStore(client, projectId)
-    stores.set(projectId, store)
-  }
-  return store
+/** A project's git colours, in that project's scope: closing the project disposes them. */
+export const gitStoreSlot: ScopeSlot<GitStore> = {
+  name: 'explorer.git',
+  create: ({ client, projectId }) => new GitStore(client, projectId),
+  dispose: (git) => git.dispose(),
 }

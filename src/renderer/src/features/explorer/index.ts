@@ -1,2 +1,3 @@
-export { Explorer, type ExplorerHandle } from './Explorer'
-export { gitStoreFor } from './git-store'
+export { Explorer } from './Explorer'
+export { explorerCommands, revealInExplorer } from './commands'
+export { gitStoreSlot, type GitStore, type GitDecorations } from './git-store'

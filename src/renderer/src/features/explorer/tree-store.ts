@@ -1,6 +1,7 @@
 import type { DirEntry } from '../../../../shared/protocol'
 import { parentPath } from '../../../../shared/paths'
 import type { RequestClient, RequestOutcome } from '../../transport'
+import type { ScopeSlot } from '../../ui/project-scope'
 import { createStore, type Store } from '../../ui/store'
 
 export interface FolderState {
@@ -32,6 +33,8 @@ export class TreeStore {
   readonly store: Store<TreeState> = createStore<TreeState>({ folders: new Map(), expanded: new Set(), selected: null })
   /** Bumped per folder on every new request; an answer for an older one is dropped. */
   private readonly generation = new Map<string, number>()
+  /** Aborted when the project's scope goes: listings in flight are forgotten, none start. */
+  private readonly lifetime = new AbortController()
 
   constructor(
     private readonly client: RequestClient,
@@ -125,9 +128,15 @@ export class TreeStore {
     return next
   }
 
+  /** Forgets every listing in flight (each answers `cancelled` and changes nothing) and any later one. */
+  dispose(): void {
+    this.lifetime.abort()
+  }
+
   private page(path: string, cursor: string | null) {
     return this.client.request('files.list', cursor === null ? { path } : { path, cursor }, {
       owner: { project_id: this.projectId },
+      signal: this.lifetime.signal,
     })
   }
 
@@ -161,13 +170,9 @@ export class TreeStore {
   }
 }
 
-const stores = new Map<string, TreeStore>()
-
-export function treeStoreFor(client: RequestClient, projectId: string): TreeStore {
-  let store = stores.get(projectId)
-  if (!store) {
-    store = new TreeStore(client, projectId)
-    stores.set(projectId, store)
-  }
-  return store
+/** The explorer's tree of a project, in that project's scope: closing the project disposes it. */
+export const treeStoreSlot: ScopeSlot<TreeStore> = {
+  name: 'explorer.tree',
+  create: ({ client, projectId }) => new TreeStore(client, projectId),
+  dispose: (tree) => tree.dispose(),
 }

@@ -11,7 +11,8 @@ import { useTurnsWithChanges } from '../session'
 import { CommandNotes } from './CommandNotes'
 import { DiffPane } from './DiffPane'
 import type { LineAnchor } from '../../ui/diff'
-import { reviewStoreFor, type ReviewViewState } from './review-store'
+import { useScopeSlot } from '../../ui/project-scope'
+import { reviewStoreSlot, type ReviewViewState } from './review-store'
 import { TurnHeader } from './TurnHeader'
 import { queryKey, useReview, type ReviewQuery, type ReviewScope, type ReviewSort, type SubScope } from './use-review'
 import './review.css'
@@ -60,7 +61,7 @@ export default function ReviewPane(props: {
 }) {
   const client = useClient()
   const { t } = useI18n()
-  const store = reviewStoreFor(props.projectId)
+  const store = useScopeSlot(reviewStoreSlot)
   const view = useStore(store)
   const update = useCallback((next: Partial<ReviewViewState>) => store.set((s) => ({ ...s, ...next })), [store])
   const turns = useTurnsWithChanges(props.projectId, props.sessionId)

@@ -1,4 +1,5 @@
 import type { ReviewCategory } from '../../../../shared/protocol'
+import type { ScopeSlot, ScopeSlots } from '../../ui/project-scope'
 import { createStore, type Store } from '../../ui/store'
 import type { ReviewScope, ReviewSort, SubScope } from './use-review'
 
@@ -32,16 +33,14 @@ const INITIAL: ReviewViewState = {
   opened: 0,
 }
 
-const stores = new Map<string, Store<ReviewViewState>>()
-
-/** Review's choices per project, outside React: leaving the tab and coming back keeps them. */
-export function reviewStoreFor(projectId: string): Store<ReviewViewState> {
-  let store = stores.get(projectId)
-  if (!store) {
-    store = createStore(INITIAL)
-    stores.set(projectId, store)
-  }
-  return store
+/**
+ * Review's choices for a project, outside React and in that project's scope: leaving the tab and
+ * coming back keeps them; closing the project drops them. It holds no resource of its own (its
+ * only listeners are mounted views), so it needs no dispose.
+ */
+export const reviewStoreSlot: ScopeSlot<Store<ReviewViewState>> = {
+  name: 'review.view',
+  create: () => createStore(INITIAL),
 }
 
 /**
@@ -49,12 +48,12 @@ export function reviewStoreFor(projectId: string): Store<ReviewViewState> {
  * changed.
  */
 export function reviewTurn(
-  projectId: string,
+  scope: ScopeSlots,
   turnId: string,
   path: string | null = null,
   source: 'command' | null = null,
 ): void {
-  reviewStoreFor(projectId).set((state) => ({
+  scope.get(reviewStoreSlot).set((state) => ({
     ...state,
     scope: 'turn',
     pinnedTurnId: turnId,

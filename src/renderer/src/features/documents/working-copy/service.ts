@@ -1,4 +1,5 @@
 import type { RequestClient } from '../../../transport'
+import type { ScopeSlot } from '../../../ui/project-scope'
 import type { Store } from '../../../ui/store'
 import { dirtyPathsOf, draftStore, markDirty, registerEditor, watchReadCache, type DraftStore } from '../../drafts'
 import type { MountedDocument } from '../adapters/types'
@@ -236,14 +237,12 @@ export class WorkingCopyService {
   }
 }
 
-const services = new Map<string, WorkingCopyService>()
-
-/** The project's one working-copy service (created on first use, like its tabs). */
-export function workingCopiesFor(client: RequestClient, projectId: string): WorkingCopyService {
-  let service = services.get(projectId)
-  if (!service || service.client !== client) {
-    service = new WorkingCopyService({ client, projectId })
-    services.set(projectId, service)
-  }
-  return service
+/**
+ * The project's one working-copy service, in its scope: closing the project publishes what every
+ * copy holds and releases the kept editors.
+ */
+export const workingCopiesSlot: ScopeSlot<WorkingCopyService> = {
+  name: 'working-copies',
+  create: ({ client, projectId }) => new WorkingCopyService({ client, projectId }),
+  dispose: (service) => void service.dispose(),
 }
