@@ -6,6 +6,7 @@ import { dirtyPathsOf, watchReadCache } from '../features/drafts'
 import { Explorer, gitStoreFor } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { ReviewPane, reviewTurn } from '../features/review'
+import { openMatch, SearchSideBar } from '../features/search'
 import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../i18n'
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
 import type { CommandRegistry } from '../ui/commands'
@@ -222,15 +223,17 @@ function Workspace(props: {
       handle={workbench.layout}
       activityBar={<ActivityBar workbench={workbench} reviewActive={reviewActive} />}
       explorer={
-        <Explorer
-          projectId={projectId}
-          onOpenFile={(entry, pinned) => {
-            openFile(entry.path, pinned)
-            workbench.layout.current?.dismissDrawer('explorer')
-          }}
-          onPathGone={(path, movedTo) => tabs.pathGone(path, movedTo)}
-          handle={workbench.explorer}
-        />
+        <SearchSideBar projectId={projectId} onOpenMatch={(match) => openMatch(tabs, match)}>
+          <Explorer
+            projectId={projectId}
+            onOpenFile={(entry, pinned) => {
+              openFile(entry.path, pinned)
+              workbench.layout.current?.dismissDrawer('explorer')
+            }}
+            onPathGone={(path, movedTo) => tabs.pathGone(path, movedTo)}
+            handle={workbench.explorer}
+          />
+        </SearchSideBar>
       }
       center={
         <CenterTabs

@@ -1,6 +1,7 @@
 import { chatCommands } from '../features/chat'
 import { projectCommands } from '../features/projects'
 import { reviewCommands } from '../features/review'
+import { searchCommands } from '../features/search'
 import { workbenchCommands } from './workbench/commands'
 import type { Workbench } from './workbench/workbench'
 
@@ -14,5 +15,6 @@ export function registerCommands(workbench: Workbench): () => void {
     ...reviewCommands,
     ...chatCommands,
     ...projectCommands,
+    ...searchCommands,
   ])
 }
