@@ -85,7 +85,7 @@ export async function benchContentSearch(): Promise<void> {
       }
       /** The search goes on after its first page; it ends before the baseline runs, never beside it. */
       const drain = async (query: string, cursor: string | null) => {
-        for (let next = cursor; next !== null; ) next = (await search(query, next)).next_cursor
+        for (let next = cursor; next !== null;) next = (await search(query, next)).next_cursor
       }
       const gitGrep = (query: string) =>
         execFileSync('git', ['grep', '-n', '-F', '-e', query], { cwd: project, maxBuffer: 256 * 1024 * 1024 })

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core'
 import { beforeAll, expect, test } from 'vitest'
 import { watchPage } from './support/browser'
 import type { RunningWebHost } from './support/web-host'
@@ -21,8 +22,7 @@ beforeAll(() => {
   ;({ host } = workspace)
 })
 
-const focusedTestId = (page: import('playwright-core').Page) =>
-  page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
+const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
 
 test('Ctrl+Shift+F opens the search view; "subtract" lists math.ts at 4:14 highlighted; Enter opens it there', async () => {
   const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
