@@ -123,7 +123,7 @@ for (const engine of engines) {
       ])
     })
 
-    test('.gitignore, info/exclude and the .git folder are never searched; binary files are skipped', async () => {
+    test('.gitignore, info/exclude and the .git folder are never searched; binary files and FIFOs are skipped', async () => {
       const { root, search } = await setup({
         '.gitignore': 'build/\n*.log\n',
         'build/out.js': 'needle\n',
@@ -136,6 +136,8 @@ for (const engine of engines) {
         'pkg/main.ts': 'needle\n',
       })
       execFileSync('git', ['init', '-q'], { cwd: root })
+      // A FIFO nobody writes to: opening it to read would wait forever.
+      execFileSync('mkfifo', [join(root, 'needle-pipe')])
       writeFileSync(join(root, '.git/info/exclude'), 'private.txt\n')
       writeFileSync(join(root, '.git/needle-note'), 'needle\n')
       const page = await search({ query: 'needle' })

@@ -245,8 +245,14 @@ function failureOutcome(failure: ContentFailure, query: ContentQuery): Outcome<n
   switch (failure.kind) {
     case 'invalid':
       return failure.what === 'regex'
-        ? fail('INVALID_REQUEST', `Not a valid regular expression: ${failure.message}`, { reason: 'invalid-regex' })
-        : fail('INVALID_REQUEST', `Not a valid glob pattern: ${failure.message}`, { reason: 'invalid-glob' })
+        ? fail('INVALID_REQUEST', `Not a valid regular expression: ${failure.message}`, {
+            reason: 'invalid-regex',
+            detail: failure.message,
+          })
+        : fail('INVALID_REQUEST', `Not a valid glob pattern: ${failure.message}`, {
+            reason: 'invalid-glob',
+            detail: failure.message,
+          })
     case 'too-slow':
       return fail(
         'TOO_LARGE',

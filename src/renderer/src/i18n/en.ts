@@ -852,6 +852,8 @@ export const en = {
   'failure.CONFLICT.parent-changed':
     'A folder on the way to "{path}" changed while Retrace was writing it; nothing was written there.',
   'failure.PERMISSION_DENIED.changed-during-read': '"{path}" kept changing while Retrace read it; try again.',
+  'failure.INVALID_REQUEST.invalid-regex': 'Not a valid regular expression: {detail}',
+  'failure.INVALID_REQUEST.invalid-glob': 'Not a valid glob pattern: {detail}',
   'failure.INVALID_REQUEST.too-long': '"{path}" is too long for this file system.',
   'failure.NOT_FOUND.not-on-branch': 'That turn is not on the active branch; switch to its branch first.',
   'failure.UNAVAILABLE.aborted': 'Stopped before the change was written; nothing was changed.',

@@ -826,6 +826,8 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.CONFLICT.changed-during-read': 'Retrace 读取“{path}”时它发生了变化，请重试。',
   'failure.CONFLICT.parent-changed': 'Retrace 写入时，通往“{path}”的某个文件夹发生了变化；那里没有写入任何内容。',
   'failure.PERMISSION_DENIED.changed-during-read': 'Retrace 读取“{path}”时它一直在变化，请重试。',
+  'failure.INVALID_REQUEST.invalid-regex': '不是有效的正则表达式：{detail}',
+  'failure.INVALID_REQUEST.invalid-glob': '不是有效的通配符模式：{detail}',
   'failure.INVALID_REQUEST.too-long': '“{path}”对于此文件系统来说太长了。',
   'failure.NOT_FOUND.not-on-branch': '该轮次不在当前分支上，请先切换到它所在的分支。',
   'failure.UNAVAILABLE.aborted': '在写入更改之前已停止，没有任何更改。',

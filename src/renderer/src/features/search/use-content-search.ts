@@ -23,6 +23,11 @@ export type ContentSearchState =
 
 /** Quiet time after a keystroke before asking the engine. */
 const DEBOUNCE_MS = 200
+/**
+ * Longer than the engine's own 30 s bound on a search, so a search that hits it answers with what
+ * it found (`stopped: time`) instead of the client giving up first.
+ */
+const REQUEST_TIMEOUT_MS = 40_000
 
 /**
  * `files.search_content` for a box that changes as the person types: every change aborts the
@@ -48,7 +53,11 @@ export function useContentSearch(
         previous: current.kind === 'ready' ? current : current.kind === 'searching' ? current.previous : null,
       }))
       void client
-        .request('files.search_content', payload, { owner: { project_id: projectId }, signal: controller.signal })
+        .request('files.search_content', payload, {
+          owner: { project_id: projectId },
+          signal: controller.signal,
+          timeoutMs: REQUEST_TIMEOUT_MS,
+        })
         .then((outcome) => {
           if (outcome.kind === 'cancelled' || controller.signal.aborted) return
           if (outcome.kind !== 'ok') {
@@ -70,7 +79,8 @@ export function useContentSearch(
     const asked = state.key
     const payload = { ...(JSON.parse(asked) as ContentQuery), cursor: state.next }
     setState({ ...state, loadingMore: true })
-    void client.request('files.search_content', payload, { owner: { project_id: projectId } }).then((outcome) => {
+    const options = { owner: { project_id: projectId }, timeoutMs: REQUEST_TIMEOUT_MS }
+    void client.request('files.search_content', payload, options).then((outcome) => {
       if (outcome.kind === 'error' && outcome.error.code === 'STALE_SNAPSHOT') {
         setGeneration((g) => g + 1)
         return
