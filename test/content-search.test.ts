@@ -189,6 +189,16 @@ for (const engine of engines) {
         status: 'error',
         error: { code: 'INVALID_REQUEST', details: { reason: 'invalid-regex' } },
       })
+      if (engine.name === 'ripgrep') {
+        // The walk's glob matcher reads "a[" as the literal name; ripgrep refuses it, in its words.
+        expect(await call({ query: 'x', include: ['a['] })).toMatchObject({
+          status: 'error',
+          error: {
+            code: 'INVALID_REQUEST',
+            details: { reason: 'invalid-glob', detail: expect.stringContaining("'a['") },
+          },
+        })
+      }
       expect(await call({ query: 'a\nb' })).toMatchObject({ status: 'error', error: { code: 'INVALID_REQUEST' } })
       expect(await call({ query: 'x'.repeat(1001) })).toMatchObject({
         status: 'error',

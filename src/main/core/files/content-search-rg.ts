@@ -166,9 +166,15 @@ export function runRipgrep(
       signal.removeEventListener('abort', kill)
       // Exit 2 with a message about the pattern or a glob: the query is at fault, not the files.
       if (!signal.aborted && code === 2) {
-        const message = stderr.trim().split('\n').slice(0, 12).join('\n')
-        if (/glob/i.test(stderr)) sink.fail({ kind: 'invalid', what: 'glob', message })
-        else if (/regex|PCRE2/i.test(stderr)) sink.fail({ kind: 'invalid', what: 'regex', message })
+        // Only ripgrep's own sentences about the query count: a file's read error (a path that
+        // happens to contain "regex") is not the query's fault.
+        const glob = /^rg: error parsing glob (.*)$/m.exec(stderr)
+        if (glob) sink.fail({ kind: 'invalid', what: 'glob', message: (glob[1] ?? '').slice(0, 300) })
+        else if (/^rg: regex (could not be compiled|parse error)/m.test(stderr)) {
+          // "error: unclosed group": the default engine's reason, without its ASCII-art frame.
+          const reason = /^error: (.*)$/m.exec(stderr)?.[1] ?? stderr.split('\n')[0] ?? ''
+          sink.fail({ kind: 'invalid', what: 'regex', message: reason.slice(0, 300) })
+        }
       }
       resolve()
     }
