@@ -174,6 +174,17 @@ for (const engine of engines) {
       expect(page.files[0]?.more).toBe(true)
     })
 
+    test('the result bound stops the search with stopped: limit', async () => {
+      const files: Record<string, string> = {}
+      for (let i = 0; i < 30; i++) files[`f${String(i).padStart(2, '0')}.txt`] = 'hit\nhit\n'
+      const { search } = await setup(files, { bounds: { maxMatches: 10 } })
+      const page = await search({ query: 'hit' })
+      expect(page).toMatchObject({ done: true, stopped: 'limit', next_cursor: null })
+      const lines = page.files.reduce((sum, file) => sum + file.matches.length, 0)
+      expect(lines).toBeGreaterThanOrEqual(10)
+      expect(lines).toBeLessThan(60)
+    })
+
     test('a match deep in a long line is shown with the text just before it, the preview bounded', async () => {
       const { search } = await setup({ 'long.txt': `${'x'.repeat(5000)}needle${'y'.repeat(5000)}\n` })
       const match = (await search({ query: 'needle' })).files[0]?.matches[0]
@@ -231,6 +242,14 @@ describe('files.search_content: hostile regexes', () => {
     const project = await openProject(core, root)
     const page = resultOf((await project.call('files.search_content', { query: '(a+)+$', regex: true })) as never)
     expect(page).toMatchObject({ files: [], done: true, stopped: null, engine: 'ripgrep' })
+  })
+
+  test('the total time bound ends a search with stopped: time and what it found so far', async () => {
+    const root = tree(catastrophic)
+    const core = startCore({ contentSearch: { ripgrep: null, bounds: { regexBudgetMs: 60_000, totalMs: 300 } } })
+    const project = await openProject(core, root)
+    const page = resultOf((await project.call('files.search_content', { query: '(a+)+$', regex: true })) as never)
+    expect(page).toMatchObject({ files: [], done: true, stopped: 'time', next_cursor: null })
   })
 
   test('a new query stops the one still running: it ends as superseded, the new one answers', async () => {
