@@ -46,6 +46,18 @@ test('Ctrl+Shift+F opens the search view; "subtract" lists math.ts at 4:14 highl
   expect(await match.locator('mark').allInnerTexts()).toEqual(['subtract'])
   expect(await match.getAttribute('aria-label')).toContain('src/util/math.ts line 4 column 14')
 
+  // Every control of the view (toggles, boxes, each result) has an accessible name.
+  const cdp = await page.context().newCDPSession(page)
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+    nodes: Array<{ ignored: boolean; role?: { value: string }; name?: { value: string } }>
+  }
+  const interactive = new Set(['button', 'textbox', 'searchbox', 'checkbox', 'link', 'treeitem', 'option'])
+  const unnamed = nodes.filter(
+    (node) => !node.ignored && interactive.has(node.role?.value ?? '') && (node.name?.value ?? '').trim() === '',
+  )
+  expect(unnamed.map((node) => node.role?.value)).toEqual([])
+  await cdp.detach()
+
   // Keyboard only: ↓ from the box into the results, Enter opens the file at the match.
   await page.keyboard.press('ArrowDown')
   await expect.poll(() => focusedTestId(page)).toBe('content-search-match')
