@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { bundledRipgrep } from '../src/main/core/files/content-search-rg'
@@ -142,6 +142,18 @@ for (const engine of engines) {
       writeFileSync(join(root, '.git/needle-note'), 'needle\n')
       const page = await search({ query: 'needle' })
       expect(page.files.map((f) => f.path).sort()).toEqual(['kept.ts', 'pkg/main.ts'])
+    })
+
+    test("links are never followed, and Retrace's data directory inside the project is never searched", async () => {
+      const outside = tree({ 'secret.txt': 'needle\n' })
+      const root = tree({ 'kept.ts': 'needle\n' })
+      symlinkSync(outside, join(root, 'linked-folder'))
+      symlinkSync(join(outside, 'secret.txt'), join(root, 'linked-file.txt'))
+      const core = startCore({ dataDir: join(root, '.retrace-data'), contentSearch: { ...engine.options } })
+      const project = await openProject(core, root)
+      writeFileSync(join(root, '.retrace-data', 'note.txt'), 'needle\n')
+      const page = resultOf((await project.call('files.search_content', { query: 'needle' })) as never) as ContentPage
+      expect(page.files.map((f) => f.path)).toEqual(['kept.ts'])
     })
 
     test('results come in pages of 50 files from one snapshot; a cursor of another query is refused', async () => {
