@@ -104,3 +104,27 @@ test('the palette lists "Search in files" with its key, and a broken regex says 
   expect(watch.consoleErrors).toEqual([])
   await page.close()
 })
+
+test('in a narrow window the side bar is a drawer: Ctrl+Shift+F opens it on the search box', async () => {
+  const page = await workspace.newPage({ viewport: { width: 700, height: 800 } })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  await expect.poll(() => page.getByTestId('workbench').count()).toBe(1)
+  await expect.poll(() => page.getByTestId('drawer-explorer').count()).toBe(0)
+  await page.keyboard.press('Control+Shift+F')
+  await expect.poll(() => page.getByTestId('drawer-explorer').count()).toBe(1)
+  await expect.poll(() => focusedTestId(page)).toBe('content-search-input')
+  await page.keyboard.type('subtract')
+  await expect
+    .poll(() => page.getByTestId('content-search-match').first().getAttribute('data-path'), { timeout: 10_000 })
+    .toBe('src/util/math.ts')
+  // The file opens in front: the drawer closes as it does for a file opened from the explorer.
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('Enter')
+  await expect.poll(() => page.getByTestId('drawer-explorer').count()).toBe(0)
+  await expect
+    .poll(() => page.locator('[data-testid="tab-file"][aria-selected="true"]').getAttribute('data-path'))
+    .toBe('src/util/math.ts')
+  expect(watch.consoleErrors).toEqual([])
+  await page.close()
+})

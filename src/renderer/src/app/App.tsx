@@ -223,7 +223,13 @@ function Workspace(props: {
       handle={workbench.layout}
       activityBar={<ActivityBar workbench={workbench} reviewActive={reviewActive} />}
       explorer={
-        <SearchSideBar projectId={projectId} onOpenMatch={(match) => openMatch(tabs, match)}>
+        <SearchSideBar
+          projectId={projectId}
+          onOpenMatch={(match) => {
+            openMatch(tabs, match)
+            workbench.layout.current?.dismissDrawer('explorer')
+          }}
+        >
           <Explorer
             projectId={projectId}
             onOpenFile={(entry, pinned) => {
