@@ -22,7 +22,7 @@ export default defineConfig({
           // Office inspection (office.inspect/preview/convert) under byte, ratio, time and heap bounds.
           'office-inspect-worker': resolve(__dirname, 'src/main/core/office/inspect-worker.ts'),
           // The agent's grep/glob patterns, matched where a budget can stop them (issue 23).
-          'pattern-worker': resolve(__dirname, 'src/main/core/agent/tools/pattern-worker.mts'),
+          'pattern-worker': resolve(__dirname, 'src/main/core/files/pattern-worker.mts'),
         },
       },
     },

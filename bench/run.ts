@@ -6,6 +6,7 @@ import { benchReview } from './review.bench'
 import { benchRewind } from './rewind.bench'
 import { benchWorkspaceReview } from './workspace-review.bench'
 import { benchSearch } from './search.bench'
+import { benchContentSearch } from './content-search.bench'
 import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   await benchReview()
   await benchWorkspaceReview()
   await benchSearch()
+  await benchContentSearch()
   await benchSnapshotSmall()
   await benchSnapshots()
   await benchOffice()

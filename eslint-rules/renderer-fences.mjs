@@ -35,6 +35,7 @@ export const RENDERER_FEATURES = {
   settings: [],
   drafts: [],
   projects: [],
+  search: [],
   explorer: ['drafts'],
   documents: ['drafts'],
   review: ['session', 'documents'],

@@ -34,6 +34,7 @@ export function startCore(
     reviewPinQuotaBytes?: number
     reviewSnapshotRows?: number
     office?: CoreOptions['office']
+    contentSearch?: CoreOptions['contentSearch']
   } = {},
 ): Core {
   const core = createCore({
@@ -45,6 +46,7 @@ export function startCore(
     ...(options.reviewPinQuotaBytes !== undefined ? { reviewPinQuotaBytes: options.reviewPinQuotaBytes } : {}),
     ...(options.reviewSnapshotRows !== undefined ? { reviewSnapshotRows: options.reviewSnapshotRows } : {}),
     ...(options.office !== undefined ? { office: options.office } : {}),
+    ...(options.contentSearch !== undefined ? { contentSearch: options.contentSearch } : {}),
   })
   cores.push(core)
   return core

@@ -5,7 +5,7 @@ import type { ActionHandlers } from './actions'
 import { createAgentModule, type LoopSettings } from './agent'
 import { createDispatcher } from './dispatcher'
 import { createEventBus } from './events'
-import { createFilesModule, type ByteResponse, type ReadLimits } from './files'
+import { createFilesModule, type ByteResponse, type ContentSearchOptions, type ReadLimits } from './files'
 import { createConversationModule, listSessions, type RetentionPolicy, type TurnApi } from './conversation'
 import type { Host } from './host'
 import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
@@ -60,6 +60,8 @@ export interface CoreOptions {
    * first quick open answers from a warm index (the shells turn it on; tests leave it off).
    */
   readonly prewarmSearch?: boolean
+  /** Content search's engine and bounds (tests: the built-in walk, a small regex budget). */
+  readonly contentSearch?: ContentSearchOptions
   /** Office documents (spec 10): bundle pin, LibreOffice detection and limits. */
   readonly office?: OfficeModuleOptions
 }
@@ -130,6 +132,7 @@ export function createCore(options: CoreOptions): Core {
     readLimits: options.readLimits,
     onListed: (project) => watch.ensure(project),
     prewarmSearch: options.prewarmSearch === true,
+    contentSearch: options.contentSearch,
     // File History shows agent versions only of sessions that still exist (archived ones too).
     sessions: (projectId) =>
       new Map(

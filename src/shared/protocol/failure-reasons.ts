@@ -20,6 +20,8 @@ export const FAILURE_REASONS = {
     'bad-base-url',
     'bad-base64',
     'content-xor-base64',
+    'invalid-glob',
+    'invalid-regex',
     'is-directory',
     'missing-key',
     'not-a-folder',

@@ -13,6 +13,7 @@ import {
 } from './actions/files'
 import { journalTransactions } from './actions/journal'
 import { filesSearch } from './actions/file-search'
+import { filesSearchContent } from './actions/content-search'
 import { filesHistory, filesReadVersion, filesRestoreVersion } from './actions/file-history'
 import {
   sessionAbort,
@@ -65,6 +66,7 @@ export const ACTIONS = {
   [filesCopy.name]: filesCopy,
   [filesDelete.name]: filesDelete,
   [filesSearch.name]: filesSearch,
+  [filesSearchContent.name]: filesSearchContent,
   [filesHistory.name]: filesHistory,
   [filesReadVersion.name]: filesReadVersion,
   [filesRestoreVersion.name]: filesRestoreVersion,

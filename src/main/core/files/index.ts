@@ -8,5 +8,14 @@ export { walkTree, type TreeWalkOptions, type WalkedEntry } from './walk'
 export { outerIgnoreOf } from './outer-ignore'
 export { createSearchRunner, type SearchRunner } from './search-runner'
 export { searchProject, type ProjectSearch } from './search'
+export { type ContentSearchOptions } from './content-search'
 export { fileHistory, readVersion, versionBytes, type FileHistoryDeps, type SessionLookup } from './versions'
 export { createFilesModule, type FilesModule } from './module'
+export {
+  DEFAULT_PATTERN_BUDGET_MS,
+  MAX_PATTERN_CHARS,
+  withPatternMatcher,
+  type LineMatch,
+  type MatchStep,
+  type PatternMatcher,
+} from './pattern-matcher'

@@ -3,6 +3,7 @@ import type { ModuleActions, ProjectRequestContext } from '../actions'
 import type { JournalModule } from '../journal'
 import { createCursorSigner, createSnapshotStore } from '../paging'
 import { createByteTransfers, type ByteResponse, type ByteTransfers } from './bytes'
+import { createContentSearch, type ContentSearchOptions } from './content-search'
 import type { ProjectRoots } from './containment'
 import { createDirectoryListing, listDirectory } from './list'
 import { createHumanOperations, type HumanOperations, type OperationContext } from './operations'
@@ -29,6 +30,7 @@ type FileActions =
   | 'files.copy'
   | 'files.delete'
   | 'files.search'
+  | 'files.search_content'
   | 'files.history'
   | 'files.read_version'
   | 'files.restore_version'
@@ -55,6 +57,8 @@ export function createFilesModule(deps: {
   prewarmSearch?: boolean
   /** The sessions of a project that still exist: History shows only their agent versions. */
   sessions: (projectId: string) => ReturnType<SessionLookup>
+  /** Content search's engine and bounds (tests force the built-in walk or small bounds). */
+  contentSearch?: ContentSearchOptions | undefined
 }): FilesModule {
   const { journal } = deps
   const dataDir = journal.dataDir
@@ -86,6 +90,7 @@ export function createFilesModule(deps: {
     snapshots: createSnapshotStore<SearchEntry>({ maxItems: 500_000, ttlMs: 10 * 60 * 1000 }),
     runner: createSearchRunner(),
   }
+  const contentSearch = createContentSearch(deps.contentSearch)
   const historyPaging = {
     signer: createCursorSigner(),
     snapshots: createSnapshotStore<FileVersion>({ maxItems: 100_000, ttlMs: 10 * 60 * 1000 }),
@@ -102,7 +107,10 @@ export function createFilesModule(deps: {
   })
   return {
     bytes,
-    dispose: () => search.runner.dispose(),
+    dispose: () => {
+      search.runner.dispose()
+      contentSearch.dispose()
+    },
     operations,
     rootsOf,
     operationContext,
@@ -124,6 +132,8 @@ export function createFilesModule(deps: {
       'files.delete': async (payload, context) => operations.delete(operationContext(context), payload),
       'files.search': async (payload, { project }) =>
         searchProject(search, project.project_id, rootsOf(project.root), payload),
+      'files.search_content': async (payload, { project }) =>
+        contentSearch.search(project.project_id, rootsOf(project.root), payload),
       'files.history': async (payload, { project }) =>
         fileHistory(
           historyDeps(project.project_id),

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** Separate namespaces: a cursor of one kind is never accepted by another (spec 02). */
-export type QueryKind = 'directory' | 'project_search' | 'review_scope' | 'review_diff' | 'file_history'
+export type QueryKind =
+  'directory' | 'project_search' | 'content_search' | 'review_scope' | 'review_diff' | 'file_history'
 
 export interface CursorClaims {
   readonly query_kind: QueryKind

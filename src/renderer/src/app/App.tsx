@@ -5,6 +5,7 @@ import { FileTab, workingCopiesSlot } from '../features/documents'
 import { Explorer, gitStoreSlot, revealInExplorer } from '../features/explorer'
 import { ProjectSwitcher } from '../features/projects'
 import { ReviewPane, reviewTurn } from '../features/review'
+import { openMatch, SearchSideBar } from '../features/search'
 import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../i18n'
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
 import type { CommandRegistry } from '../ui/commands'
@@ -221,14 +222,22 @@ function Workspace(props: {
       handle={workbench.layout}
       activityBar={<ActivityBar workbench={workbench} reviewActive={reviewActive} />}
       explorer={
-        <Explorer
+        <SearchSideBar
           projectId={projectId}
-          onOpenFile={(entry, pinned) => {
-            openFile(entry.path, pinned)
+          onOpenMatch={(match) => {
+            openMatch(tabs, match)
             workbench.layout.current?.dismissDrawer('explorer')
           }}
-          onPathGone={(path, movedTo) => tabs.pathGone(path, movedTo)}
-        />
+        >
+          <Explorer
+            projectId={projectId}
+            onOpenFile={(entry, pinned) => {
+              openFile(entry.path, pinned)
+              workbench.layout.current?.dismissDrawer('explorer')
+            }}
+            onPathGone={(path, movedTo) => tabs.pathGone(path, movedTo)}
+          />
+        </SearchSideBar>
       }
       center={
         <CenterTabs

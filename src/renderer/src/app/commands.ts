@@ -2,6 +2,7 @@ import { chatCommands } from '../features/chat'
 import { explorerCommands } from '../features/explorer'
 import { projectCommands } from '../features/projects'
 import { reviewCommands } from '../features/review'
+import { searchCommands } from '../features/search'
 import { workbenchCommands } from './workbench/commands'
 import type { Workbench } from './workbench/workbench'
 
@@ -16,5 +17,6 @@ export function registerCommands(workbench: Workbench): () => void {
     ...reviewCommands,
     ...chatCommands,
     ...projectCommands,
+    ...searchCommands,
   ])
 }
