@@ -128,3 +128,29 @@ test('in a narrow window the side bar is a drawer: Ctrl+Shift+F opens it on the 
   expect(watch.consoleErrors).toEqual([])
   await page.close()
 })
+
+test('the activity bar switches the side bar between the explorer and the search view, and says which is shown', async () => {
+  const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(host.url)
+  const bar = page.getByRole('navigation', { name: 'Views' })
+  const explorer = bar.getByRole('button', { name: 'Files', exact: true })
+  const search = bar.getByRole('button', { name: 'Search in files', exact: true })
+  await expect.poll(() => explorer.getAttribute('aria-pressed')).toBe('true')
+  expect(await search.getAttribute('aria-pressed')).toBe('false')
+
+  await search.click()
+  await expect.poll(() => page.getByRole('region', { name: 'Search' }).count()).toBe(1)
+  expect(await search.getAttribute('aria-pressed')).toBe('true')
+  expect(await explorer.getAttribute('aria-pressed')).toBe('false')
+  await expect.poll(() => focusedTestId(page)).toBe('content-search-input')
+
+  // The other view's icon switches back; the shown view's icon collapses the side bar.
+  await explorer.click()
+  await expect.poll(() => page.getByRole('region', { name: 'Search' }).count()).toBe(0)
+  expect(await explorer.getAttribute('aria-pressed')).toBe('true')
+  await expect.poll(() => page.getByRole('tree', { name: 'Files' }).isVisible()).toBe(true)
+  await explorer.click()
+  await expect.poll(() => explorer.getAttribute('aria-pressed')).toBe('false')
+  expect(await search.getAttribute('aria-pressed')).toBe('false')
+  await page.close()
+})

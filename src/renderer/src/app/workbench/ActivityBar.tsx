@@ -1,3 +1,4 @@
+import { hideSearchView, searchViewState } from '../../features/search'
 import { useI18n, type MessageKey } from '../../i18n'
 import { Icon } from '../../ui/Icon'
 import { useStore } from '../../ui/store'
@@ -9,7 +10,8 @@ import type { Workbench } from './workbench'
 export function ActivityBar(props: { workbench: Workbench; reviewActive: boolean }) {
   const { t } = useI18n()
   const panes = useStore(paneState)
-  const button = (id: string, icon: string, label: MessageKey, pressed?: boolean) => {
+  const searchShown = useStore(searchViewState, (state) => state.open)
+  const button = (id: string, icon: string, label: MessageKey, pressed?: boolean, onClick?: () => void) => {
     const chord = props.workbench.commands.get(id)?.keybindings?.[0]
     const title = chord ? `${t(label)} (${displayChord(chord)})` : t(label)
     return (
@@ -19,7 +21,7 @@ export function ActivityBar(props: { workbench: Workbench; reviewActive: boolean
         aria-label={t(label)}
         title={title}
         aria-pressed={pressed}
-        onClick={() => props.workbench.run(id)}
+        onClick={onClick ?? (() => props.workbench.run(id))}
         data-testid={`activity-${id}`}
       >
         <Icon name={icon} />
@@ -28,8 +30,23 @@ export function ActivityBar(props: { workbench: Workbench; reviewActive: boolean
   }
   return (
     <nav className="activity-bar" aria-label={t('layout.activityBar')}>
-      {button('layout.toggleExplorer', 'files', 'layout.explorer', panes.explorerOpen)}
-      {button('palette.files', 'search', 'command.quickOpen')}
+      {/* The side bar shows the explorer or the search view; as in VS Code, the icon of the view on
+          screen collapses the side bar, the other one switches to its view. */}
+      {button(
+        'layout.toggleExplorer',
+        'files',
+        'layout.explorer',
+        panes.explorerOpen && !searchShown,
+        searchShown && panes.explorerOpen ? hideSearchView : undefined,
+      )}
+      {button(
+        'search.find',
+        'search',
+        'command.findInFiles',
+        panes.explorerOpen && searchShown,
+        searchShown && panes.explorerOpen ? () => props.workbench.run('layout.toggleExplorer') : undefined,
+      )}
+      {button('palette.files', 'go-to-file', 'command.quickOpen')}
       {button('review.open', 'diff', 'command.openReview', props.reviewActive)}
       <span className="activity-spacer" />
       {button('layout.toggleChat', 'comment-discussion', 'layout.chat', panes.chatOpen)}

@@ -9,7 +9,7 @@ import { Icon } from '../../ui/Icon'
 import { failureMessage } from '../../ui/outcome-message'
 import { useStore } from '../../ui/store'
 import type { MatchTarget } from './open-match'
-import { hideSearchView, searchViewState } from './search-view-state'
+import { hideSearchView, searchFocusRequests, searchViewState } from './search-view-state'
 import { useContentSearch, type ContentQuery } from './use-content-search'
 import './search.css'
 
@@ -52,11 +52,14 @@ export function SearchView(props: { projectId: string; onOpenMatch: (match: Matc
   const [exclude, setExclude] = useState('')
   const input = useRef<HTMLInputElement>(null)
   const results = useRef<HTMLDivElement>(null)
-  const focusRequest = useStore(searchViewState, (state) => state.focusRequest)
   useEffect(() => {
-    input.current?.focus()
-    input.current?.select()
-  }, [focusRequest])
+    const focusBox = () => {
+      input.current?.focus()
+      input.current?.select()
+    }
+    focusBox()
+    return searchFocusRequests.listen(focusBox)
+  }, [])
 
   const query: ContentQuery | null = useMemo(() => {
     if (text === '') return null
