@@ -15,7 +15,12 @@ const MATH = [
 
 const workspace = useWorkspace({
   name: 'content-search',
-  files: { 'src/util/math.ts': MATH, 'README.md': '# Content search fixture\n' },
+  files: {
+    'src/util/math.ts': MATH,
+    'README.md': '# Content search fixture\n',
+    // A match far into an indented line.
+    'src/long.ts': `        const message = '${'word '.repeat(20)}the needle is here'\n`,
+  },
 })
 let host: RunningWebHost
 beforeAll(() => {
@@ -152,5 +157,22 @@ test('the activity bar switches the side bar between the explorer and the search
   await explorer.click()
   await expect.poll(() => explorer.getAttribute('aria-pressed')).toBe('false')
   expect(await search.getAttribute('aria-pressed')).toBe('false')
+  await page.close()
+})
+
+test('a match far into a line stays in sight: the preview drops the indentation and cuts the lead before it', async () => {
+  const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(host.url)
+  await expect.poll(() => page.getByRole('tree', { name: 'Files' }).count()).toBe(1)
+  await page.keyboard.press('Control+Shift+F')
+  await expect.poll(() => focusedTestId(page)).toBe('content-search-input')
+  await page.keyboard.type('needle')
+  const match = page.getByTestId('content-search-match').first()
+  await expect.poll(() => match.count(), { timeout: 10_000 }).toBe(1)
+  const preview = match.locator('.search-match-preview')
+  expect(await preview.innerText()).toBe("…rd word the needle is here'")
+  const mark = (await preview.locator('mark').boundingBox()) ?? { x: 0, width: 0 }
+  const row = (await match.boundingBox()) ?? { x: 0, width: 0 }
+  expect(mark.x + mark.width).toBeLessThanOrEqual(row.x + row.width)
   await page.close()
 })

@@ -21,10 +21,26 @@ function globsOf(text: string): string[] {
     .filter((glob) => glob !== '')
 }
 
-/** The preview with each match in a <mark>: ranges come sorted from the engine, clipped to the text. */
+/** Characters of a line shown before its first match: the match stays in sight in a narrow side bar. */
+const LEAD = 12
+
+/**
+ * The preview with each match in a <mark>: ranges come sorted from the engine, clipped to the text.
+ * As in VS Code, the line's indentation is dropped and a long lead before the first match is cut to
+ * its last few characters, so the match is visible however narrow the side bar is.
+ */
 function highlighted(match: ContentMatch): ReactNode[] {
   const parts: ReactNode[] = []
-  let at = 0
+  const first = match.ranges[0]?.[0] ?? 0
+  const indent = match.preview.length - match.preview.trimStart().length
+  let at = Math.min(indent, first)
+  let cut = match.preview_cut
+  if (first - at > LEAD) {
+    at = first - LEAD
+    // Never start between the two halves of a surrogate pair.
+    if (/[\uDC00-\uDFFF]/.test(match.preview[at] ?? '')) at -= 1
+    cut = true
+  }
   match.ranges.forEach(([start, end], i) => {
     if (start < at || end > match.preview.length) return
     if (start > at) parts.push(match.preview.slice(at, start))
@@ -32,7 +48,7 @@ function highlighted(match: ContentMatch): ReactNode[] {
     at = end
   })
   if (at < match.preview.length) parts.push(match.preview.slice(at))
-  return match.preview_cut ? ['…', ...parts] : parts
+  return cut ? ['…', ...parts] : parts
 }
 
 /**
