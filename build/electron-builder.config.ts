@@ -69,10 +69,14 @@ export function rendererOnlyPackages(): string[] {
 }
 
 /**
- * The document types Retrace shows today (the adapter registry: text and Markdown, CSV/TSV/JSON as
- * text, PDF, images). Opening one of them with Retrace opens its project folder and the file in a
- * tab (`src/main/electron/launch.ts`). An adapter issue that adds a format adds its row here.
+ * Every document type Retrace opens (the adapter registry: text and Markdown, CSV/TSV/JSON as
+ * text, PDF, Office — OOXML, ODF, legacy binary and RTF —, images including PSD and TIFF, audio and
+ * video the window plays). Opening one of them with Retrace opens its project folder and the file
+ * in a tab (`src/main/electron/launch.ts`). An adapter issue that adds a format adds its row here.
  * On macOS Retrace is only an alternate handler: installing it never takes a type over.
+ * Decision: templates and macro-enabled variants (.dotx, .xlsm…) open too when dragged in, but are
+ * not claimed — a person double-clicking a template expects a new document, which is Office's job.
+ * Matroska and QuickTime are not claimed either: whether they play depends on their codecs.
  */
 export const FILE_ASSOCIATIONS: readonly FileAssociation[] = [
   { ext: 'pdf', name: 'PDF document', mimeType: 'application/pdf', role: 'Viewer', rank: 'Alternate' },
@@ -87,7 +91,37 @@ export const FILE_ASSOCIATIONS: readonly FileAssociation[] = [
   { ext: 'webp', name: 'WebP image', mimeType: 'image/webp', role: 'Viewer', rank: 'Alternate' },
   { ext: 'bmp', name: 'BMP image', mimeType: 'image/bmp', role: 'Viewer', rank: 'Alternate' },
   { ext: 'svg', name: 'SVG image', mimeType: 'image/svg+xml', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'ico', name: 'Icon', mimeType: 'image/vnd.microsoft.icon', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'avif', name: 'AVIF image', mimeType: 'image/avif', role: 'Viewer', rank: 'Alternate' },
+  { ext: ['tif', 'tiff'], name: 'TIFF image', mimeType: 'image/tiff', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'psd', name: 'Photoshop document', mimeType: 'image/vnd.adobe.photoshop', role: 'Viewer', rank: 'Alternate' },
+  office('docx', 'Word document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'),
+  office('xlsx', 'Excel workbook', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+  office(
+    'pptx',
+    'PowerPoint presentation',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  ),
+  office('odt', 'OpenDocument text', 'application/vnd.oasis.opendocument.text'),
+  office('ods', 'OpenDocument spreadsheet', 'application/vnd.oasis.opendocument.spreadsheet'),
+  office('odp', 'OpenDocument presentation', 'application/vnd.oasis.opendocument.presentation'),
+  office('doc', 'Word 97–2003 document', 'application/msword'),
+  office('xls', 'Excel 97–2003 workbook', 'application/vnd.ms-excel'),
+  office('ppt', 'PowerPoint 97–2003 presentation', 'application/vnd.ms-powerpoint'),
+  office('rtf', 'Rich Text document', 'application/rtf'),
+  { ext: 'mp3', name: 'MP3 audio', mimeType: 'audio/mpeg', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'wav', name: 'WAV audio', mimeType: 'audio/wav', role: 'Viewer', rank: 'Alternate' },
+  { ext: ['ogg', 'oga'], name: 'Ogg audio', mimeType: 'audio/ogg', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'flac', name: 'FLAC audio', mimeType: 'audio/flac', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'm4a', name: 'MPEG-4 audio', mimeType: 'audio/mp4', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'mp4', name: 'MPEG-4 video', mimeType: 'video/mp4', role: 'Viewer', rank: 'Alternate' },
+  { ext: 'webm', name: 'WebM video', mimeType: 'video/webm', role: 'Viewer', rank: 'Alternate' },
 ]
+
+/** An Office format Retrace edits (spec: Office documents are edited locally). */
+function office(ext: string, name: string, mimeType: string): FileAssociation {
+  return { ext, name, mimeType, role: 'Editor', rank: 'Alternate' }
+}
 
 /**
  * Nothing is unpacked from the asar. The main process's `worker_threads` script (the review diff

@@ -136,7 +136,14 @@ describe('electron-builder config', () => {
   test('file associations cover the types the adapters open, each extension once, with a MIME type', () => {
     const extensions = FILE_ASSOCIATIONS.flatMap((a) => (Array.isArray(a.ext) ? a.ext : [a.ext]))
     expect(new Set(extensions).size).toBe(extensions.length)
-    for (const ext of ['pdf', 'md', 'txt', 'png', 'jpg', 'svg']) expect(extensions).toContain(ext)
+    // Every family Retrace opens (issue 25): text, PDF, images incl. PSD/TIFF, Office (OOXML, ODF,
+    // legacy binary), audio and video.
+    for (const ext of [
+      ...['pdf', 'md', 'txt', 'csv', 'json', 'png', 'jpg', 'gif', 'webp', 'bmp', 'svg', 'ico', 'avif'],
+      ...['psd', 'tif', 'tiff', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'doc', 'xls', 'ppt', 'rtf'],
+      ...['mp3', 'wav', 'ogg', 'flac', 'm4a', 'mp4', 'webm'],
+    ])
+      expect(extensions).toContain(ext)
     for (const association of FILE_ASSOCIATIONS) {
       expect(association.mimeType).toMatch(/^[a-z]+\/[\w.+-]+$/)
       // Installing Retrace never takes a type over on macOS.
