@@ -216,7 +216,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     const key = context.idempotencyKey
     if (key === undefined) return fail('INVALID_REQUEST', '"office.install" needs an idempotency_key.')
     const pin = await loadPin(pinFile, env)
-    if (pin.kind !== 'pinned') return fail('UNAVAILABLE', pin.reason, { reason: 'unpinned' })
+    if (pin.kind !== 'pinned') return fail('UNAVAILABLE', pin.reason, { detail: pin.reason, reason: 'unpinned' })
     const fingerprint = `${pin.pin.version}:${pin.pin.sha256}`
     const known = installKeys.get(key)
     if (known && known.fingerprint !== fingerprint) {

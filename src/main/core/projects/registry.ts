@@ -89,7 +89,10 @@ function openFailure(error: unknown, path: string): Outcome<never> {
     return fail('PERMISSION_DENIED', `Retrace may not read the folder "${path}".`, { path })
   }
   if (code === 'ENAMETOOLONG') {
-    return fail('INVALID_REQUEST', 'The folder path is too long for this file system.', { reason: 'too-long' })
+    return fail('INVALID_REQUEST', 'The folder path is too long for this file system.', {
+      path,
+      reason: 'too-long',
+    })
   }
   if (code === 'ELOOP') return fail('INVALID_REQUEST', `"${path}" is a symlink loop.`, { path, reason: 'symlink-loop' })
   throw error

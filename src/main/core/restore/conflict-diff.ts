@@ -44,7 +44,10 @@ export async function conflictDiff(
     if (planned.kind === 'regular') {
       const read = await blobs.read(planned.blob_ref ?? planned.digest)
       if (read.kind === 'error') {
-        return fail('UNAVAILABLE', `The recorded copy of "${request.path}" is no longer kept.`, { reason: 'expired' })
+        return fail('UNAVAILABLE', `The recorded copy of "${request.path}" is no longer kept.`, {
+          path: request.path,
+          reason: 'expired',
+        })
       }
       expected = {
         kind: 'regular',
@@ -101,7 +104,10 @@ async function diffAgainstDisk(
     if (expected.size > DIFF_BYTES_LIMIT) return ok({ ...base, diff_state: 'large' })
     const read = await blobs.read(expected.blob_ref ?? expected.digest)
     if (read.kind === 'error') {
-      return fail('UNAVAILABLE', `The turn's copy of "${request.path}" is no longer kept.`, { reason: 'expired' })
+      return fail('UNAVAILABLE', `The turn's copy of "${request.path}" is no longer kept.`, {
+        path: request.path,
+        reason: 'expired',
+      })
     }
     expectedBytes = read.result
   }

@@ -99,7 +99,10 @@ export async function pageReviewDiff(
   }
   const [beforeBytes, afterBytes] = await Promise.all([read(row.before_blob), read(row.after_blob)])
   if (beforeBytes === 'missing' || afterBytes === 'missing') {
-    return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, { reason: 'expired' })
+    return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, {
+      path: row.path,
+      reason: 'expired',
+    })
   }
   base.before_size = beforeBytes?.length ?? null
   base.after_size = afterBytes?.length ?? null

@@ -45,7 +45,10 @@ export async function reviewPreview(
   if (ref === null) return ok({ kind: 'absent' as const })
   const bytes = await blobs.read(ref)
   if (bytes.kind === 'error') {
-    return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, { reason: 'expired' })
+    return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, {
+      path: row.path,
+      reason: 'expired',
+    })
   }
   const mime = sniffMime(row.path, bytes.result)
   const size = bytes.result.length
