@@ -7,7 +7,8 @@ import type { ErrorCode, ProtocolError } from './errors'
  * A code absent here carries no reason a view may act on.
  */
 export const FAILURE_REASONS = {
-  BUSY: ['restore-applying', 'turn-running'],
+  BLOCKED: ['conflicts'],
+  BUSY: ['restore-applying', 'turn-running', 'workspace-busy'],
   CONFLICT: [
     'baseline-mismatch',
     'changed-during-publish',
@@ -37,12 +38,16 @@ export const FAILURE_REASONS = {
   ],
   NOT_FOUND: [
     'no-branch',
+    'no-checkpoint',
     'no-file',
     'no-folder',
     'no-provider',
     'no-session',
     'no-source',
+    'no-turn',
     'no-version',
+    'not-changed',
+    'not-in-review',
     'not-on-branch',
     'old-string-not-found',
   ],
@@ -58,6 +63,7 @@ export const FAILURE_REASONS = {
     'symlink-leaf',
     'symlink-loop',
   ],
+  STALE_PLAN: ['alignment-changed', 'plan-changed'],
   STALE_SNAPSHOT: ['evicted'],
   TOO_LARGE: [
     'part-bytes',
@@ -75,6 +81,7 @@ export const FAILURE_REASONS = {
     'aligned',
     'archived',
     'blob-store-failed',
+    'code-not-exact',
     'config-too-large',
     'config-unstable',
     'corrupt',

@@ -906,7 +906,7 @@ export const en = {
   'failure.UNAVAILABLE.missing-object': 'git {verb} is missing objects: {detail}',
   'failure.UNAVAILABLE.no-engine': 'LibreOffice is not installed on this machine.',
   'failure.UNAVAILABLE.not-archived': 'Archive it (and switch away from it) before purging it.',
-  'failure.UNAVAILABLE.not-exact': 'Some files cannot be put back exactly at that checkpoint.',
+  'failure.UNAVAILABLE.not-exact': 'Some files cannot be restored exactly.',
   'failure.UNAVAILABLE.not-git': 'This needs a git repository, and this folder is not one (or not its top folder).',
   'failure.UNAVAILABLE.not-offered': 'This action is not offered for that turn right now.',
   'failure.UNAVAILABLE.nothing-to-restore':
@@ -936,6 +936,15 @@ export const en = {
     'The command-line provider is set by the flags Retrace was started with.',
   'failure.UNSUPPORTED.no-picker': 'This shell has no folder picker; open a folder by its path instead.',
   'failure.UNSUPPORTED.not-regular': '"{path}" is not a regular file (a device, socket or pipe).',
+  'failure.BUSY.workspace-busy': 'Another operation is changing this workspace; try again in a moment.',
+  'failure.STALE_PLAN.plan-changed': 'Something changed since this restore was previewed; preview it again.',
+  'failure.STALE_PLAN.alignment-changed': 'The files or the branch changed since this choice was shown; look again.',
+  'failure.BLOCKED.conflicts': 'This restore is blocked; nothing was written.',
+  'failure.UNAVAILABLE.code-not-exact': 'Some files cannot be restored exactly; only the conversation can go back.',
+  'failure.NOT_FOUND.no-turn': 'That turn is not part of this session.',
+  'failure.NOT_FOUND.no-checkpoint': 'There is no such checkpoint.',
+  'failure.NOT_FOUND.not-in-review': '"{path}" is not part of this review.',
+  'failure.NOT_FOUND.not-changed': 'The turn did not change "{path}".',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -874,7 +874,7 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.UNAVAILABLE.missing-object': 'git {verb} 缺少对象：{detail}',
   'failure.UNAVAILABLE.no-engine': '此计算机上没有安装 LibreOffice。',
   'failure.UNAVAILABLE.not-archived': '请先归档（并切换离开）后再彻底删除。',
-  'failure.UNAVAILABLE.not-exact': '部分文件无法精确恢复到该检查点的状态。',
+  'failure.UNAVAILABLE.not-exact': '部分文件无法精确恢复。',
   'failure.UNAVAILABLE.not-git': '此操作需要 git 仓库，而此文件夹不是仓库（或不是仓库的顶层文件夹）。',
   'failure.UNAVAILABLE.not-offered': '该轮次当前不提供此操作。',
   'failure.UNAVAILABLE.nothing-to-restore':
@@ -903,4 +903,13 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.UNSUPPORTED.command-line-provider': '命令行服务提供方由启动 Retrace 时的参数设定。',
   'failure.UNSUPPORTED.no-picker': '此环境没有文件夹选择器；请改为按路径打开文件夹。',
   'failure.UNSUPPORTED.not-regular': '“{path}”不是普通文件（而是设备、套接字或管道）。',
+  'failure.BUSY.workspace-busy': '另一个操作正在修改此工作区；请稍后重试。',
+  'failure.STALE_PLAN.plan-changed': '预览此恢复后有内容发生了变化；请重新预览。',
+  'failure.STALE_PLAN.alignment-changed': '显示此选择后，文件或分支发生了变化；请重新查看。',
+  'failure.BLOCKED.conflicts': '此恢复被阻止；没有写入任何内容。',
+  'failure.UNAVAILABLE.code-not-exact': '部分文件无法精确恢复；只能恢复对话。',
+  'failure.NOT_FOUND.no-turn': '该轮次不属于此会话。',
+  'failure.NOT_FOUND.no-checkpoint': '没有这个检查点。',
+  'failure.NOT_FOUND.not-in-review': '“{path}”不在此次审查中。',
+  'failure.NOT_FOUND.not-changed': '该轮次没有修改“{path}”。',
 }
