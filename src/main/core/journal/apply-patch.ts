@@ -50,7 +50,7 @@ export async function planApplyPatch(context: MutatorContext, patchText: string)
     }
     if (before.kind !== 'regular') {
       return before.kind === 'absent'
-        ? fail('NOT_FOUND', `"${operation.path}" does not exist.`, { path: operation.path })
+        ? fail('NOT_FOUND', `"${operation.path}" does not exist.`, { path: operation.path, reason: 'no-file' })
         : fail('INVALID_REQUEST', `"${operation.path}" is a folder, not a file.`, {
             path: operation.path,
             reason: 'is-directory',

@@ -180,6 +180,7 @@ export function tooLarge(path: string, size: number, limit: number) {
     path,
     size,
     limit,
+    reason: 'write-limit',
   })
 }
 
