@@ -291,6 +291,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       if (running.has(session.session_id)) {
         return fail('BUSY', 'This session is still answering; wait for the turn to finish or stop it.', {
           session_id: session.session_id,
+          reason: 'turn-running',
         })
       }
       if (!deps.providers.active()) {

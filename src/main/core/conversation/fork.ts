@@ -44,7 +44,8 @@ export async function forkSession(
       node_id: request.node_id,
     })
   }
-  if (node.status === 'running') return fail('BUSY', 'Wait for this turn to finish before forking from it.')
+  if (node.status === 'running')
+    return fail('BUSY', 'Wait for this turn to finish before forking from it.', { reason: 'turn-running' })
   let target = project
   let worktree: { path: string; project_id: string } | null = null
   if (request.with_files) {
