@@ -61,14 +61,20 @@ export async function conflictDiff(
   }
   if (request.turn_id === undefined) return fail('INVALID_REQUEST', 'A conflict diff needs a turn_id or a plan_hash.')
   if (!isTurnOf(db, session.session_id, request.turn_id))
-    return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: request.turn_id })
+    return fail('NOT_FOUND', 'That turn is not part of this session.', {
+      turn_id: request.turn_id,
+      reason: 'no-turn',
+    })
   const receipts = queryAllReceipts(db, { workspace_id: workspace.workspace_id, origin_turn_id: request.turn_id })
   const side = request.expected ?? 'after'
   const change = foldReceipts(receipts).find((c) =>
     side === 'after' ? c.last_path === request.path : c.first_path === request.path,
   )
   if (!change) {
-    return fail('NOT_FOUND', `The turn did not change "${request.path}".`, { path: request.path })
+    return fail('NOT_FOUND', `The turn did not change "${request.path}".`, {
+      path: request.path,
+      reason: 'not-changed',
+    })
   }
   const expected: FileState = side === 'after' ? change.after : change.before
   return diffAgainstDisk(deps, request.path, expected)

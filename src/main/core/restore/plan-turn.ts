@@ -146,7 +146,10 @@ function resolveTurn(
     case 'reapply': {
       if (turnId === undefined) return fail('INVALID_REQUEST', `${operation} needs a turn_id.`)
       if (!onBranch.includes(turnId))
-        return fail('NOT_FOUND', 'That turn is not on the active branch of this session.', { turn_id: turnId })
+        return fail('NOT_FOUND', 'That turn is not on the active branch of this session.', {
+          turn_id: turnId,
+          reason: 'not-on-branch',
+        })
       const undone = isUndone(latestTurnRestore(db, turnId))
       if (operation === 'revert' && undone) return unavailable('That turn is already reverted.')
       if (operation === 'reapply' && !undone) return unavailable('Reapply is offered after a Revert.')

@@ -97,7 +97,11 @@ function resolveRewind(db: Database, session: SessionRecord, request: RewindRequ
   let boundary = request.boundary ?? 'before_turn'
   if (request.checkpoint_id !== undefined) {
     const checkpoint = checkpointById(db, request.checkpoint_id)
-    if (!checkpoint) return fail('NOT_FOUND', 'There is no such checkpoint.', { checkpoint_id: request.checkpoint_id })
+    if (!checkpoint)
+      return fail('NOT_FOUND', 'There is no such checkpoint.', {
+        checkpoint_id: request.checkpoint_id,
+        reason: 'no-checkpoint',
+      })
     boundary = checkpoint.boundary === 'after_turn' ? 'after_turn' : 'before_turn'
     turnId = checkpoint.assistant_node_id ?? answerOf(db, checkpoint.user_node_id)
   }
@@ -105,7 +109,7 @@ function resolveRewind(db: Database, session: SessionRecord, request: RewindRequ
   const mode = request.mode ?? 'code_and_conversation'
   const turn = getNode(db, turnId)
   if (!turn || turn.session_id !== session.session_id || turn.kind !== 'assistant' || turn.parent_node_id === null) {
-    return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: turnId })
+    return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: turnId, reason: 'no-turn' })
   }
   const source = activeBranch(db, session)
   const headChain = chainOf(db, source.head_node_id)

@@ -68,7 +68,11 @@ export async function pageReviewDiff(
   if (!snapshot || !snapshot.basis.startsWith(`${projectId}|`)) return stale('evicted')
   if (stillCurrent && !(await stillCurrent(snapshot.basis))) return stale('basis-changed')
   const row = snapshot.items.find((item) => item.path === payload.path)
-  if (!row) return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, { path: payload.path })
+  if (!row)
+    return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, {
+      path: payload.path,
+      reason: 'not-in-review',
+    })
   const pair = `${row.before_blob ?? 'absent'}:${row.after_blob ?? 'absent'}`
   const context = payload.context ?? 3
   // The context is part of the page layout: a cursor of one context never reads another's pages.
