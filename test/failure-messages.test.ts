@@ -1,0 +1,74 @@
+import { truncateSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { translator } from '../src/renderer/src/i18n'
+import { protocolErrorMessage } from '../src/renderer/src/ui/outcome-message'
+import type { ProtocolError, ResponseEnvelope } from '../src/shared/protocol'
+import { openProject, startCore } from './support/core'
+import { sendUntyped } from './support/protocol'
+import { tempDir } from './support/temp'
+
+const zh = translator('zh-CN')
+const en = translator('en')
+
+function failure(response: ResponseEnvelope): ProtocolError {
+  if (response.status === 'ok') throw new Error(`expected a failure, got ${JSON.stringify(response.result)}`)
+  return response.error
+}
+
+async function project() {
+  const root = tempDir()
+  writeFileSync(join(root, 'notes.md'), 'notes\n')
+  // Sparse: over the 64 MiB read limit without writing 64 MiB.
+  writeFileSync(join(root, 'big.log'), '')
+  truncateSync(join(root, 'big.log'), 64 * 1024 * 1024 + 1)
+  const core = startCore()
+  const opened = await openProject(core, root)
+  const call = (action: string, payload: unknown) =>
+    sendUntyped(core, action, payload, { owner: { project_id: opened.projectId } })
+  return { core, root, call }
+}
+
+describe('the failures people meet reach the view with a reason and the details its sentence needs', () => {
+  test('reading, listing, renaming and deleting: shown in Chinese in a Chinese UI', async () => {
+    const { call } = await project()
+    const missing = failure(await call('files.read', { path: 'gone.md' }))
+    expect(missing).toMatchObject({ code: 'NOT_FOUND', details: { path: 'gone.md', reason: 'no-file' } })
+    expect(protocolErrorMessage(missing, zh)).toBe('“gone.md”不存在。')
+    expect(protocolErrorMessage(missing, en)).toBe(missing.message)
+
+    const big = failure(await call('files.read', { path: 'big.log' }))
+    expect(big).toMatchObject({
+      code: 'TOO_LARGE',
+      details: { path: 'big.log', limit: 64 * 1024 * 1024, reason: 'read-limit' },
+    })
+    expect(protocolErrorMessage(big, zh)).toBe('“big.log”超过了 64 MiB 的读取上限。')
+    expect(protocolErrorMessage(big, en)).toBe(big.message)
+
+    const listed = failure(await call('files.list', { path: 'notes.md' }))
+    expect(listed).toMatchObject({ code: 'INVALID_REQUEST', details: { path: 'notes.md', reason: 'not-a-folder' } })
+    expect(protocolErrorMessage(listed, zh)).toBe('“notes.md”不是文件夹。')
+
+    const renamed = failure(
+      await call('files.rename', { from: 'gone.md', to: 'other.md', expected_revision: `sha256:${'0'.repeat(64)}` }),
+    )
+    expect(renamed).toMatchObject({ code: 'NOT_FOUND', details: { path: 'gone.md', reason: 'no-file' } })
+    expect(protocolErrorMessage(renamed, zh)).toBe('“gone.md”不存在。')
+
+    const deleted = failure(await call('files.delete', { path: 'gone.md', expected_revision: null }))
+    expect(deleted).toMatchObject({ code: 'NOT_FOUND', details: { path: 'gone.md', reason: 'no-file' } })
+  })
+
+  test('opening a project folder that is a file, or is not there', async () => {
+    const { core, root } = await project()
+    const file = join(root, 'notes.md')
+    const notFolder = failure(await sendUntyped(core, 'project.open', { path: file }))
+    expect(notFolder).toMatchObject({ code: 'INVALID_REQUEST', details: { path: file, reason: 'not-a-folder' } })
+    expect(protocolErrorMessage(notFolder, zh)).toBe(`“${file}”不是文件夹。`)
+
+    const gone = join(root, 'no-such-folder')
+    const absent = failure(await sendUntyped(core, 'project.open', { path: gone }))
+    expect(absent).toMatchObject({ code: 'NOT_FOUND', details: { path: gone, reason: 'no-folder' } })
+    expect(protocolErrorMessage(absent, zh)).toBe(`“${gone}”处没有文件夹。`)
+  })
+})
