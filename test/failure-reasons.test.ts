@@ -3,7 +3,7 @@ import { join, relative } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { en } from '../src/renderer/src/i18n/en'
 import { zhCN } from '../src/renderer/src/i18n/zh-CN'
-import { FAILURE_REASONS, failureReason, type ErrorCode } from '../src/shared/protocol'
+import { ERROR_CODES, FAILURE_REASONS, failureReason, type ErrorCode } from '../src/shared/protocol'
 
 const ENGINE = join(import.meta.dirname, '../src/main')
 
@@ -15,22 +15,41 @@ function sources(dir: string): string[] {
   })
 }
 
-/** Each `fail('CODE', …, { reason: 'literal' })` in the engine: the reasons a view can be sent. */
+/** The text from `open` at `start` to its matching `close`. */
+function balanced(text: string, start: number, open: string, close: string): string {
+  let depth = 0
+  for (let end = start; end < text.length; end += 1) {
+    if (text[end] === open) depth += 1
+    else if (text[end] === close && --depth === 0) return text.slice(start, end + 1)
+  }
+  return text.slice(start)
+}
+
+/**
+ * Each `fail('CODE', …, { reason: 'literal' })` in the engine, and each failure built as an object
+ * (`{ code: 'CODE', message, details: { reason: 'literal' } }`): the reasons a view can be sent.
+ */
 function literalReasons(): Array<{ file: string; code: string; reason: string; call: string }> {
   const found: Array<{ file: string; code: string; reason: string; call: string }> = []
+  const codes: readonly string[] = ERROR_CODES
   for (const file of sources(ENGINE)) {
     const text = readFileSync(file, 'utf8')
-    for (const call of text.matchAll(/\bfail\(\s*'([A-Z_]+)'/g)) {
-      let depth = 1
-      let end = (call.index ?? 0) + call[0].length
-      while (depth > 0 && end < text.length) {
-        if (text[end] === '(') depth += 1
-        else if (text[end] === ')') depth -= 1
-        end += 1
-      }
-      const body = text.slice(call.index, end)
+    const calls = [
+      ...[...text.matchAll(/\bfail\(\s*'([A-Z_]+)'/g)].map((call) => ({
+        code: call[1] ?? '',
+        body: balanced(text, (call.index ?? 0) + 'fail'.length, '(', ')'),
+      })),
+      // Tool results (ABORTED, TASK_FAILED…) have codes of their own and go to the model.
+      ...[...text.matchAll(/\bcode:\s*'([A-Z_]+)'/g)]
+        .filter((object) => codes.includes(object[1] ?? ''))
+        .map((object) => ({
+          code: object[1] ?? '',
+          body: balanced(text, text.lastIndexOf('{', object.index), '{', '}'),
+        })),
+    ]
+    for (const { code, body } of calls) {
       for (const reason of body.matchAll(/\breason:\s*'([a-z0-9-]+)'/g)) {
-        found.push({ file: relative(ENGINE, file), code: call[1] ?? '', reason: reason[1] ?? '', call: body })
+        found.push({ file: relative(ENGINE, file), code, reason: reason[1] ?? '', call: body })
       }
     }
   }
@@ -97,7 +116,8 @@ describe('failure sentences in the catalogue', () => {
       if (sentence === undefined || /\.\.\.\w/.test(call)) continue
       for (const name of params(sentence).map((param) => param.replace(/Bytes$/, ''))) {
         // `name: value` or the shorthand `{ name }` in the details object
-        if (!new RegExp(`(\\b${name}:|[{,]\\s*${name}\\s*[,}])`).test(call)) missing.push(`${file}: ${code}.${reason} lacks ${name}`)
+        if (!new RegExp(`(\\b${name}:|[{,]\\s*${name}\\s*[,}])`).test(call))
+          missing.push(`${file}: ${code}.${reason} lacks ${name}`)
       }
     }
     expect(missing).toEqual([])
@@ -105,7 +125,9 @@ describe('failure sentences in the catalogue', () => {
 
   test('the catalogue has no failure sentence for a reason the protocol does not declare', () => {
     const declared = new Set(
-      Object.entries(FAILURE_REASONS).flatMap(([code, reasons]) => reasons.map((reason) => `failure.${code}.${reason}`)),
+      Object.entries(FAILURE_REASONS).flatMap(([code, reasons]) =>
+        reasons.map((reason) => `failure.${code}.${reason}`),
+      ),
     )
     const orphans = Object.keys(en).filter((key) => key.startsWith('failure.') && !declared.has(key))
     expect(orphans).toEqual([])

@@ -876,8 +876,8 @@ export const en = {
   'failure.INVALID_REQUEST.is-directory': '"{path}" is a folder, not a file.',
   'failure.INVALID_REQUEST.missing-key': 'Enter the API key to store.',
   'failure.INVALID_REQUEST.not-a-folder': '"{path}" is not a folder.',
-  'failure.INVALID_REQUEST.not-unicode': 'The folder path is not valid Unicode text.',
-  'failure.INVALID_REQUEST.nul': 'A folder path cannot contain a NUL character.',
+  'failure.INVALID_REQUEST.not-unicode': 'The path is not valid Unicode text.',
+  'failure.INVALID_REQUEST.nul': 'A path cannot contain a NUL character.',
   'failure.INVALID_REQUEST.old-string-not-unique':
     'The text to replace occurs {occurrences} times in "{path}"; make it unique or replace every occurrence.',
   'failure.INVALID_REQUEST.patch-syntax': 'The patch is malformed at line {line}: {detail}',
@@ -888,10 +888,10 @@ export const en = {
   'failure.NOT_FOUND.old-string-not-found': 'The text to replace was not found in "{path}".',
   'failure.PERMISSION_DENIED.bad-path': 'That is not a file path inside the project.',
   'failure.PERMISSION_DENIED.git-internal': 'That path is inside .git, which tools never touch.',
-  'failure.PERMISSION_DENIED.no-access': 'Retrace may not read "{path}".',
-  'failure.PERMISSION_DENIED.not-regular': 'The source "{source_path}" is not a regular file.',
+  'failure.PERMISSION_DENIED.no-access': 'Retrace may not access "{path}".',
+  'failure.PERMISSION_DENIED.not-regular': '"{path}" is a device, socket or pipe, not a regular file.',
   'failure.PERMISSION_DENIED.outside-root': 'That path leads outside the project folder; Retrace works only inside it.',
-  'failure.PERMISSION_DENIED.symlink-leaf': 'The source "{source_path}" is a symbolic link.',
+  'failure.PERMISSION_DENIED.symlink-leaf': '"{path}" is a symbolic link; Retrace does not write through links.',
   'failure.STALE_SNAPSHOT.evicted': 'The review list changed; reload it before opening this preview.',
   'failure.TOO_LARGE.part-bytes': 'A part of this document is larger than Retrace unpacks.',
   'failure.TOO_LARGE.package-bytes': 'This document unpacks to more than Retrace unpacks.',
@@ -912,7 +912,7 @@ export const en = {
   'failure.UNAVAILABLE.nothing-to-restore':
     'Nothing to restore: the files already hold that code, or only commands changed them and those files were not included.',
   'failure.UNAVAILABLE.too-many-open-files':
-    'The system has run out of open files ({errno}) at "{path}". Close other programs or raise the open-file limit, then try again.',
+    'The system has run out of open files. Close other programs or raise the open-file limit, then try again.',
   'failure.UNAVAILABLE.unpinned': 'The Office bundle cannot be installed: {detail}',
   'failure.UNSUPPORTED.binary': '"{path}" is not UTF-8 text; only text can be changed this way.',
   'failure.UNSUPPORTED.is-directory': 'Renaming or copying a folder is not supported yet; work on the files inside it.',
@@ -928,7 +928,7 @@ export const en = {
   'failure.NOT_FOUND.no-source': 'The source file "{source_path}" does not exist.',
   'failure.NOT_FOUND.no-version': '"{path}" has no such version.',
   'failure.PERMISSION_DENIED.data-folder': 'Retrace’s own data folder cannot be opened as a project.',
-  'failure.PERMISSION_DENIED.forbidden-folder': '"{path}" is inside a folder Retrace does not open.',
+  'failure.PERMISSION_DENIED.forbidden-folder': '"{path}" is inside a folder Retrace never opens or writes to.',
   'failure.PERMISSION_DENIED.symlink-loop': '"{path}" is a symlink loop.',
   'failure.TOO_LARGE.read-limit': '"{path}" is larger than the {limitBytes} read limit.',
   'failure.TOO_LARGE.write-limit': '"{path}" is larger than the {limitBytes} limit.',
@@ -945,6 +945,23 @@ export const en = {
   'failure.NOT_FOUND.no-checkpoint': 'There is no such checkpoint.',
   'failure.NOT_FOUND.not-in-review': '"{path}" is not part of this review.',
   'failure.NOT_FOUND.not-changed': 'The turn did not change "{path}".',
+  'failure.PERMISSION_DENIED.absolute': '"{path}" points outside the project folder.',
+  'failure.PERMISSION_DENIED.backslash': '"{path}" points outside the project folder.',
+  'failure.PERMISSION_DENIED.dot-segment': '"{path}" points outside the project folder.',
+  'failure.PERMISSION_DENIED.data-directory': '"{path}" is inside Retrace’s data folder.',
+  'failure.PERMISSION_DENIED.hard-link': '"{path}" has other hard links; writing it would change them too.',
+  'failure.PERMISSION_DENIED.symlink-parent':
+    'A folder on the way to "{path}" is a symbolic link; Retrace does not write through links.',
+  'failure.INVALID_REQUEST.empty-segment': '"{path}" is not a valid project path.',
+  'failure.INVALID_REQUEST.is-root': 'The project folder itself is not a file.',
+  'failure.INVALID_REQUEST.name-too-long': 'A name in "{path}" is longer than the file system’s 255-byte limit.',
+  'failure.INVALID_REQUEST.parent-not-directory': 'A part of "{path}" is a file, not a folder.',
+  'failure.INVALID_REQUEST.path-too-long': '"{path}" is too long for this computer’s file system.',
+  'failure.INVALID_REQUEST.reserved-name': 'That name is one Retrace reserves for its own temporary files.',
+  'failure.NO_SPACE.no-space':
+    'A disk Retrace writes to is full; nothing was written. Free some space, then try again.',
+  'failure.CONFLICT.changed-since-approval': '"{path}" changed after you approved this change; review it again.',
+  'failure.UNAVAILABLE.nothing-to-revert': 'There is no prompt to revert on this branch.',
 } as const
 
 export type MessageKey = keyof typeof en

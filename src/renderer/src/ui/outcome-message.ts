@@ -1,6 +1,8 @@
 import { failureReason, type ErrorCode, type FailureReasonOf, type ProtocolError } from '../../../shared/protocol'
 import { formatBytes, isMessageKey, messageParameters, type Translate } from '../i18n'
-import type { RequestOutcome } from '../transport'
+// The module itself, not the transport's index: engine-side tests check real failures through this
+// file, and the index reaches for `window`.
+import type { RequestOutcome } from '../transport/request-client'
 
 export type FailedOutcome = Exclude<RequestOutcome<unknown>, { kind: 'ok' }>
 
