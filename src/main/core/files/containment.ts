@@ -2,7 +2,7 @@ import { closeSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
 import { checkRelPath, isForbiddenSegment } from '../../../shared/paths'
-import { fail, type Outcome } from '../../../shared/protocol'
+import { fail, type FailureReasonOf, type Outcome } from '../../../shared/protocol'
 import { isInside } from '../platform'
 import {
   openChain,
@@ -48,10 +48,16 @@ function outside(path: string) {
 export async function openForRead(roots: ProjectRoots, path: string): Promise<Outcome<OpenedForRead>> {
   const check = checkRelPath(path)
   if (check.kind === 'escape') {
-    return fail('PERMISSION_DENIED', `"${path}" points outside the project folder.`, { path, reason: check.reason })
+    return fail('PERMISSION_DENIED', `"${path}" points outside the project folder.`, {
+      path,
+      reason: check.reason satisfies FailureReasonOf<'PERMISSION_DENIED'>,
+    })
   }
   if (check.kind === 'malformed') {
-    return fail('INVALID_REQUEST', `"${path}" is not a normalised project path.`, { path, reason: check.reason })
+    return fail('INVALID_REQUEST', `"${path}" is not a normalised project path.`, {
+      path,
+      reason: check.reason satisfies FailureReasonOf<'INVALID_REQUEST'>,
+    })
   }
   if (check.segments.some(isForbiddenName)) {
     return fail('PERMISSION_DENIED', `"${path}" is inside a folder Retrace does not open.`, {
