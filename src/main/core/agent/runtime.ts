@@ -331,6 +331,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       if (!resolve) {
         return fail('NOT_FOUND', 'No tool call in this session is waiting for that approval.', {
           tool_call_id: callId,
+          reason: 'no-pending-approval',
         })
       }
       resolve(decision)

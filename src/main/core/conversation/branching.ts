@@ -101,7 +101,10 @@ export function branchFromHere(
 ): Outcome<{ branch_id: string }> {
   const node = getNode(db, nodeId)
   if (!node || node.session_id !== session.session_id || node.kind === 'user') {
-    return fail('NOT_FOUND', 'Branch from an assistant turn (or the start) of this session.', { node_id: nodeId })
+    return fail('NOT_FOUND', 'Branch from an assistant turn (or the start) of this session.', {
+      node_id: nodeId,
+      reason: 'not-a-turn',
+    })
   }
   if (node.status === 'running')
     return fail('BUSY', 'Wait for this turn to finish before branching from it.', { reason: 'turn-running' })

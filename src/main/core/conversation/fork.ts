@@ -42,6 +42,7 @@ export async function forkSession(
   if (!node || node.session_id !== session.session_id || node.kind === 'user') {
     return fail('NOT_FOUND', 'Fork from an assistant turn (or the start) of this session.', {
       node_id: request.node_id,
+      reason: 'not-a-turn',
     })
   }
   if (node.status === 'running')

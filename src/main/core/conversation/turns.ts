@@ -167,7 +167,8 @@ export async function finalizeTurn(
       turn_id: input.turn_id,
       reason: 'no-turn',
     })
-  if (node.status !== 'running') return fail('CONFLICT', 'This turn has already finished.', { turn_id: input.turn_id })
+  if (node.status !== 'running')
+    return fail('CONFLICT', 'This turn has already finished.', { turn_id: input.turn_id, reason: 'turn-finished' })
   const receipts = queryAllReceipts(db, { workspace_id: session.workspace_id, origin_turn_id: input.turn_id })
   const committed = receipts.filter((r) => r.status === 'committed')
   const byActor = new Map<string, Receipt[]>()

@@ -962,6 +962,14 @@ export const en = {
     'A disk Retrace writes to is full; nothing was written. Free some space, then try again.',
   'failure.CONFLICT.changed-since-approval': '"{path}" changed after you approved this change; review it again.',
   'failure.UNAVAILABLE.nothing-to-revert': 'There is no prompt to revert on this branch.',
+  'failure.NOT_FOUND.no-pending-approval': 'No tool call in this session is waiting for that approval.',
+  'failure.NOT_FOUND.not-a-turn': 'Choose an assistant turn (or the start) of this session.',
+  'failure.CONFLICT.turn-finished': 'This turn has already finished.',
+  'failure.CONFLICT.no-free-name': 'No free name was found next to the original for the converted file.',
+  'failure.TOO_LARGE.office-limit': '"{path}" is larger than the {limitBytes} Office limit.',
+  'failure.RECOVERY_REQUIRED.unresolved':
+    'A file changed in a way Retrace cannot resolve on its own; nothing was overwritten.',
+  'failure.RECOVERY_REQUIRED.interrupted': 'This change was interrupted and needs your decision.',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -926,4 +926,11 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.NO_SPACE.no-space': 'Retrace 写入的磁盘已满；没有写入任何内容。请释放一些空间后重试。',
   'failure.CONFLICT.changed-since-approval': '批准此更改后，“{path}”又发生了变化；请重新审查。',
   'failure.UNAVAILABLE.nothing-to-revert': '此分支上没有可撤回的提示。',
+  'failure.NOT_FOUND.no-pending-approval': '此会话中没有等待该批准的工具调用。',
+  'failure.NOT_FOUND.not-a-turn': '请选择此会话中的一个助手回复（或会话开头）。',
+  'failure.CONFLICT.turn-finished': '此轮已经结束。',
+  'failure.CONFLICT.no-free-name': '在原文件旁找不到可用于转换后文件的名称。',
+  'failure.TOO_LARGE.office-limit': '“{path}”超过了 {limitBytes} 的 Office 文件上限。',
+  'failure.RECOVERY_REQUIRED.unresolved': '某个文件的变化方式 Retrace 无法自行处理；没有覆盖任何内容。',
+  'failure.RECOVERY_REQUIRED.interrupted': '此更改被中断，需要你来决定。',
 }
