@@ -10,12 +10,14 @@ export const FAILURE_REASONS = {
   BLOCKED: ['conflicts'],
   BUSY: ['restore-applying', 'turn-running', 'workspace-busy'],
   CONFLICT: [
+    'already-exists',
     'baseline-mismatch',
     'changed-during-publish',
     'changed-during-read',
     'changed-since-approval',
     'hunk-mismatch',
     'no-free-name',
+    'no-longer-exists',
     'not-read',
     'parent-changed',
     'turn-finished',
@@ -92,7 +94,7 @@ export const FAILURE_REASONS = {
     'time',
     'memory',
     'read-limit',
-    'write-limit',
+    'file-limit',
     'office-limit',
   ],
   UNAVAILABLE: [

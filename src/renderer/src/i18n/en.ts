@@ -865,8 +865,7 @@ export const en = {
     'Deleting a folder that is not empty is not supported yet; delete its files first.',
   'failure.UNSUPPORTED.no-secret-store':
     'Browser mode never stores keys; name an environment variable that holds the key instead.',
-  'failure.CONFLICT.baseline-mismatch':
-    '"{path}" changed on disk since Retrace last saw it (created, changed or removed); read it again before changing it.',
+  'failure.CONFLICT.baseline-mismatch': '"{path}" changed since it was read; read it again before changing it.',
   'failure.CONFLICT.hunk-mismatch':
     'Chunk {chunk} of the patch for "{path}" does not match the file; nothing was written.',
   'failure.CONFLICT.not-read': 'Read "{path}" before changing it.',
@@ -931,7 +930,7 @@ export const en = {
   'failure.PERMISSION_DENIED.forbidden-folder': '"{path}" is inside a folder Retrace never opens or writes to.',
   'failure.PERMISSION_DENIED.symlink-loop': '"{path}" is a symlink loop.',
   'failure.TOO_LARGE.read-limit': '"{path}" is larger than the {limitBytes} read limit.',
-  'failure.TOO_LARGE.write-limit': '"{path}" is larger than the {limitBytes} limit.',
+  'failure.TOO_LARGE.file-limit': '"{path}" is larger than the {limitBytes} limit.',
   'failure.UNSUPPORTED.command-line-provider':
     'The command-line provider is set by the flags Retrace was started with.',
   'failure.UNSUPPORTED.no-picker': 'This shell has no folder picker; open a folder by its path instead.',
@@ -970,6 +969,8 @@ export const en = {
   'failure.RECOVERY_REQUIRED.unresolved':
     'A file changed in a way Retrace cannot resolve on its own; nothing was overwritten.',
   'failure.RECOVERY_REQUIRED.interrupted': 'This change was interrupted and needs your decision.',
+  'failure.CONFLICT.already-exists': '"{path}" already exists.',
+  'failure.CONFLICT.no-longer-exists': '"{path}" no longer exists.',
 } as const
 
 export type MessageKey = keyof typeof en

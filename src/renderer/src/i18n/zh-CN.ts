@@ -834,8 +834,7 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.UNAVAILABLE.turn-running': '此轮尚未结束，之后还没有检查点。',
   'failure.UNSUPPORTED.directory-not-empty': '暂不支持删除非空文件夹，请先删除其中的文件。',
   'failure.UNSUPPORTED.no-secret-store': '浏览器模式从不保存密钥；请改为填写保存密钥的环境变量名。',
-  'failure.CONFLICT.baseline-mismatch':
-    '自 Retrace 上次读取以来，“{path}”在磁盘上已被创建、修改或删除；请重新读取后再修改。',
+  'failure.CONFLICT.baseline-mismatch': '“{path}”在读取之后发生了变化；请重新读取后再修改。',
   'failure.CONFLICT.hunk-mismatch': '“{path}”的补丁第 {chunk} 段与文件不符；没有写入任何内容。',
   'failure.CONFLICT.not-read': '请先读取“{path}”，再修改它。',
   'failure.INVALID_REQUEST.bad-base-url': '基础 URL 必须是以 http:// 或 https:// 开头的地址。',
@@ -898,7 +897,7 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.PERMISSION_DENIED.forbidden-folder': '“{path}”位于 Retrace 从不打开或写入的文件夹中。',
   'failure.PERMISSION_DENIED.symlink-loop': '“{path}”是循环的符号链接。',
   'failure.TOO_LARGE.read-limit': '“{path}”超过了 {limitBytes} 的读取上限。',
-  'failure.TOO_LARGE.write-limit': '“{path}”超过了 {limitBytes} 的上限。',
+  'failure.TOO_LARGE.file-limit': '“{path}”超过了 {limitBytes} 的上限。',
   'failure.UNSUPPORTED.command-line-provider': '命令行服务提供方由启动 Retrace 时的参数设定。',
   'failure.UNSUPPORTED.no-picker': '此环境没有文件夹选择器；请改为按路径打开文件夹。',
   'failure.UNSUPPORTED.not-regular': '“{path}”不是普通文件（而是设备、套接字或管道）。',
@@ -933,4 +932,6 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.TOO_LARGE.office-limit': '“{path}”超过了 {limitBytes} 的 Office 文件上限。',
   'failure.RECOVERY_REQUIRED.unresolved': '某个文件的变化方式 Retrace 无法自行处理；没有覆盖任何内容。',
   'failure.RECOVERY_REQUIRED.interrupted': '此更改被中断，需要你来决定。',
+  'failure.CONFLICT.already-exists': '“{path}”已存在。',
+  'failure.CONFLICT.no-longer-exists': '“{path}”已不存在。',
 }
