@@ -1,10 +1,12 @@
 import { truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { translator } from '../src/renderer/src/i18n'
 import { protocolErrorMessage } from '../src/renderer/src/ui/outcome-message'
 import type { ProtocolError, ResponseEnvelope } from '../src/shared/protocol'
+import { agentFixture, toolParts } from './support/agent'
 import { openProject, startCore } from './support/core'
+import { startFakeOpenAI, type FakeLlmServer } from './support/fake-llm'
 import { sendUntyped } from './support/protocol'
 import { tempDir } from './support/temp'
 
@@ -59,6 +61,20 @@ describe('the failures people meet reach the view with a reason and the details 
     expect(deleted).toMatchObject({ code: 'NOT_FOUND', details: { path: 'gone.md', reason: 'no-file' } })
   })
 
+  test('a name already taken says so in both languages, not that an edit was lost', async () => {
+    const { call } = await project()
+    const taken = failure(await call('files.write', { path: 'notes.md', content: 'x', expected_revision: null }))
+    expect(taken).toMatchObject({ code: 'CONFLICT', details: { path: 'notes.md', reason: 'already-exists' } })
+    expect(protocolErrorMessage(taken, en)).toBe('"notes.md" already exists.')
+    expect(protocolErrorMessage(taken, zh)).toBe('“notes.md”已存在。')
+
+    const stale = failure(
+      await call('files.write', { path: 'notes.md', content: 'x', expected_revision: `sha256:${'0'.repeat(64)}` }),
+    )
+    expect(stale).toMatchObject({ code: 'CONFLICT', details: { path: 'notes.md', reason: 'baseline-mismatch' } })
+    expect(protocolErrorMessage(stale, zh)).toBe('“notes.md”在读取之后发生了变化；请重新读取后再修改。')
+  })
+
   test('opening a project folder that is a file, or is not there', async () => {
     const { core, root } = await project()
     const file = join(root, 'notes.md')
@@ -70,5 +86,48 @@ describe('the failures people meet reach the view with a reason and the details 
     const absent = failure(await sendUntyped(core, 'project.open', { path: gone }))
     expect(absent).toMatchObject({ code: 'NOT_FOUND', details: { path: gone, reason: 'no-folder' } })
     expect(protocolErrorMessage(absent, zh)).toBe(`“${gone}”处没有文件夹。`)
+  })
+})
+
+describe('agent approvals', () => {
+  const fakes: FakeLlmServer[] = []
+  afterEach(async () => {
+    for (const fake of fakes.splice(0)) await fake.close()
+  })
+
+  test('a busy session, an approval nobody waits for and an unread file each fail with their reason', async () => {
+    const root = tempDir()
+    writeFileSync(join(root, 'unread.txt'), 'before\n')
+    const llm = await startFakeOpenAI()
+    fakes.push(llm)
+    llm.enqueue(
+      {
+        kind: 'stream',
+        steps: [{ toolCalls: [{ id: 'w1', name: 'write', input: { file_path: 'unread.txt', content: 'agent\n' } }] }],
+      },
+      {
+        kind: 'stream',
+        steps: [{ toolCalls: [{ id: 'w2', name: 'write', input: { file_path: 'new.txt', content: 'x\n' } }] }],
+      },
+      { kind: 'stream', steps: [{ text: 'Done.' }] },
+    )
+    const agent = await agentFixture(root, llm, { mode: 'ask' })
+    const turnId = await agent.prompt('overwrite unread.txt')
+    await agent.approvalFor(turnId, 'w2')
+
+    const busy = failure(await agent.session('session.prompt', { text: 'again' }))
+    expect(busy).toMatchObject({ code: 'BUSY', details: { reason: 'turn-running' } })
+    expect(protocolErrorMessage(busy, zh)).toBe('此会话中仍有一轮正在运行；请等待其结束或停止它。')
+
+    const nobody = failure(await agent.session('session.approve', { tool_call_id: 'w9', decision: 'approve' }))
+    expect(nobody).toMatchObject({ code: 'NOT_FOUND', details: { reason: 'no-pending-approval' } })
+    expect(protocolErrorMessage(nobody, zh)).toBe('此会话中没有等待该批准的工具调用。')
+
+    await agent.session('session.approve', { tool_call_id: 'w2', decision: 'reject' })
+    await agent.finished(turnId)
+    // Writing over a file the agent never read is refused before any approval is asked for.
+    const unread = toolParts(await agent.turn(turnId)).find((part) => part.id === 'w1')
+    expect(unread).toMatchObject({ state: 'error', error: { code: 'CONFLICT' } })
+    expect(unread?.error?.message).toContain('already exists; read it before replacing it')
   })
 })

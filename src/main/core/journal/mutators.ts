@@ -28,15 +28,30 @@ async function target(context: MutatorContext, path: string): Promise<Outcome<Di
 
 function conflict(path: string, expected: Baseline, actual: DiskState) {
   const actualRevision = actual.kind === 'regular' ? actual.digest : null
-  return fail(
-    'CONFLICT',
-    expected === null
-      ? `"${path}" already exists.`
-      : actual.kind === 'absent'
-        ? `"${path}" no longer exists.`
-        : `"${path}" changed since it was read; read it again before changing it.`,
-    { path, expected_revision: expected, actual_revision: actualRevision, reason: 'baseline-mismatch' },
-  )
+  // Three reasons, not one: "already exists" (a name taken) reads differently from an edit lost to
+  // someone else's, and a view offers a free name for the first but a reload for the others.
+  if (expected === null) {
+    return fail('CONFLICT', `"${path}" already exists.`, {
+      path,
+      expected_revision: expected,
+      actual_revision: actualRevision,
+      reason: 'already-exists',
+    })
+  }
+  if (actual.kind === 'absent') {
+    return fail('CONFLICT', `"${path}" no longer exists.`, {
+      path,
+      expected_revision: expected,
+      actual_revision: actualRevision,
+      reason: 'no-longer-exists',
+    })
+  }
+  return fail('CONFLICT', `"${path}" changed since it was read; read it again before changing it.`, {
+    path,
+    expected_revision: expected,
+    actual_revision: actualRevision,
+    reason: 'baseline-mismatch',
+  })
 }
 
 function checkBaseline(path: string, state: DiskState, expected: Baseline): Outcome<void> {

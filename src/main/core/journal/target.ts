@@ -181,7 +181,7 @@ export function tooLarge(path: string, size: number, limit: number) {
     path,
     size,
     limit,
-    reason: 'write-limit',
+    reason: 'file-limit',
   })
 }
 
