@@ -28,7 +28,7 @@ async function project() {
   const opened = await openProject(core, root)
   const call = (action: string, payload: unknown) =>
     sendUntyped(core, action, payload, { owner: { project_id: opened.projectId } })
-  return { core, root, call }
+  return { core, root, call, projectId: opened.projectId }
 }
 
 describe('the failures people meet reach the view with a reason and the details its sentence needs', () => {
@@ -86,6 +86,23 @@ describe('the failures people meet reach the view with a reason and the details 
     const absent = failure(await sendUntyped(core, 'project.open', { path: gone }))
     expect(absent).toMatchObject({ code: 'NOT_FOUND', details: { path: gone, reason: 'no-folder' } })
     expect(protocolErrorMessage(absent, zh)).toBe(`“${gone}”处没有文件夹。`)
+  })
+})
+
+describe('undo and redo', () => {
+  test('an undo or redo not offered says why, in Chinese too', async () => {
+    const { core, call, projectId } = await project()
+    const created = await call('session.create', { title: 'Undo', permission_mode: 'ask' })
+    if (created.status !== 'ok') throw new Error(JSON.stringify(created.error))
+    const owner = { project_id: projectId, session_id: (created.result as { session_id: string }).session_id }
+    const undo = failure(await sendUntyped(core, 'history.plan', { operation: 'undo' }, { owner }))
+    expect(undo).toMatchObject({ code: 'UNAVAILABLE', details: { operation: 'undo', reason: 'nothing-to-undo' } })
+    expect(protocolErrorMessage(undo, en)).toBe(undo.message)
+    expect(protocolErrorMessage(undo, zh)).toBe('此分支上没有修改过文件、可以撤销的轮次。')
+
+    const redo = failure(await sendUntyped(core, 'history.plan', { operation: 'redo' }, { owner }))
+    expect(redo).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'redo-after-undo' } })
+    expect(protocolErrorMessage(redo, zh)).toBe('只有在撤销或回退之后才能立即重做。')
   })
 })
 

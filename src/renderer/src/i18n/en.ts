@@ -907,7 +907,6 @@ export const en = {
   'failure.UNAVAILABLE.not-archived': 'Archive it (and switch away from it) before purging it.',
   'failure.UNAVAILABLE.not-exact': 'Some files cannot be restored exactly.',
   'failure.UNAVAILABLE.not-git': 'This needs a git repository, and this folder is not one (or not its top folder).',
-  'failure.UNAVAILABLE.not-offered': 'This action is not offered for that turn right now.',
   'failure.UNAVAILABLE.nothing-to-restore':
     'Nothing to restore: the files already hold that code, or only commands changed them and those files were not included.',
   'failure.UNAVAILABLE.too-many-open-files':
@@ -971,6 +970,15 @@ export const en = {
   'failure.RECOVERY_REQUIRED.interrupted': 'This change was interrupted and needs your decision.',
   'failure.CONFLICT.already-exists': '"{path}" already exists.',
   'failure.CONFLICT.no-longer-exists': '"{path}" no longer exists.',
+  'failure.UNAVAILABLE.nothing-to-undo': 'There is no turn with file changes to undo on this branch.',
+  'failure.UNAVAILABLE.undo-latest-only':
+    'Undo applies to the latest turn that changed files; use Revert for an older one.',
+  'failure.UNAVAILABLE.redo-after-undo': 'Redo is offered right after an Undo or a Rewind.',
+  'failure.UNAVAILABLE.redo-last-only': 'Redo applies to what was just undone.',
+  'failure.UNAVAILABLE.already-reverted': 'That turn is already reverted.',
+  'failure.UNAVAILABLE.reapply-after-revert': 'Reapply is offered after a Revert.',
+  'failure.UNAVAILABLE.conversation-moved-on': 'The conversation moved on since this rewind; switch branches instead.',
+  'failure.UNAVAILABLE.source-branch-gone': 'The branch this rewind left is gone.',
 } as const
 
 export type MessageKey = keyof typeof en

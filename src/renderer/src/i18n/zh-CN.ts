@@ -875,7 +875,6 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.UNAVAILABLE.not-archived': '请先归档（并切换离开）后再彻底删除。',
   'failure.UNAVAILABLE.not-exact': '部分文件无法精确恢复。',
   'failure.UNAVAILABLE.not-git': '此操作需要 git 仓库，而此文件夹不是仓库（或不是仓库的顶层文件夹）。',
-  'failure.UNAVAILABLE.not-offered': '该轮次当前不提供此操作。',
   'failure.UNAVAILABLE.nothing-to-restore':
     '没有可恢复的内容：文件已经是该代码，或者只有命令修改了文件而这些文件未被包含。',
   'failure.UNAVAILABLE.too-many-open-files': '系统打开的文件数已达上限。请关闭其他程序或提高打开文件数上限后重试。',
@@ -934,4 +933,12 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.RECOVERY_REQUIRED.interrupted': '此更改被中断，需要你来决定。',
   'failure.CONFLICT.already-exists': '“{path}”已存在。',
   'failure.CONFLICT.no-longer-exists': '“{path}”已不存在。',
+  'failure.UNAVAILABLE.nothing-to-undo': '此分支上没有修改过文件、可以撤销的轮次。',
+  'failure.UNAVAILABLE.undo-latest-only': '撤销只适用于最近一个修改了文件的轮次；更早的轮次请使用“还原”。',
+  'failure.UNAVAILABLE.redo-after-undo': '只有在撤销或回退之后才能立即重做。',
+  'failure.UNAVAILABLE.redo-last-only': '重做只适用于刚刚撤销的内容。',
+  'failure.UNAVAILABLE.already-reverted': '该轮次已经还原。',
+  'failure.UNAVAILABLE.reapply-after-revert': '只有在还原之后才能重新应用。',
+  'failure.UNAVAILABLE.conversation-moved-on': '此次回退之后对话已继续进行；请改为切换分支。',
+  'failure.UNAVAILABLE.source-branch-gone': '此次回退离开的分支已不存在。',
 }
