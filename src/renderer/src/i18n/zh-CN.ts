@@ -872,7 +872,7 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.UNAVAILABLE.git-failed': 'git {verb} 失败：{detail}',
   'failure.UNAVAILABLE.missing-object': 'git {verb} 缺少对象：{detail}',
   'failure.UNAVAILABLE.no-engine': '此计算机上没有安装 LibreOffice。',
-  'failure.UNAVAILABLE.not-archived': '请先归档（并切换离开）后再彻底删除。',
+  'failure.UNAVAILABLE.not-archived': '请先归档（并切换离开）后再永久删除。',
   'failure.UNAVAILABLE.not-exact': '部分文件无法精确恢复。',
   'failure.UNAVAILABLE.not-git': '此操作需要 git 仓库，而此文件夹不是仓库（或不是仓库的顶层文件夹）。',
   'failure.UNAVAILABLE.nothing-to-restore':
