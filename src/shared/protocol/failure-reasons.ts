@@ -85,7 +85,7 @@ export const FAILURE_REASONS = {
   ],
   RECOVERY_REQUIRED: ['interrupted', 'unresolved'],
   STALE_PLAN: ['alignment-changed', 'plan-changed'],
-  STALE_SNAPSHOT: ['evicted'],
+  STALE_SNAPSHOT: ['bad-cursor', 'basis-changed', 'cursor-mismatch', 'evicted', 'query-mismatch'],
   TOO_LARGE: [
     'part-bytes',
     'package-bytes',

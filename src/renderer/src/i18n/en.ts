@@ -891,7 +891,7 @@ export const en = {
   'failure.PERMISSION_DENIED.not-regular': '"{path}" is a device, socket or pipe, not a regular file.',
   'failure.PERMISSION_DENIED.outside-root': 'That path leads outside the project folder; Retrace works only inside it.',
   'failure.PERMISSION_DENIED.symlink-leaf': '"{path}" is a symbolic link; Retrace does not write through links.',
-  'failure.STALE_SNAPSHOT.evicted': 'The review list changed; reload it before opening this preview.',
+  'failure.STALE_SNAPSHOT.evicted': 'The review list changed; reload it and try again.',
   'failure.TOO_LARGE.part-bytes': 'A part of this document is larger than Retrace unpacks.',
   'failure.TOO_LARGE.package-bytes': 'This document unpacks to more than Retrace unpacks.',
   'failure.TOO_LARGE.compression-ratio': 'This document is compressed more than a real document is; it was not opened.',
@@ -979,6 +979,10 @@ export const en = {
   'failure.UNAVAILABLE.reapply-after-revert': 'Reapply is offered after a Revert.',
   'failure.UNAVAILABLE.conversation-moved-on': 'The conversation moved on since this rewind; switch branches instead.',
   'failure.UNAVAILABLE.source-branch-gone': 'The branch this rewind left is gone.',
+  'failure.STALE_SNAPSHOT.bad-cursor': 'The review list changed; reload it and try again.',
+  'failure.STALE_SNAPSHOT.basis-changed': 'The review list changed; reload it and try again.',
+  'failure.STALE_SNAPSHOT.cursor-mismatch': 'The review list changed; reload it and try again.',
+  'failure.STALE_SNAPSHOT.query-mismatch': 'The review list changed; reload it and try again.',
 } as const
 
 export type MessageKey = keyof typeof en

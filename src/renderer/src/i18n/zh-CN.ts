@@ -859,7 +859,7 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.PERMISSION_DENIED.not-regular': '“{path}”是设备、套接字或管道，不是普通文件。',
   'failure.PERMISSION_DENIED.outside-root': '该路径指向项目文件夹之外；Retrace 只在项目文件夹内工作。',
   'failure.PERMISSION_DENIED.symlink-leaf': '“{path}”是符号链接；Retrace 不会通过链接写入。',
-  'failure.STALE_SNAPSHOT.evicted': '审查列表已变化；请先重新加载，再打开此预览。',
+  'failure.STALE_SNAPSHOT.evicted': '审查列表已变化；请重新加载后再试。',
   'failure.TOO_LARGE.part-bytes': '此文档中的某个部分超过了 Retrace 解包的上限。',
   'failure.TOO_LARGE.package-bytes': '此文档解包后的大小超过了 Retrace 的上限。',
   'failure.TOO_LARGE.compression-ratio': '此文档的压缩比远超正常文档；未打开它。',
@@ -941,4 +941,8 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.UNAVAILABLE.reapply-after-revert': '只有在还原之后才能重新应用。',
   'failure.UNAVAILABLE.conversation-moved-on': '此次回退之后对话已继续进行；请改为切换分支。',
   'failure.UNAVAILABLE.source-branch-gone': '此次回退离开的分支已不存在。',
+  'failure.STALE_SNAPSHOT.bad-cursor': '审查列表已变化；请重新加载后再试。',
+  'failure.STALE_SNAPSHOT.basis-changed': '审查列表已变化；请重新加载后再试。',
+  'failure.STALE_SNAPSHOT.cursor-mismatch': '审查列表已变化；请重新加载后再试。',
+  'failure.STALE_SNAPSHOT.query-mismatch': '审查列表已变化；请重新加载后再试。',
 }
