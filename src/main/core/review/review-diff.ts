@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
+import { fail, type FailureReasonOf, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
 import type { BlobStore } from '../store'
 import type { DiffRunner } from './diff-runner'
 import type { ReviewPaging } from './review-files'
@@ -62,7 +62,7 @@ export async function pageReviewDiff(
   /** For workspace snapshots: whether the basis still holds now (status, index, worktree). */
   stillCurrent?: (basis: string) => Promise<boolean>,
 ): Promise<Outcome<Result>> {
-  const stale = (reason: string) =>
+  const stale = (reason: FailureReasonOf<'STALE_SNAPSHOT'>) =>
     fail('STALE_SNAPSHOT', 'The review list changed; reload it before opening this diff.', { reason })
   const snapshot = paging.snapshots.get(payload.snapshot_id)
   if (!snapshot || !snapshot.basis.startsWith(`${projectId}|`)) return stale('evicted')
