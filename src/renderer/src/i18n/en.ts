@@ -824,6 +824,8 @@ export const en = {
   'office.reason.unreleased': 'not installed; this build offers no bundle to install yet',
   // Engine failures by (code, reason); parameters come from the failure's details. A key whose
   // parameters the details lack is not used: the engine's own sentence is shown instead.
+  // `{limitBytes}` is the `limit` detail (a byte count) in binary units. test/failure-reasons.test.ts
+  // holds every declared reason to a sentence here and in zh-CN.ts.
   'failure.BUSY.restore-applying': 'A restore of this session is being applied; wait for it to finish.',
   'failure.CONFLICT.changed-during-publish':
     '"{path}" was changed by someone else while Retrace was writing it; nothing was overwritten.',
