@@ -144,7 +144,8 @@ export function createAgentModule(deps: {
       'settings.activate_provider': async ({ provider_id }) => providers.activate(provider_id),
       'settings.test_provider': async ({ provider_id }) => {
         const config = providers.get(provider_id)
-        if (!config) return fail('NOT_FOUND', `There is no provider "${provider_id}".`, { provider_id })
+        if (!config)
+          return fail('NOT_FOUND', `There is no provider "${provider_id}".`, { provider_id, reason: 'no-provider' })
         return ok(await testConnection(config, providers.resolveKey(config)))
       },
     },

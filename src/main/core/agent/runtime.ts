@@ -291,6 +291,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       if (running.has(session.session_id)) {
         return fail('BUSY', 'This session is still answering; wait for the turn to finish or stop it.', {
           session_id: session.session_id,
+          reason: 'turn-running',
         })
       }
       if (!deps.providers.active()) {
@@ -330,6 +331,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       if (!resolve) {
         return fail('NOT_FOUND', 'No tool call in this session is waiting for that approval.', {
           tool_call_id: callId,
+          reason: 'no-pending-approval',
         })
       }
       resolve(decision)

@@ -54,7 +54,10 @@ export function publicBranch(db: Database, branch: BranchRecord) {
 /** Neither a running turn nor an applying restore may see the conversation move under it. */
 export function busyGuard(db: Database, sessionId: string, restoreApplying: RestoreApplying): Outcome<null> {
   if (runningNodeOf(db, sessionId) !== null) {
-    return fail('BUSY', 'A turn is running in this session; stop it or wait.', { session_id: sessionId })
+    return fail('BUSY', 'A turn is running in this session; stop it or wait.', {
+      session_id: sessionId,
+      reason: 'turn-running',
+    })
   }
   if (restoreApplying(sessionId)) {
     return fail('BUSY', 'A restore of this session is being applied; wait for it to finish.', {
@@ -98,9 +101,13 @@ export function branchFromHere(
 ): Outcome<{ branch_id: string }> {
   const node = getNode(db, nodeId)
   if (!node || node.session_id !== session.session_id || node.kind === 'user') {
-    return fail('NOT_FOUND', 'Branch from an assistant turn (or the start) of this session.', { node_id: nodeId })
+    return fail('NOT_FOUND', 'Branch from an assistant turn (or the start) of this session.', {
+      node_id: nodeId,
+      reason: 'not-a-turn',
+    })
   }
-  if (node.status === 'running') return fail('BUSY', 'Wait for this turn to finish before branching from it.')
+  if (node.status === 'running')
+    return fail('BUSY', 'Wait for this turn to finish before branching from it.', { reason: 'turn-running' })
   return inImmediateTransaction(db, () => {
     const guard = busyGuard(db, session.session_id, code.restoreApplying)
     if (guard.kind === 'error') return guard
@@ -131,7 +138,7 @@ export function switchBranch(
 ): Outcome<null> {
   const branch = getBranch(db, branchId)
   if (!branch || branch.session_id !== session.session_id) {
-    return fail('NOT_FOUND', 'There is no such branch in this session.', { branch_id: branchId })
+    return fail('NOT_FOUND', 'There is no such branch in this session.', { branch_id: branchId, reason: 'no-branch' })
   }
   if (branchId === session.active_branch_id) return ok(null)
   return inImmediateTransaction(db, () => {
@@ -150,7 +157,7 @@ export function archiveBranch(
 ): Outcome<null> {
   const branch = getBranch(db, branchId)
   if (!branch || branch.session_id !== session.session_id) {
-    return fail('NOT_FOUND', 'There is no such branch in this session.', { branch_id: branchId })
+    return fail('NOT_FOUND', 'There is no such branch in this session.', { branch_id: branchId, reason: 'no-branch' })
   }
   if (archived && branchId === session.active_branch_id) {
     return fail('UNAVAILABLE', 'Switch to another branch before archiving this one.', { reason: 'active-branch' })
@@ -178,6 +185,7 @@ export function keepFiles(
     return fail('STALE_PLAN', 'The files or the branch changed since this choice was shown; look again.', {
       files_node_id: alignment.files_node_id,
       head_node_id: alignment.head_node_id,
+      reason: 'alignment-changed',
     })
   }
   const guard = busyGuard(db, session.session_id, restoreApplying)

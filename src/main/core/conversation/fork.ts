@@ -42,9 +42,11 @@ export async function forkSession(
   if (!node || node.session_id !== session.session_id || node.kind === 'user') {
     return fail('NOT_FOUND', 'Fork from an assistant turn (or the start) of this session.', {
       node_id: request.node_id,
+      reason: 'not-a-turn',
     })
   }
-  if (node.status === 'running') return fail('BUSY', 'Wait for this turn to finish before forking from it.')
+  if (node.status === 'running')
+    return fail('BUSY', 'Wait for this turn to finish before forking from it.', { reason: 'turn-running' })
   let target = project
   let worktree: { path: string; project_id: string } | null = null
   if (request.with_files) {

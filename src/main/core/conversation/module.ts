@@ -186,7 +186,10 @@ export function createConversationModule(deps: {
       const session = getSession(db, context.project.project_id, session_id)
       if (session.kind === 'error') return session
       if (changes.archived === true && runningTurnId(db, session_id) !== null) {
-        return fail('BUSY', 'Stop the running turn before archiving this session.', { session_id })
+        return fail('BUSY', 'Stop the running turn before archiving this session.', {
+          session_id,
+          reason: 'turn-running',
+        })
       }
       const updated = updateSession(db, session.result, changes)
       announce(updated)

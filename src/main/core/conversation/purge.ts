@@ -56,7 +56,7 @@ export function purge(
     }
     const branch = getBranch(db, branchId)
     if (!branch || branch.session_id !== session.session_id) {
-      return fail('NOT_FOUND', 'There is no such branch in this session.', { branch_id: branchId })
+      return fail('NOT_FOUND', 'There is no such branch in this session.', { branch_id: branchId, reason: 'no-branch' })
     }
     if (!branch.archived || branchId === session.active_branch_id) {
       return fail('UNAVAILABLE', 'Archive the branch (and switch away from it) before purging it.', {

@@ -64,7 +64,10 @@ export function sessionRow(db: Database, sessionId: string): SessionRecord | und
 export function getSession(db: Database, projectId: string, sessionId: string): Outcome<SessionRecord> {
   const session = sessionRow(db, sessionId)
   if (!session || session.project_id !== projectId) {
-    return fail('NOT_FOUND', `There is no session "${sessionId}" in this project.`, { session_id: sessionId })
+    return fail('NOT_FOUND', `There is no session "${sessionId}" in this project.`, {
+      session_id: sessionId,
+      reason: 'no-session',
+    })
   }
   return ok(session)
 }

@@ -53,6 +53,7 @@ export function beginTurn(
       return fail('BUSY', 'This session is still answering; wait for the turn to finish or stop it.', {
         session_id: session.session_id,
         turn_id: running,
+        reason: 'turn-running',
       })
     }
     if (restoreApplying(session.session_id)) {
@@ -162,8 +163,12 @@ export async function finalizeTurn(
 ): Promise<Outcome<{ summary: TurnSummary }>> {
   const node = turnOf(db, session.session_id, input.turn_id)
   if (!node)
-    return fail('NOT_FOUND', `There is no turn "${input.turn_id}" in this session.`, { turn_id: input.turn_id })
-  if (node.status !== 'running') return fail('CONFLICT', 'This turn has already finished.', { turn_id: input.turn_id })
+    return fail('NOT_FOUND', `There is no turn "${input.turn_id}" in this session.`, {
+      turn_id: input.turn_id,
+      reason: 'no-turn',
+    })
+  if (node.status !== 'running')
+    return fail('CONFLICT', 'This turn has already finished.', { turn_id: input.turn_id, reason: 'turn-finished' })
   const receipts = queryAllReceipts(db, { workspace_id: session.workspace_id, origin_turn_id: input.turn_id })
   const committed = receipts.filter((r) => r.status === 'committed')
   const byActor = new Map<string, Receipt[]>()

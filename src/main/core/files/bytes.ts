@@ -90,12 +90,14 @@ export function createByteTransfers(deps: {
       if (opened.kind === 'error') return opened
       const target = opened.result
       try {
-        if (target.kind === 'directory') return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path })
+        if (target.kind === 'directory')
+          return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path, reason: 'is-directory' })
         if (target.size > deps.limits.maxReadBytes) {
           return fail('TOO_LARGE', `"${path}" is larger than the read limit.`, {
             path,
             size: target.size,
             limit: deps.limits.maxReadBytes,
+            reason: 'read-limit',
           })
         }
         const identity = identityOf(target.fd)
@@ -112,7 +114,12 @@ export function createByteTransfers(deps: {
             hash.update(buffer.subarray(0, bytesRead))
             total += bytesRead
             if (total > deps.limits.maxReadBytes) {
-              return fail('TOO_LARGE', `"${path}" is larger than the read limit.`, { path, size: total })
+              return fail('TOO_LARGE', `"${path}" is larger than the read limit.`, {
+                path,
+                size: total,
+                limit: deps.limits.maxReadBytes,
+                reason: 'read-limit',
+              })
             }
           }
         } finally {

@@ -2,9 +2,16 @@ import { closeSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { relative, sep } from 'node:path'
 import { checkRelPath, isForbiddenSegment } from '../../../shared/paths'
-import { fail, type Outcome } from '../../../shared/protocol'
+import { fail, type FailureReasonOf, type Outcome } from '../../../shared/protocol'
 import { isInside } from '../platform'
-import { openChain, openFileForRead, unreachablePath, type FileIdentity, type OpenDir, type OpenedFile } from '../project-fs'
+import {
+  openChain,
+  openFileForRead,
+  unreachablePath,
+  type FileIdentity,
+  type OpenDir,
+  type OpenedFile,
+} from '../project-fs'
 
 export interface ProjectRoots {
   /** Real path of the project root. */
@@ -22,11 +29,14 @@ export type OpenedForRead =
   | { kind: 'directory'; dir: OpenDir; close(): void }
 
 function notFound(path: string) {
-  return fail('NOT_FOUND', `"${path}" does not exist.`, { path })
+  return fail('NOT_FOUND', `"${path}" does not exist.`, { path, reason: 'no-file' })
 }
 
 function outside(path: string) {
-  return fail('PERMISSION_DENIED', `"${path}" is a link that points outside the project folder.`, { path })
+  return fail('PERMISSION_DENIED', `"${path}" is a link that points outside the project folder.`, {
+    path,
+    reason: 'outside-root',
+  })
 }
 
 /**
@@ -38,13 +48,22 @@ function outside(path: string) {
 export async function openForRead(roots: ProjectRoots, path: string): Promise<Outcome<OpenedForRead>> {
   const check = checkRelPath(path)
   if (check.kind === 'escape') {
-    return fail('PERMISSION_DENIED', `"${path}" points outside the project folder.`, { path, reason: check.reason })
+    return fail('PERMISSION_DENIED', `"${path}" points outside the project folder.`, {
+      path,
+      reason: check.reason satisfies FailureReasonOf<'PERMISSION_DENIED'>,
+    })
   }
   if (check.kind === 'malformed') {
-    return fail('INVALID_REQUEST', `"${path}" is not a normalised project path.`, { path, reason: check.reason })
+    return fail('INVALID_REQUEST', `"${path}" is not a normalised project path.`, {
+      path,
+      reason: check.reason satisfies FailureReasonOf<'INVALID_REQUEST'>,
+    })
   }
   if (check.segments.some(isForbiddenName)) {
-    return fail('PERMISSION_DENIED', `"${path}" is inside a folder Retrace does not open.`, { path })
+    return fail('PERMISSION_DENIED', `"${path}" is inside a folder Retrace does not open.`, {
+      path,
+      reason: 'forbidden-folder',
+    })
   }
   // One retry: a link that appeared between resolving and opening is resolved again (and then
   // refused if it leads out); a second change means someone is racing us, and we refuse.
@@ -56,8 +75,10 @@ export async function openForRead(roots: ProjectRoots, path: string): Promise<Ou
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code === 'ENOENT' || code === 'ENOTDIR') return notFound(path)
-      if (code === 'EACCES' || code === 'EPERM') return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path })
-      if (code === 'ELOOP') return fail('PERMISSION_DENIED', `"${path}" is a symlink loop.`, { path })
+      if (code === 'EACCES' || code === 'EPERM')
+        return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path, reason: 'no-access' })
+      if (code === 'ELOOP')
+        return fail('PERMISSION_DENIED', `"${path}" is a symlink loop.`, { path, reason: 'symlink-loop' })
       if (code === 'ENAMETOOLONG')
         return fail('INVALID_REQUEST', `"${path}" is too long for this file system.`, { path, reason: 'too-long' })
       throw error
@@ -65,15 +86,22 @@ export async function openForRead(roots: ProjectRoots, path: string): Promise<Ou
     if (!isInside(roots.root, real)) return outside(path)
     const realSegments = real === roots.root ? [] : relative(roots.root, real).split(sep)
     if (realSegments.some(isForbiddenName) || isInside(roots.dataDir, real)) {
-      return fail('PERMISSION_DENIED', `"${path}" is inside a folder Retrace does not open.`, { path })
+      return fail('PERMISSION_DENIED', `"${path}" is inside a folder Retrace does not open.`, {
+        path,
+        reason: 'forbidden-folder',
+      })
     }
     const opened = openReal(roots.root, realSegments)
     if (opened.kind === 'opened') return { kind: 'ok', result: opened.target }
     if (opened.kind === 'absent') return notFound(path)
     if (opened.kind === 'special') {
-      return fail('UNSUPPORTED', `"${path}" is not a regular file (a device, socket or pipe).`, { path })
+      return fail('UNSUPPORTED', `"${path}" is not a regular file (a device, socket or pipe).`, {
+        path,
+        reason: 'not-regular',
+      })
     }
-    if (opened.kind === 'no-access') return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path })
+    if (opened.kind === 'no-access')
+      return fail('PERMISSION_DENIED', `"${path}" cannot be read.`, { path, reason: 'no-access' })
     if (opened.kind === 'io-error') {
       // Out of descriptors (EMFILE/ENFILE) or a failing disk is not a race: say what it is.
       return unreachablePath(path, opened.code, 'read')

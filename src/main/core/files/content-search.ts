@@ -236,7 +236,8 @@ function refuse(query: ContentQuery): Outcome<never> | undefined {
   }
   const glob = [...query.include, ...query.exclude].find((pattern) => control.test(pattern))
   if (glob !== undefined) {
-    return fail('INVALID_REQUEST', 'A glob is one line of text without NUL characters.', { reason: 'invalid-glob' })
+    const detail = 'a glob is one line of text without NUL characters'
+    return fail('INVALID_REQUEST', `Not a valid glob pattern: ${detail}.`, { reason: 'invalid-glob', detail })
   }
   return undefined
 }

@@ -49,7 +49,10 @@ export async function listDirectory(
   const target = opened.result
   try {
     if (target.kind !== 'directory') {
-      return fail('INVALID_REQUEST', `"${request.path}" is a file, not a folder.`, { path: request.path })
+      return fail('INVALID_REQUEST', `"${request.path}" is a file, not a folder.`, {
+        path: request.path,
+        reason: 'not-a-folder',
+      })
     }
     return await listOpened(listing, projectId, roots, request, target.dir)
   } finally {

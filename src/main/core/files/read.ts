@@ -70,7 +70,8 @@ export async function readFile(
   if (opened.kind === 'error') return opened
   const target = opened.result
   try {
-    if (target.kind === 'directory') return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path })
+    if (target.kind === 'directory')
+      return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path, reason: 'is-directory' })
     if (target.size > limits.maxReadBytes) return tooLarge(path, target.size, limits)
     const release = budget ? await budget.acquire(target.size) : () => {}
     try {
@@ -96,6 +97,7 @@ function tooLarge(path: string, size: number, limits: ReadLimits) {
     size,
     limit: limits.maxReadBytes,
     mime: sniffMime(baseName(path), new Uint8Array()),
+    reason: 'read-limit',
   })
 }
 

@@ -247,7 +247,11 @@ function findVersion(deps: FileHistoryDeps, workspaceId: string, path: string, v
       ? undefined
       : listVersions(deps, lineage).find((item) => item.version.version_id === versionId)
   if (!found) {
-    return fail('NOT_FOUND', `"${path}" has no version "${versionId}".`, { path, version_id: versionId })
+    return fail('NOT_FOUND', `"${path}" has no version "${versionId}".`, {
+      path,
+      version_id: versionId,
+      reason: 'no-version',
+    })
   }
   if (!found.version.available) {
     return fail('UNAVAILABLE', 'The bytes of this version are no longer stored.', {
@@ -293,6 +297,7 @@ export async function readVersion(
       path: request.path,
       size: version.size,
       limit: deps.maxReadBytes,
+      reason: 'read-limit',
     })
   }
   const release = deps.budget ? await deps.budget.acquire(version.size) : () => {}

@@ -282,6 +282,7 @@ async function readNeutralised(
       const overrides = [...fixedOverrides(), ...driverOverrides(entries.result.entries)]
       if (overrides.length > CONFIG_LIMITS.overrides) {
         return fail('UNAVAILABLE', `The git configuration names more than ${CONFIG_LIMITS.overrides} drivers.`, {
+          limit: CONFIG_LIMITS.overrides,
           reason: 'config-too-large',
         })
       }
@@ -316,6 +317,7 @@ async function readAll(
     includes.push(file)
     if (includes.length > CONFIG_LIMITS.includedFiles) {
       return fail('UNAVAILABLE', `The git configuration includes more than ${CONFIG_LIMITS.includedFiles} files.`, {
+        limit: CONFIG_LIMITS.includedFiles,
         reason: 'config-too-large',
       })
     }

@@ -141,6 +141,8 @@ function classify(
   options: GitOptions,
 ): Outcome<never> {
   const message = stderr.trim().split('\n')[0] ?? ''
+  // git's first stderr line is what the sentence quotes; a hostile repository can make it long.
+  const detail = message.slice(0, 500) || 'unknown error'
   if (code === 'ENOENT') {
     return fail('UNAVAILABLE', 'git is not installed on this machine.', { reason: 'no-git', verb })
   }
@@ -175,6 +177,7 @@ function classify(
       return fail('UNAVAILABLE', `git ${verb} is missing objects: ${message}`, {
         reason: 'missing-object',
         verb,
+        detail,
         stderr: stderr.slice(0, 2000),
       })
     }
@@ -182,6 +185,7 @@ function classify(
   return fail('UNAVAILABLE', `git ${verb} failed: ${message || 'unknown error'}`, {
     reason: 'git-failed',
     verb,
+    detail,
     ...(options.gitDir !== undefined ? { stderr: stderr.slice(0, 2000) } : {}),
   })
 }

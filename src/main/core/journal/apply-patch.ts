@@ -6,6 +6,9 @@ import type { PlannedChange } from './transaction'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+// The parser's sentence can quote a path from the patch: the details carry a bounded copy.
+const DETAIL_CHARS = 500
+
 /**
  * `apply_patch`: every file of the patch in one transaction. Any grammar error, missing file,
  * existing target or chunk that does not match fails the whole patch before anything is written.
@@ -15,6 +18,7 @@ export async function planApplyPatch(context: MutatorContext, patchText: string)
   if (parsed.kind === 'error') {
     return fail('INVALID_REQUEST', `The patch is malformed at line ${parsed.line}: ${parsed.message}`, {
       line: parsed.line,
+      detail: parsed.message.slice(0, DETAIL_CHARS),
       reason: 'patch-syntax',
     })
   }
@@ -46,7 +50,7 @@ export async function planApplyPatch(context: MutatorContext, patchText: string)
     }
     if (before.kind !== 'regular') {
       return before.kind === 'absent'
-        ? fail('NOT_FOUND', `"${operation.path}" does not exist.`, { path: operation.path })
+        ? fail('NOT_FOUND', `"${operation.path}" does not exist.`, { path: operation.path, reason: 'no-file' })
         : fail('INVALID_REQUEST', `"${operation.path}" is a folder, not a file.`, {
             path: operation.path,
             reason: 'is-directory',

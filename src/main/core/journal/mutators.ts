@@ -28,15 +28,30 @@ async function target(context: MutatorContext, path: string): Promise<Outcome<Di
 
 function conflict(path: string, expected: Baseline, actual: DiskState) {
   const actualRevision = actual.kind === 'regular' ? actual.digest : null
-  return fail(
-    'CONFLICT',
-    expected === null
-      ? `"${path}" already exists.`
-      : actual.kind === 'absent'
-        ? `"${path}" no longer exists.`
-        : `"${path}" changed since it was read; read it again before changing it.`,
-    { path, expected_revision: expected, actual_revision: actualRevision, reason: 'baseline-mismatch' },
-  )
+  // Three reasons, not one: "already exists" (a name taken) reads differently from an edit lost to
+  // someone else's, and a view offers a free name for the first but a reload for the others.
+  if (expected === null) {
+    return fail('CONFLICT', `"${path}" already exists.`, {
+      path,
+      expected_revision: expected,
+      actual_revision: actualRevision,
+      reason: 'already-exists',
+    })
+  }
+  if (actual.kind === 'absent') {
+    return fail('CONFLICT', `"${path}" no longer exists.`, {
+      path,
+      expected_revision: expected,
+      actual_revision: actualRevision,
+      reason: 'no-longer-exists',
+    })
+  }
+  return fail('CONFLICT', `"${path}" changed since it was read; read it again before changing it.`, {
+    path,
+    expected_revision: expected,
+    actual_revision: actualRevision,
+    reason: 'baseline-mismatch',
+  })
 }
 
 function checkBaseline(path: string, state: DiskState, expected: Baseline): Outcome<void> {
@@ -94,7 +109,7 @@ async function readSource(
   try {
     info = await lstat(sourcePath)
   } catch {
-    return fail('NOT_FOUND', `The source file "${sourcePath}" does not exist.`, details)
+    return fail('NOT_FOUND', `The source file "${sourcePath}" does not exist.`, { ...details, reason: 'no-source' })
   }
   if (info.isSymbolicLink())
     return fail('PERMISSION_DENIED', `The source "${sourcePath}" is a symbolic link.`, {
@@ -147,11 +162,15 @@ export async function planEdit(
   const state = await target(context, input.path)
   if (state.kind === 'error') return state
   const before = state.result
-  if (before.kind === 'absent') return fail('NOT_FOUND', `"${input.path}" does not exist.`, { path: input.path })
+  if (before.kind === 'absent')
+    return fail('NOT_FOUND', `"${input.path}" does not exist.`, { path: input.path, reason: 'no-file' })
   const baseline = checkBaseline(input.path, before, input.expected)
   if (baseline.kind === 'error') return baseline
   if (before.kind !== 'regular')
-    return fail('INVALID_REQUEST', `"${input.path}" is a folder, not a file.`, { path: input.path })
+    return fail('INVALID_REQUEST', `"${input.path}" is a folder, not a file.`, {
+      path: input.path,
+      reason: 'is-directory',
+    })
   if (input.old_string === '') return fail('INVALID_REQUEST', 'old_string must not be empty.', { path: input.path })
   if (input.old_string === input.new_string) {
     return fail('INVALID_REQUEST', 'old_string and new_string are the same; nothing would change.', {
@@ -228,10 +247,14 @@ export async function planRename(
   input: { from: string; to: string; expected: Baseline },
 ): Promise<Outcome<PlannedChange[]>> {
   if (input.from === input.to)
-    return fail('INVALID_REQUEST', 'The new name is the same as the old one.', { path: input.from })
+    return fail('INVALID_REQUEST', 'The new name is the same as the old one.', {
+      path: input.from,
+      reason: 'same-name',
+    })
   const source = await target(context, input.from)
   if (source.kind === 'error') return source
-  if (source.result.kind === 'absent') return fail('NOT_FOUND', `"${input.from}" does not exist.`, { path: input.from })
+  if (source.result.kind === 'absent')
+    return fail('NOT_FOUND', `"${input.from}" does not exist.`, { path: input.from, reason: 'no-file' })
   if (source.result.kind === 'directory') {
     return fail('UNSUPPORTED', 'Renaming folders is not supported yet; rename the files inside it.', {
       path: input.from,
@@ -263,7 +286,8 @@ export async function planCopy(
 ): Promise<Outcome<PlannedChange[]>> {
   const source = await target(context, input.from)
   if (source.kind === 'error') return source
-  if (source.result.kind === 'absent') return fail('NOT_FOUND', `"${input.from}" does not exist.`, { path: input.from })
+  if (source.result.kind === 'absent')
+    return fail('NOT_FOUND', `"${input.from}" does not exist.`, { path: input.from, reason: 'no-file' })
   if (source.result.kind === 'directory') {
     return fail('UNSUPPORTED', 'Copying folders is not supported yet.', { path: input.from, reason: 'is-directory' })
   }
@@ -289,7 +313,8 @@ export async function planDelete(
   const state = await target(context, input.path)
   if (state.kind === 'error') return state
   const before = state.result
-  if (before.kind === 'absent') return fail('NOT_FOUND', `"${input.path}" does not exist.`, { path: input.path })
+  if (before.kind === 'absent')
+    return fail('NOT_FOUND', `"${input.path}" does not exist.`, { path: input.path, reason: 'no-file' })
   if (before.kind === 'directory') {
     if (!folderIsEmpty(context.workspace.root, [...before.place.parentSegments, before.place.name])) {
       return fail('UNSUPPORTED', 'Deleting a folder that is not empty is not supported yet; delete its files first.', {

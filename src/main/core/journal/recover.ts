@@ -269,7 +269,7 @@ function interruptedResponse(transactionId: string) {
     error: {
       code: 'RECOVERY_REQUIRED',
       message: 'This change was interrupted and needs your decision.',
-      details: { transaction_id: transactionId },
+      details: { transaction_id: transactionId, reason: 'interrupted' },
     },
   }
 }

@@ -1,7 +1,7 @@
 import { accessSync, closeSync, constants, fstatSync, openSync } from 'node:fs'
 import { sep } from 'node:path'
 import { MAX_ABSOLUTE_PATH_BYTES, checkRelPath, isForbiddenSegment, utf8Length } from '../../../shared/paths'
-import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fail, ok, type FailureReasonOf, type Outcome } from '../../../shared/protocol'
 import { isInside } from '../platform'
 import { openChain, readLeaf, readToEnd, statLeaf, unreachablePath, type FileIdentity, type Place } from '../project-fs'
 import { digestOf, type Digest } from '../store'
@@ -20,11 +20,12 @@ export interface WriteRoots {
   readonly dataDir: string
 }
 
-function refusal(path: string, reason: string, message: string) {
+// Typed from the protocol's table: a reason a view cannot match (or the catalogue say) does not compile.
+function refusal(path: string, reason: FailureReasonOf<'PERMISSION_DENIED'>, message: string) {
   return fail('PERMISSION_DENIED', message, { path, reason })
 }
 
-function invalid(path: string, reason: string, message: string) {
+function invalid(path: string, reason: FailureReasonOf<'INVALID_REQUEST'>, message: string) {
   return fail('INVALID_REQUEST', message, { path, reason })
 }
 
@@ -180,6 +181,7 @@ export function tooLarge(path: string, size: number, limit: number) {
     path,
     size,
     limit,
+    reason: 'file-limit',
   })
 }
 

@@ -85,9 +85,7 @@ export function recoveryRequired(unresolved: ReadonlyArray<Record<string, unknow
   return fail(
     'RECOVERY_REQUIRED',
     'A file changed in a way Retrace cannot resolve on its own; nothing was overwritten.',
-    {
-      files: unresolved,
-    },
+    { files: unresolved, reason: 'unresolved' },
   )
 }
 

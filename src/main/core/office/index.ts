@@ -5,6 +5,7 @@ import { basename, extname, join } from 'node:path'
 import {
   fail,
   ok,
+  type FailureReasonOf,
   type OfficeEngine,
   type OfficeFormat,
   type Outcome,
@@ -216,7 +217,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     const key = context.idempotencyKey
     if (key === undefined) return fail('INVALID_REQUEST', '"office.install" needs an idempotency_key.')
     const pin = await loadPin(pinFile, env)
-    if (pin.kind !== 'pinned') return fail('UNAVAILABLE', pin.reason, { reason: 'unpinned' })
+    if (pin.kind !== 'pinned') return fail('UNAVAILABLE', pin.reason, { detail: pin.reason, reason: 'unpinned' })
     const fingerprint = `${pin.pin.version}:${pin.pin.sha256}`
     const known = installKeys.get(key)
     if (known && known.fingerprint !== fingerprint) {
@@ -264,7 +265,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     if (outcome.kind === 'inspected') return ok(outcome.inspection)
     return fail('TOO_LARGE', `"${read.path}" cannot be opened: ${outcome.message}`, {
       path: read.path,
-      reason: outcome.limit,
+      reason: outcome.limit satisfies FailureReasonOf<'TOO_LARGE'>,
       limit: outcome.value,
       ...(outcome.part !== undefined ? { part: outcome.part } : {}),
     })
@@ -468,6 +469,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       }
       progress.finish(false)
       return fail('CONFLICT', 'No free name was found next to the original for the converted file.', {
+        reason: 'no-free-name',
         path: payload.path,
       })
     } finally {

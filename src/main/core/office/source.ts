@@ -18,7 +18,8 @@ export async function readSource(roots: ProjectRoots, path: string, maxBytes: nu
   if (opened.kind === 'error') return opened
   const target = opened.result
   try {
-    if (target.kind !== 'file') return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path })
+    if (target.kind !== 'file')
+      return fail('INVALID_REQUEST', `"${path}" is a folder, not a file.`, { path, reason: 'is-directory' })
     const bytes = await readToEnd(target.fd, target.size, maxBytes)
     if (bytes === 'too-large') return tooLarge(path, Math.max(target.size, maxBytes + 1), maxBytes)
     return ok({ path, bytes, revision: `sha256:${createHash('sha256').update(bytes).digest('hex')}` })
@@ -32,5 +33,6 @@ function tooLarge(path: string, size: number, limit: number) {
     path,
     size,
     limit,
+    reason: 'office-limit',
   })
 }

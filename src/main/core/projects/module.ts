@@ -41,7 +41,9 @@ export function createProjectsModule(deps: {
       'project.list': async () => ok({ projects: registry.list() }),
       'project.pick': async () => {
         if (!shell.pickFolder) {
-          return fail('UNSUPPORTED', 'This shell has no folder picker; open a folder by its path instead.')
+          return fail('UNSUPPORTED', 'This shell has no folder picker; open a folder by its path instead.', {
+            reason: 'no-picker',
+          })
         }
         const chosen = await shell.pickFolder()
         if (chosen === null) return ok({ kind: 'cancelled' as const })

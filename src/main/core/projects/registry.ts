@@ -49,18 +49,25 @@ export function createProjectRegistry(db: Database, dataDir: string): ProjectReg
         return fail('INVALID_REQUEST', 'The folder path is not valid Unicode text.', { reason: 'not-unicode' })
       }
       if (!isAbsolute(path)) {
-        return fail('INVALID_REQUEST', `"${path}" is not an absolute folder path.`, { path })
+        return fail('INVALID_REQUEST', `"${path}" is not an absolute folder path.`, { path, reason: 'not-absolute' })
       }
       let root: string
       try {
         const info = await stat(path)
-        if (!info.isDirectory()) return fail('INVALID_REQUEST', `"${path}" is a file, not a folder.`, { path })
+        if (!info.isDirectory())
+          return fail('INVALID_REQUEST', `"${path}" is a file, not a folder.`, {
+            path,
+            reason: 'not-a-folder',
+          })
         root = await realpath(path)
       } catch (error) {
         return openFailure(error, path)
       }
       if (isInside(dataDir, root)) {
-        return fail('PERMISSION_DENIED', "Retrace's own data folder cannot be opened as a project.", { path })
+        return fail('PERMISSION_DENIED', "Retrace's own data folder cannot be opened as a project.", {
+          path,
+          reason: 'data-folder',
+        })
       }
       const now = Date.now()
       const existing = byRoot.get(root) as ProjectRow | undefined
@@ -84,12 +91,16 @@ export function createProjectRegistry(db: Database, dataDir: string): ProjectReg
 
 function openFailure(error: unknown, path: string): Outcome<never> {
   const code = (error as NodeJS.ErrnoException).code
-  if (code === 'ENOENT' || code === 'ENOTDIR') return fail('NOT_FOUND', `There is no folder at "${path}".`, { path })
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return fail('NOT_FOUND', `There is no folder at "${path}".`, { path, reason: 'no-folder' })
   if (code === 'EACCES' || code === 'EPERM') {
-    return fail('PERMISSION_DENIED', `Retrace may not read the folder "${path}".`, { path })
+    return fail('PERMISSION_DENIED', `Retrace may not read the folder "${path}".`, { path, reason: 'no-access' })
   }
   if (code === 'ENAMETOOLONG') {
-    return fail('INVALID_REQUEST', 'The folder path is too long for this file system.', { reason: 'too-long' })
+    return fail('INVALID_REQUEST', 'The folder path is too long for this file system.', {
+      path,
+      reason: 'too-long',
+    })
   }
   if (code === 'ELOOP') return fail('INVALID_REQUEST', `"${path}" is a symlink loop.`, { path, reason: 'symlink-loop' })
   throw error

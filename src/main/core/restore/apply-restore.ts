@@ -185,6 +185,7 @@ export function createRestoreService(deps: {
       return Promise.resolve(
         fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
           plan_hash: request.plan_hash,
+          reason: 'plan-changed',
         }),
       )
     return confirmed.kind === 'single'
@@ -227,16 +228,21 @@ export function createRestoreService(deps: {
         if (fresh.result.plan_hash !== request.plan_hash) {
           return fail('STALE_PLAN', 'Something changed since this restore was previewed; preview it again.', {
             plan_hash: request.plan_hash,
+            reason: 'plan-changed',
           })
         }
         const plan = fresh.result
         if (plan.status === 'unavailable') {
           return fail('UNAVAILABLE', 'Some files of this turn cannot be restored exactly.', {
             unavailable: plan.unavailable,
+            reason: 'not-exact',
           })
         }
         if (plan.status === 'blocked')
-          return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
+          return fail('BLOCKED', 'This restore is blocked; nothing was written.', {
+            conflicts: plan.conflicts,
+            reason: 'conflicts',
+          })
         if (plan.actions.length === 0) {
           return fail(
             'UNAVAILABLE',
@@ -293,15 +299,20 @@ export function createRestoreService(deps: {
     const stale = () =>
       fail('STALE_PLAN', 'Something changed since this restore was previewed; preview it again.', {
         plan_hash: request.plan_hash,
+        reason: 'plan-changed',
       })
     const check = (plan: RewindPlan): Outcome<RewindPlan> => {
       if (plan.plan_hash !== request.plan_hash) return stale()
       if (plan.status === 'unavailable')
         return fail('UNAVAILABLE', 'Some files cannot be restored exactly; only the conversation can go back.', {
           unavailable: plan.unavailable,
+          reason: 'code-not-exact',
         })
       if (plan.status === 'blocked')
-        return fail('BLOCKED', 'This restore is blocked; nothing was written.', { conflicts: plan.conflicts })
+        return fail('BLOCKED', 'This restore is blocked; nothing was written.', {
+          conflicts: plan.conflicts,
+          reason: 'conflicts',
+        })
       return ok(plan)
     }
     const first = await rewindFor(workspace, session, confirmed)

@@ -19,7 +19,10 @@ export function changesOf(
   for (const path of folders.created) {
     const disk = folderDisk(path)
     if (disk?.kind !== 'absent')
-      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, { path })
+      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, {
+        path,
+        reason: 'plan-changed',
+      })
     changes.push({ operation: 'create', path, old_path: null, before: disk, after: { kind: 'directory' } })
   }
   for (const action of actions) {
@@ -27,13 +30,18 @@ export function changesOf(
     if (!disk)
       return fail('STALE_PLAN', `"${action.path}" was not checked; preview the restore again.`, {
         path: action.path,
+        reason: 'plan-changed',
       })
     if (action.target.kind === 'absent') {
       changes.push({ operation: 'delete', path: action.path, old_path: null, before: disk, after: { kind: 'absent' } })
       continue
     }
     const bytes = evidence.targets.get(action.path)
-    if (!bytes) return fail('UNAVAILABLE', `No stored version of "${action.path}".`, { path: action.path })
+    if (!bytes)
+      return fail('UNAVAILABLE', `No stored version of "${action.path}".`, {
+        path: action.path,
+        reason: 'missing-blob',
+      })
     changes.push({
       operation: disk.kind === 'absent' ? 'create' : 'modify',
       path: action.path,
@@ -45,7 +53,10 @@ export function changesOf(
   for (const path of folders.removed) {
     const disk = folderDisk(path)
     if (disk?.kind !== 'directory')
-      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, { path })
+      return fail('STALE_PLAN', `"${path}" was not checked; preview the restore again.`, {
+        path,
+        reason: 'plan-changed',
+      })
     changes.push({ operation: 'delete', path, old_path: null, before: disk, after: { kind: 'absent' } })
   }
   return ok(changes)

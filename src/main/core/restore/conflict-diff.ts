@@ -44,7 +44,10 @@ export async function conflictDiff(
     if (planned.kind === 'regular') {
       const read = await blobs.read(planned.blob_ref ?? planned.digest)
       if (read.kind === 'error') {
-        return fail('UNAVAILABLE', `The recorded copy of "${request.path}" is no longer kept.`, { reason: 'expired' })
+        return fail('UNAVAILABLE', `The recorded copy of "${request.path}" is no longer kept.`, {
+          path: request.path,
+          reason: 'expired',
+        })
       }
       expected = {
         kind: 'regular',
@@ -58,14 +61,20 @@ export async function conflictDiff(
   }
   if (request.turn_id === undefined) return fail('INVALID_REQUEST', 'A conflict diff needs a turn_id or a plan_hash.')
   if (!isTurnOf(db, session.session_id, request.turn_id))
-    return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: request.turn_id })
+    return fail('NOT_FOUND', 'That turn is not part of this session.', {
+      turn_id: request.turn_id,
+      reason: 'no-turn',
+    })
   const receipts = queryAllReceipts(db, { workspace_id: workspace.workspace_id, origin_turn_id: request.turn_id })
   const side = request.expected ?? 'after'
   const change = foldReceipts(receipts).find((c) =>
     side === 'after' ? c.last_path === request.path : c.first_path === request.path,
   )
   if (!change) {
-    return fail('NOT_FOUND', `The turn did not change "${request.path}".`, { path: request.path })
+    return fail('NOT_FOUND', `The turn did not change "${request.path}".`, {
+      path: request.path,
+      reason: 'not-changed',
+    })
   }
   const expected: FileState = side === 'after' ? change.after : change.before
   return diffAgainstDisk(deps, request.path, expected)
@@ -101,7 +110,10 @@ async function diffAgainstDisk(
     if (expected.size > DIFF_BYTES_LIMIT) return ok({ ...base, diff_state: 'large' })
     const read = await blobs.read(expected.blob_ref ?? expected.digest)
     if (read.kind === 'error') {
-      return fail('UNAVAILABLE', `The turn's copy of "${request.path}" is no longer kept.`, { reason: 'expired' })
+      return fail('UNAVAILABLE', `The turn's copy of "${request.path}" is no longer kept.`, {
+        path: request.path,
+        reason: 'expired',
+      })
     }
     expectedBytes = read.result
   }

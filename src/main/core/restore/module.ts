@@ -116,6 +116,7 @@ export function createRestoreModule(deps: {
         if (planned === undefined) {
           return fail('STALE_PLAN', 'This restore plan is no longer current; preview it again.', {
             plan_hash: payload.plan_hash,
+            reason: 'plan-changed',
           })
         }
       }
@@ -199,6 +200,7 @@ export function createRestoreModule(deps: {
       return fail('STALE_PLAN', 'The files or the branch changed since this choice was shown; look again.', {
         files_node_id: alignment.files_node_id,
         head_node_id: alignment.head_node_id,
+        reason: 'alignment-changed',
       })
     }
     // Issue 23 item 13: like every restore, Restore branch code writes only a plan the person saw.
@@ -210,6 +212,7 @@ export function createRestoreModule(deps: {
     if (restore.operationOf(payload.plan_hash) !== 'align') {
       return fail('STALE_PLAN', 'This preview is not a current Restore branch code plan; preview it again.', {
         plan_hash: payload.plan_hash,
+        reason: 'plan-changed',
       })
     }
     const wrapped: IdempotencyHooks<ApplyResult> = {

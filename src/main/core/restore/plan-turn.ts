@@ -1,4 +1,4 @@
-import { fail, ok, type HeldReason, type Outcome } from '../../../shared/protocol'
+import { fail, ok, type FailureReasonOf, type HeldReason, type Outcome } from '../../../shared/protocol'
 import { foldReceipts } from '../changes'
 import {
   laterLineageChanges,
@@ -123,33 +123,44 @@ function resolveTurn(
   turnId: string | undefined,
 ): Outcome<string> {
   const onBranch = turnsOnBranch(db, session)
-  const unavailable = (message: string) => fail('UNAVAILABLE', message, { operation, reason: 'not-offered' })
+  // One reason per case: each sentence says what to do instead, and a view (or the catalogue) can only say it from the reason.
+  const unavailable = (message: string, reason: FailureReasonOf<'UNAVAILABLE'>) =>
+    fail('UNAVAILABLE', message, { operation, reason })
   switch (operation) {
     case 'undo': {
       const latest = onBranch.find(
         (turn) => changedFiles(db, session.workspace_id, turn) && !isUndone(latestTurnRestore(db, turn)),
       )
-      if (latest === undefined) return unavailable('There is no turn with file changes to undo on this branch.')
+      if (latest === undefined)
+        return unavailable('There is no turn with file changes to undo on this branch.', 'nothing-to-undo')
       if (turnId !== undefined && turnId !== latest)
-        return unavailable('Undo applies to the latest turn that changed files; use Revert for an older one.')
+        return unavailable(
+          'Undo applies to the latest turn that changed files; use Revert for an older one.',
+          'undo-latest-only',
+        )
       return ok(latest)
     }
     case 'redo': {
       // A Rewind's Redo moves the conversation too: it is planned as a multi-turn restore.
       const last = lastRestore(db, session.session_id)
-      if (last?.operation !== 'undo') return unavailable('Redo is offered right after an Undo or a Rewind.')
+      if (last?.operation !== 'undo')
+        return unavailable('Redo is offered right after an Undo or a Rewind.', 'redo-after-undo')
       if (turnId !== undefined && turnId !== last.turn_id)
-        return unavailable('Redo applies to the turn that was just undone.')
+        return unavailable('Redo applies to the turn that was just undone.', 'redo-last-only')
       return ok(last.turn_id)
     }
     case 'revert':
     case 'reapply': {
       if (turnId === undefined) return fail('INVALID_REQUEST', `${operation} needs a turn_id.`)
       if (!onBranch.includes(turnId))
-        return fail('NOT_FOUND', 'That turn is not on the active branch of this session.', { turn_id: turnId })
+        return fail('NOT_FOUND', 'That turn is not on the active branch of this session.', {
+          turn_id: turnId,
+          reason: 'not-on-branch',
+        })
       const undone = isUndone(latestTurnRestore(db, turnId))
-      if (operation === 'revert' && undone) return unavailable('That turn is already reverted.')
-      if (operation === 'reapply' && !undone) return unavailable('Reapply is offered after a Revert.')
+      if (operation === 'revert' && undone) return unavailable('That turn is already reverted.', 'already-reverted')
+      if (operation === 'reapply' && !undone)
+        return unavailable('Reapply is offered after a Revert.', 'reapply-after-revert')
       return ok(turnId)
     }
   }

@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fail, ok, type FailureReasonOf, type Outcome } from '../../../shared/protocol'
 import { workspaceCounters } from '../journal'
 import {
   activeBranch,
@@ -97,7 +97,11 @@ function resolveRewind(db: Database, session: SessionRecord, request: RewindRequ
   let boundary = request.boundary ?? 'before_turn'
   if (request.checkpoint_id !== undefined) {
     const checkpoint = checkpointById(db, request.checkpoint_id)
-    if (!checkpoint) return fail('NOT_FOUND', 'There is no such checkpoint.', { checkpoint_id: request.checkpoint_id })
+    if (!checkpoint)
+      return fail('NOT_FOUND', 'There is no such checkpoint.', {
+        checkpoint_id: request.checkpoint_id,
+        reason: 'no-checkpoint',
+      })
     boundary = checkpoint.boundary === 'after_turn' ? 'after_turn' : 'before_turn'
     turnId = checkpoint.assistant_node_id ?? answerOf(db, checkpoint.user_node_id)
   }
@@ -105,7 +109,7 @@ function resolveRewind(db: Database, session: SessionRecord, request: RewindRequ
   const mode = request.mode ?? 'code_and_conversation'
   const turn = getNode(db, turnId)
   if (!turn || turn.session_id !== session.session_id || turn.kind !== 'assistant' || turn.parent_node_id === null) {
-    return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: turnId })
+    return fail('NOT_FOUND', 'That turn is not part of this session.', { turn_id: turnId, reason: 'no-turn' })
   }
   const source = activeBranch(db, session)
   const headChain = chainOf(db, source.head_node_id)
@@ -263,11 +267,12 @@ function resolveUnrewind(db: Database, session: SessionRecord, request: RewindRe
  */
 function resolveRedo(db: Database, session: SessionRecord, request: RewindRequest): Outcome<Resolved> {
   const last = lastRestore(db, session.session_id)
-  const nothing = (message: string) => fail('UNAVAILABLE', message, { operation: 'redo', reason: 'not-offered' })
+  const nothing = (message: string, reason: FailureReasonOf<'UNAVAILABLE'>) =>
+    fail('UNAVAILABLE', message, { operation: 'redo', reason })
   if (last?.operation !== 'rewind' || last.effects === null)
-    return nothing('Redo is offered right after an Undo or a Rewind.')
+    return nothing('Redo is offered right after an Undo or a Rewind.', 'redo-after-undo')
   if (request.turn_id !== undefined && request.turn_id !== last.turn_id) {
-    return nothing('Redo applies to the restore that was just made.')
+    return nothing('Redo applies to the restore that was just made.', 'redo-last-only')
   }
   const rewound = last.effects
   const active = activeBranch(db, session)
@@ -277,10 +282,10 @@ function resolveRedo(db: Database, session: SessionRecord, request: RewindReques
       ? active.branch_id !== created.branch_id || active.head_node_id !== created.head_node_id
       : active.branch_id !== rewound.source_branch_id
   ) {
-    return nothing('The conversation moved on since this rewind; switch branches instead.')
+    return nothing('The conversation moved on since this rewind; switch branches instead.', 'conversation-moved-on')
   }
   const source = getBranch(db, rewound.source_branch_id)
-  if (!source) return nothing('The branch this rewind left is gone.')
+  if (!source) return nothing('The branch this rewind left is gone.', 'source-branch-gone')
   const { folders: recreate, ...inverse } = inverseOf(db, last.transaction_id)
   const target = created?.head_node_id ?? rewound.files.node_id ?? source.head_node_id
   const sourceChain = chainOf(db, source.head_node_id)

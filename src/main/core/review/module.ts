@@ -105,7 +105,10 @@ export function createReviewModule(deps: {
           const turnId = payload.turn_id
           if (turnId === undefined) return fail('INVALID_REQUEST', 'Reviewing a turn needs its turn_id.')
           if (!isTurnOf(db, session.result.session_id, turnId)) {
-            return fail('NOT_FOUND', `There is no turn "${turnId}" in this session.`, { turn_id: turnId })
+            return fail('NOT_FOUND', `There is no turn "${turnId}" in this session.`, {
+              turn_id: turnId,
+              reason: 'no-turn',
+            })
           }
           receipts = () => turnReceipts(db, workspace.workspace_id, turnId)
           version = scopeVersion(db, workspace.workspace_id, { origin_turn_id: turnId })
@@ -121,7 +124,11 @@ export function createReviewModule(deps: {
         let commandChangesOfTurn: CommandPathChange[] = []
         const snapshots = deps.snapshotsOf(context.project.project_id, context.project.root)
         if (payload.scope === 'turn' && payload.turn_id !== undefined) {
-          const classified = await classifyTurnChanges(nodeParts(db, payload.turn_id), receipts, patchFilesFrom(snapshots))
+          const classified = await classifyTurnChanges(
+            nodeParts(db, payload.turn_id),
+            receipts,
+            patchFilesFrom(snapshots),
+          )
           commandChangesOfTurn = classified.changes
         }
         // The scope's own committed transactions: page two is stale only if the scope itself changed.

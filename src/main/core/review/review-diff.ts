@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
+import { fail, type FailureReasonOf, ok, type Outcome, type ResultOf } from '../../../shared/protocol'
 import type { BlobStore } from '../store'
 import type { DiffRunner } from './diff-runner'
 import type { ReviewPaging } from './review-files'
@@ -62,13 +62,17 @@ export async function pageReviewDiff(
   /** For workspace snapshots: whether the basis still holds now (status, index, worktree). */
   stillCurrent?: (basis: string) => Promise<boolean>,
 ): Promise<Outcome<Result>> {
-  const stale = (reason: string) =>
+  const stale = (reason: FailureReasonOf<'STALE_SNAPSHOT'>) =>
     fail('STALE_SNAPSHOT', 'The review list changed; reload it before opening this diff.', { reason })
   const snapshot = paging.snapshots.get(payload.snapshot_id)
   if (!snapshot || !snapshot.basis.startsWith(`${projectId}|`)) return stale('evicted')
   if (stillCurrent && !(await stillCurrent(snapshot.basis))) return stale('basis-changed')
   const row = snapshot.items.find((item) => item.path === payload.path)
-  if (!row) return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, { path: payload.path })
+  if (!row)
+    return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, {
+      path: payload.path,
+      reason: 'not-in-review',
+    })
   const pair = `${row.before_blob ?? 'absent'}:${row.after_blob ?? 'absent'}`
   const context = payload.context ?? 3
   // The context is part of the page layout: a cursor of one context never reads another's pages.
@@ -99,7 +103,10 @@ export async function pageReviewDiff(
   }
   const [beforeBytes, afterBytes] = await Promise.all([read(row.before_blob), read(row.after_blob)])
   if (beforeBytes === 'missing' || afterBytes === 'missing') {
-    return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, { reason: 'expired' })
+    return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, {
+      path: row.path,
+      reason: 'expired',
+    })
   }
   base.before_size = beforeBytes?.length ?? null
   base.after_size = afterBytes?.length ?? null

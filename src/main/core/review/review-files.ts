@@ -1,4 +1,11 @@
-import { fail, ok, type Outcome, type ParsedPayloadOf, type ResultOf } from '../../../shared/protocol'
+import {
+  fail,
+  type FailureReasonOf,
+  ok,
+  type Outcome,
+  type ParsedPayloadOf,
+  type ResultOf,
+} from '../../../shared/protocol'
 import { canonicalJson } from '../store'
 import type { CursorSigner, SnapshotStore } from '../paging'
 import type { ReviewRow } from './scope-candidates'
@@ -70,7 +77,7 @@ export async function pageReviewFiles(
   let items: readonly ReviewRow[]
   let offset = 0
   if (payload.cursor !== undefined) {
-    const stale = (reason: string) =>
+    const stale = (reason: FailureReasonOf<'STALE_SNAPSHOT'>) =>
       fail('STALE_SNAPSHOT', 'The review list changed; it was reloaded from the first page.', { reason })
     const claims = paging.signer.open(payload.cursor)
     if (!claims || claims.query_kind !== 'review_scope') return stale('bad-cursor')

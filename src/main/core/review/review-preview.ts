@@ -40,12 +40,19 @@ export async function reviewPreview(
     })
   }
   const row = snapshot.items.find((item) => item.path === payload.path)
-  if (!row) return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, { path: payload.path })
+  if (!row)
+    return fail('NOT_FOUND', `"${payload.path}" is not part of this review.`, {
+      path: payload.path,
+      reason: 'not-in-review',
+    })
   const ref = payload.side === 'before' ? row.before_blob : row.after_blob
   if (ref === null) return ok({ kind: 'absent' as const })
   const bytes = await blobs.read(ref)
   if (bytes.kind === 'error') {
-    return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, { reason: 'expired' })
+    return fail('UNAVAILABLE', `The recorded content of "${row.path}" is no longer kept.`, {
+      path: row.path,
+      reason: 'expired',
+    })
   }
   const mime = sniffMime(row.path, bytes.result)
   const size = bytes.result.length

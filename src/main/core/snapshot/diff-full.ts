@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fail, failureReason, ok, type Outcome } from '../../../shared/protocol'
 import { shadowGit, splitNul, type Shadow } from './repo'
 import type { SnapshotRuntime } from './runtime'
 import { isSnapshotHash, snapshotGone, stateOf } from './tree'
@@ -16,7 +16,7 @@ const ZERO = /^0+$/
 /** `diff-tree -r -z --raw --no-renames from to`: every path whose entry differs between two trees. */
 export async function rawTreeChanges(shadow: Shadow, from: string, to: string): Promise<Outcome<RawTreeChange[]>> {
   const out = await shadowGit(shadow, ['diff-tree', '-r', '-z', '--raw', '--no-renames', from, to], 'diff-tree')
-  if (out.kind === 'error') return out.error.details?.reason === 'missing-object' ? snapshotGone(from) : out
+  if (out.kind === 'error') return failureReason(out.error) === 'missing-object' ? snapshotGone(from) : out
   const fields = splitNul(out.result.stdout)
   const changes: RawTreeChange[] = []
   for (let i = 0; i + 1 < fields.length; i += 2) {
@@ -59,7 +59,7 @@ export async function diffFull(rt: SnapshotRuntime, from: string, to: string): P
     shadowGit(rt.shadow, ['diff-tree', '-r', '-z', '--numstat', '--no-renames', from, to], 'diff-tree'),
   ])
   if (raw.kind === 'error') return raw
-  if (numstat.kind === 'error') return numstat.error.details?.reason === 'missing-object' ? snapshotGone(from) : numstat
+  if (numstat.kind === 'error') return failureReason(numstat.error) === 'missing-object' ? snapshotGone(from) : numstat
   const counts = new Map<string, { added: number | null; removed: number | null }>()
   for (const record of splitNul(numstat.result.stdout)) {
     const [added = '-', removed = '-', ...path] = record.split('\t')

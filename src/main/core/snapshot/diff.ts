@@ -1,4 +1,4 @@
-import { ok, type Outcome } from '../../../shared/protocol'
+import { failureReason, ok, type Outcome } from '../../../shared/protocol'
 import { noSnapshot } from './patch'
 import { shadowGit } from './repo'
 import type { SnapshotRuntime } from './runtime'
@@ -20,7 +20,7 @@ export async function diff(
     ['diff', '--no-ext-diff', '--no-textconv', '--no-renames', '--no-color', hash, now.hash],
     'diff',
   )
-  if (out.kind === 'error') return out.error.details?.reason === 'missing-object' ? snapshotGone(hash) : out
+  if (out.kind === 'error') return failureReason(out.error) === 'missing-object' ? snapshotGone(hash) : out
   const bytes = out.result.stdout
   const truncated = bytes.length > MAX_DIFF_BYTES
   return ok({ hash: now.hash, text: bytes.subarray(0, MAX_DIFF_BYTES).toString('utf8'), truncated })

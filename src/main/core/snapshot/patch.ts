@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fail, failureReason, ok, type Outcome } from '../../../shared/protocol'
 import { shadowGit, splitNul } from './repo'
 import type { SnapshotRuntime } from './runtime'
 import { track } from './track'
@@ -14,7 +14,7 @@ export async function changedPaths(rt: SnapshotRuntime, from: string, to: string
     ['diff-tree', '-r', '-z', '--name-only', '--no-renames', from, to],
     'diff-tree',
   )
-  if (out.kind === 'error') return out.error.details?.reason === 'missing-object' ? snapshotGone(from) : out
+  if (out.kind === 'error') return failureReason(out.error) === 'missing-object' ? snapshotGone(from) : out
   return ok(splitNul(out.result.stdout))
 }
 

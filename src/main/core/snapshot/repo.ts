@@ -3,7 +3,7 @@ import { existsSync, lstatSync } from 'node:fs'
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, relative, sep } from 'node:path'
-import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fail, failureReason, ok, type Outcome } from '../../../shared/protocol'
 import { runGit, type GitOptions, type GitResult } from '../git'
 import { isInside, readSmallRegularFile } from '../platform'
 import { JOURNAL_TEMP_PREFIX } from '../journal'
@@ -90,7 +90,7 @@ export async function probeUserRepo(worktree: string): Promise<Outcome<UserRepo>
     'rev-parse',
   )
   if (out.kind === 'error') {
-    const reason = out.error.details?.reason === 'no-git' ? 'no-git' : 'not-git'
+    const reason = failureReason(out.error) === 'no-git' ? 'no-git' : 'not-git'
     return fail('UNAVAILABLE', reason === 'no-git' ? out.error.message : notGitMessage, { reason })
   }
   const [top = '', commonDir = '', indexFile = '', format = 'sha1'] = out.result.stdout.toString('utf8').split('\n')

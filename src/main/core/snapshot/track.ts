@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { ok, type Outcome } from '../../../shared/protocol'
+import { failureReason, ok, type Outcome } from '../../../shared/protocol'
 import { settleIndexLock } from './index-lock'
 import {
   ensureShadow,
@@ -42,7 +42,7 @@ export async function withShadowLock<T>(
 ): Promise<T> {
   const user = await userRepoOf(rt)
   if (user.kind === 'error') {
-    return busy(user.error.details?.reason === 'no-git' ? 'no-git' : 'not-git', user.error.message)
+    return busy(failureReason(user.error) === 'no-git' ? 'no-git' : 'not-git', user.error.message)
   }
   const lease = await rt.lock.acquire(rt.shadow.gitDir, rt.settings.lockTimeoutMs)
   if (!lease) return busy('busy', 'Another Retrace process held this project’s snapshot repository too long.')
@@ -132,12 +132,12 @@ async function capture(rt: SnapshotRuntime, user: UserRepo): Promise<Capture> {
     await rt.settings.afterStage?.(attempt)
     const written = await shadowGit(shadow, ['write-tree'], 'write-tree', { timeoutMs: 300_000 })
     if (written.kind === 'error') {
-      if (written.error.details?.reason === 'missing-object') {
+      if (failureReason(written.error) === 'missing-object') {
         const failed = await reseedNow()
         if (failed) return failed
         continue
       }
-      if (attempt === 0 && written.error.details?.reason === 'index-locked') continue
+      if (attempt === 0 && failureReason(written.error) === 'index-locked') continue
       return fromGitFailure(written)
     }
     const raced = changedSince(shadow, staging.result)

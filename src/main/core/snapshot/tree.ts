@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { fail, ok, type Outcome } from '../../../shared/protocol'
+import { fail, failureReason, ok, type Outcome } from '../../../shared/protocol'
 import { shadowGit, splitNul, type Shadow } from './repo'
 import type { SnapshotState } from './types'
 
@@ -49,7 +49,7 @@ export async function entriesAt(
       ['ls-tree', '-r', '-z', '--long', '--full-tree', hash, '--', ...chunk],
       'ls-tree',
     )
-    if (listed.kind === 'error') return listed.error.details?.reason === 'missing-object' ? snapshotGone(hash) : listed
+    if (listed.kind === 'error') return failureReason(listed.error) === 'missing-object' ? snapshotGone(hash) : listed
     for (const line of splitNul(listed.result.stdout)) {
       const entry = parseLongEntry(line)
       if (entry && wanted.has(entry.path)) found.set(entry.path, entry)

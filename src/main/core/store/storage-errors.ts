@@ -1,4 +1,4 @@
-import type { ProtocolError } from '../../../shared/protocol'
+import type { FailureReasonOf, ProtocolError } from '../../../shared/protocol'
 
 /** Which disk ran out: the project's (its files) or Retrace's data directory (database, content store). */
 export type StorageSide = 'project' | 'data'
@@ -54,7 +54,7 @@ export function storageFailure(
   const errno = errnoOf(error)
   const path = where.path
   const details: Record<string, unknown> = {
-    reason: shortage,
+    reason: shortage satisfies FailureReasonOf<'NO_SPACE' | 'UNAVAILABLE'>,
     ...(where.side !== undefined ? { where: where.side } : {}),
     ...(path !== undefined ? { path } : {}),
     ...(errno !== undefined ? { errno } : {}),

@@ -72,5 +72,6 @@ export function createWorkspaceLock(db: Database): WorkspaceLock {
 function busy(workspaceId: string) {
   return fail('BUSY', 'Another operation is changing this workspace; try again in a moment.', {
     workspace_id: workspaceId,
+    reason: 'workspace-busy',
   })
 }

@@ -46,4 +46,44 @@ describe('engine failure messages', () => {
     expect(isFailure(noModel, 'BUSY')).toBe(false)
     expect(isFailure({ kind: 'timeout' }, 'UNAVAILABLE')).toBe(false)
   })
+
+  test('the failures people meet most are shown in Chinese, sizes in binary units', () => {
+    const failures = [
+      {
+        code: 'TOO_LARGE',
+        message: '"big.log" is larger than the 64 MiB read limit.',
+        details: { path: 'big.log', size: 70_000_000, limit: 64 * 1024 * 1024, reason: 'read-limit' },
+      },
+      { code: 'NOT_FOUND', message: '"a.md" does not exist.', details: { path: 'a.md', reason: 'no-file' } },
+      {
+        code: 'UNAVAILABLE',
+        message: 'git status failed: fatal: bad revision',
+        details: { verb: 'status', detail: 'fatal: bad revision', reason: 'git-failed' },
+      },
+      {
+        code: 'BUSY',
+        message: 'Stop the running turn before archiving this session.',
+        details: { session_id: 's1', reason: 'turn-running' },
+      },
+    ] as const
+    const shown = failures.map((error) => failureMessage({ kind: 'error', error }, zh))
+    expect(shown).toEqual([
+      '“big.log”超过了 64 MiB 的读取上限。',
+      '“a.md”不存在。',
+      'git status 失败：fatal: bad revision',
+      '此会话中仍有一轮正在运行；请等待其结束或停止它。',
+    ])
+    expect(failureMessage({ kind: 'error', error: failures[0] }, en)).toBe(
+      '"big.log" is larger than the 64 MiB read limit.',
+    )
+  })
+
+  test('a size parameter the details do not give as a byte count falls back to the engine sentence', () => {
+    const error = {
+      code: 'TOO_LARGE',
+      message: '"big.log" is larger than the read limit.',
+      details: { path: 'big.log', limit: 'lots', reason: 'read-limit' },
+    } as const
+    expect(failureMessage({ kind: 'error', error }, zh)).toBe(error.message)
+  })
 })

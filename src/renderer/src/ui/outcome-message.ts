@@ -1,6 +1,8 @@
 import { failureReason, type ErrorCode, type FailureReasonOf, type ProtocolError } from '../../../shared/protocol'
-import { isMessageKey, messageParameters, type Translate } from '../i18n'
-import type { RequestOutcome } from '../transport'
+import { formatBytes, isMessageKey, messageParameters, type Translate } from '../i18n'
+// The module itself, not the transport's index: engine-side tests check real failures through this
+// file, and the index reaches for `window`.
+import type { RequestOutcome } from '../transport/request-client'
 
 export type FailedOutcome = Exclude<RequestOutcome<unknown>, { kind: 'ok' }>
 
@@ -31,11 +33,24 @@ export function protocolErrorMessage(error: ProtocolError, t: Translate): string
   if (!isMessageKey(key)) return error.message
   const params: Record<string, string | number> = {}
   for (const name of messageParameters(key)) {
-    const value = error.details?.[name]
-    if (typeof value !== 'string' && typeof value !== 'number') return error.message
+    const value = parameterValue(error.details, name)
+    if (value === undefined) return error.message
     params[name] = value
   }
   return t(key, params)
+}
+
+/**
+ * A sentence parameter from the failure's details. The engine sends sizes as byte counts (`limit`,
+ * `size`); a parameter named `<detail>Bytes` is that detail in the person's units ("64 MiB"), so
+ * the engine's details stay numbers a script can compare.
+ */
+function parameterValue(details: ProtocolError['details'], name: string): string | number | undefined {
+  const bytesOf = name.endsWith('Bytes') ? name.slice(0, -'Bytes'.length) : null
+  const value = details?.[bytesOf ?? name]
+  if (bytesOf !== null)
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? formatBytes(value) : undefined
+  return typeof value === 'string' || typeof value === 'number' ? value : undefined
 }
 
 /** Whether an outcome is the engine's failure with this code (and, if given, this declared reason). */

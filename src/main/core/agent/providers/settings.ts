@@ -188,7 +188,9 @@ export function createProviderSettings(options: ProviderSettingsOptions): Provid
     },
     save(input) {
       if (input.provider_id === CLI_PROVIDER_ID) {
-        return fail('UNSUPPORTED', 'The command-line provider is set by the flags Retrace was started with.')
+        return fail('UNSUPPORTED', 'The command-line provider is set by the flags Retrace was started with.', {
+          reason: 'command-line-provider',
+        })
       }
       const baseUrl = input.base_url.trim()
       if (baseUrl !== '') {
@@ -206,7 +208,10 @@ export function createProviderSettings(options: ProviderSettingsOptions): Provid
       }
       const existing = input.provider_id === undefined ? undefined : get(input.provider_id)
       if (input.provider_id !== undefined && !existing) {
-        return fail('NOT_FOUND', `There is no provider "${input.provider_id}".`, { provider_id: input.provider_id })
+        return fail('NOT_FOUND', `There is no provider "${input.provider_id}".`, {
+          provider_id: input.provider_id,
+          reason: 'no-provider',
+        })
       }
       let ciphertext: Buffer | null | 'keep' = null
       if (input.key.kind === 'stored') {
@@ -253,17 +258,25 @@ export function createProviderSettings(options: ProviderSettingsOptions): Provid
     },
     remove(providerId) {
       if (providerId === CLI_PROVIDER_ID) {
-        return fail('UNSUPPORTED', 'The command-line provider is set by the flags Retrace was started with.')
+        return fail('UNSUPPORTED', 'The command-line provider is set by the flags Retrace was started with.', {
+          reason: 'command-line-provider',
+        })
       }
       const removed = statement(db, 'DELETE FROM providers WHERE provider_id = ?').run(providerId)
       if (Number(removed.changes) === 0) {
-        return fail('NOT_FOUND', `There is no provider "${providerId}".`, { provider_id: providerId })
+        return fail('NOT_FOUND', `There is no provider "${providerId}".`, {
+          provider_id: providerId,
+          reason: 'no-provider',
+        })
       }
       return ok({})
     },
     activate(providerId) {
       if (!get(providerId))
-        return fail('NOT_FOUND', `There is no provider "${providerId}".`, { provider_id: providerId })
+        return fail('NOT_FOUND', `There is no provider "${providerId}".`, {
+          provider_id: providerId,
+          reason: 'no-provider',
+        })
       activeOverride = providerId === CLI_PROVIDER_ID ? CLI_PROVIDER_ID : null
       if (providerId !== CLI_PROVIDER_ID) {
         writeSetting(db, ACTIVE_KEY, providerId)

@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome } from '../../../../shared/protocol'
+import { fail, failureReason, ok, type Outcome } from '../../../../shared/protocol'
 import type { MutatorContext, PlannedChange, Receipt } from '../../journal'
 import type { ReadRecords } from '../read-records'
 import { defineTool, type ToolContext, type ToolDefinition, type ToolResult } from './define-tool'
@@ -38,7 +38,7 @@ export function recordWritten(receipt: Receipt, reads: ReadRecords): void {
 /** The model-facing result of a committed (or refused) mutation. */
 export function mutationResult(outcome: Outcome<Receipt>, context: ToolContext, verb: string): ToolResult {
   if (outcome.kind === 'error') {
-    const code = outcome.error.details?.reason === 'aborted' ? 'ABORTED' : outcome.error.code
+    const code = failureReason(outcome.error) === 'aborted' ? 'ABORTED' : outcome.error.code
     return { kind: 'error', code, message: outcome.error.message }
   }
   const receipt = outcome.result

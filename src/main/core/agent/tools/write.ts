@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { fail, ok, type Outcome } from '../../../../shared/protocol'
+import { fail, failureReason, ok, type Outcome } from '../../../../shared/protocol'
 import { openForRead } from '../../files'
 import { planWrite, type MutatorContext, type PlannedChange } from '../../journal'
 import { readToEnd, type FileIdentity } from '../../project-fs'
@@ -90,7 +90,7 @@ async function plan(
   }
   const seen = context.reads.get(path.result)
   const planned = await planWrite(planning, { path: path.result, source: { content }, expected: seen ?? null })
-  if (planned.kind === 'error' && seen === undefined && planned.error.details?.reason === 'baseline-mismatch') {
+  if (planned.kind === 'error' && seen === undefined && failureReason(planned.error) === 'already-exists') {
     // A file never read counts as "must not exist": overwriting unseen content is refused.
     return fail('CONFLICT', `"${path.result}" already exists; read it before replacing it.`, {
       path: path.result,
