@@ -51,7 +51,9 @@ describe('copying from the PDF text layer', () => {
 
   test('keeps a hyphen inside a line, or before a capital, a digit or a paragraph break', () => {
     expect(joined(page(['a well-known result', 'goes on']))).toBe('a well-known result goes on')
-    expect(joined(page(['written by Jean-', 'Paul and COVID-', '19 cases']))).toBe('written by Jean-Paul and COVID-19 cases')
+    expect(joined(page(['written by Jean-', 'Paul and COVID-', '19 cases']))).toBe(
+      'written by Jean-Paul and COVID-19 cases',
+    )
     expect(joined(page(['a paragraph ends in a dash-', { text: 'next one', gap: 30 }]))).toBe(
       'a paragraph ends in a dash-\nnext one',
     )
