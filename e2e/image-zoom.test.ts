@@ -134,4 +134,37 @@ describe('zooming images', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'image-zoom-editor.png') })
     await close(page, watch)
   })
+
+  test('the editor: a stroke drawn on a zoomed, scrolled canvas lands under the pointer', async () => {
+    const { page, watch } = await openFile('photo.png')
+    await expect
+      .poll(() => page.getByTestId('image-editor').getAttribute('data-ready'), { timeout: 20_000 })
+      .toBe('true')
+    const host = page.locator('.image-canvas')
+    const canvas = page.locator('.image-canvas canvas.lower-canvas')
+    await page.getByRole('group', { name: 'Zoom' }).getByRole('button', { name: 'Actual size (100%)' }).click()
+    await expect.poll(() => cssWidth(canvas)).toBe(1600)
+    await host.evaluate((element) => element.scrollTo({ left: 500, top: 400 }))
+    await page.getByRole('button', { name: 'Draw', exact: true }).click()
+    const box = await host.boundingBox()
+    if (!box) throw new Error('no canvas on screen')
+    const at = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) }
+    await page.mouse.move(at.x, at.y)
+    await page.mouse.down()
+    for (let i = 1; i <= 10; i++) await page.mouse.move(at.x + i * 4, at.y)
+    await page.mouse.up()
+    await expect.poll(() => page.getByRole('button', { name: 'Undo', exact: true }).isEnabled()).toBe(true)
+    // The image pixel under the stroke's middle, found from where the canvas is on screen now.
+    const stroke = await canvas.evaluate((element, point) => {
+      const c = element as HTMLCanvasElement
+      const rect = c.getBoundingClientRect()
+      const x = Math.round(((point.x + 20 - rect.left) * c.width) / rect.width)
+      const y = Math.round(((point.y - rect.top) * c.height) / rect.height)
+      const [r, g, b] = c.getContext('2d')?.getImageData(x, y, 1, 1).data ?? []
+      return { r, g, b }
+    }, at)
+    // The stroke colour is #e11d48.
+    expect(stroke).toEqual({ r: 0xe1, g: 0x1d, b: 0x48 })
+    await close(page, watch)
+  })
 })

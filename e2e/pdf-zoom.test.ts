@@ -151,7 +151,9 @@ describe('zooming the PDF reader', () => {
     await expect.poll(() => scrollWidth(page)).toBeLessThan(wideScroll)
     await expect.poll(() => pageWidth(page)).toBeLessThan(wide - 100)
     // The page fills the narrower pane as it filled the wide one (same margins).
-    await expect.poll(async () => (await scrollWidth(page)) - (await pageWidth(page))).toBeLessThan(wideScroll - wide + 4)
+    await expect
+      .poll(async () => (await scrollWidth(page)) - (await pageWidth(page)))
+      .toBeLessThan(wideScroll - wide + 4)
     await page.setViewportSize({ width: 1440, height: 900 })
     await expect.poll(() => pageWidth(page)).toBe(wide)
 

@@ -73,14 +73,7 @@ export const bitmapAdapter: DocumentAdapter = {
       react.render(
         <I18nContext.Provider value={{ locale, t: translator(locale), setLocale: () => {} }}>
           {editable ? (
-            <EditorView
-              state={state}
-              path={options.path}
-              onCanvas={attach}
-              run={run}
-              applyZoom={applyZoom}
-              onCanvasScroll={onCanvasScroll}
-            />
+            <EditorView state={state} path={options.path} onCanvas={attach} run={run} applyZoom={applyZoom} />
           ) : (
             <ImagePreview
               bytes={shown}
@@ -175,14 +168,6 @@ export const bitmapAdapter: DocumentAdapter = {
         })
       }
       return canvas.getBoundingClientRect().width / canvas.width
-    }
-
-    /**
-     * fabric keeps the canvas's page offset from its last resize; a zoomed canvas scrolled inside
-     * its pane moves without one, and a stroke would land where the canvas was.
-     */
-    function onCanvasScroll() {
-      ;(editor as unknown as { _graphics?: CanvasSizing } | null)?._graphics?.getCanvas().calcOffset()
     }
 
     async function run(action: Action) {
@@ -356,7 +341,6 @@ export const bitmapAdapter: DocumentAdapter = {
 interface CanvasSizing {
   adjustCanvasDimension(): void
   setCanvasCssDimension(dimension: Record<string, string>): void
-  getCanvas(): { calcOffset(): void }
 }
 
 type Action =
@@ -371,7 +355,6 @@ function EditorView(props: {
   onCanvas: (host: HTMLDivElement | null) => void
   run: (action: Action) => Promise<void>
   applyZoom: (zoom: ImageZoom) => number | null
-  onCanvasScroll: () => void
 }) {
   const { t } = useI18n()
   const snapshot = useSyncExternalStore(props.state.subscribe, props.state.get)
@@ -469,7 +452,6 @@ function EditorView(props: {
       <div
         className="image-canvas"
         ref={canvasHost}
-        onScroll={props.onCanvasScroll}
         tabIndex={0}
         role="application"
         aria-label={t('image.canvas', { path: props.path })}
