@@ -36,6 +36,18 @@ const workspace = useWorkspace({
     writeFileSync(join(project, 'papers', 'paper.pdf'), paperPdf())
     writeFileSync(join(project, 'papers', 'ligatures.pdf'), ligaturePdf())
     writeFileSync(join(project, 'papers', 'broken.pdf'), truncatedPdf())
+    // A line of text circled by a freehand ink annotation whose box covers the whole line.
+    writeFileSync(
+      join(project, 'papers', 'inked.pdf'),
+      writePdf({
+        pages: [
+          {
+            texts: [{ x: 72, y: 700, size: 14, text: 'Selectable words under the ink circle' }],
+            inks: [{ rect: [60, 680, 400, 730], strokes: [[62, 705, 230, 728, 398, 705, 230, 682, 62, 705]] }],
+          },
+        ],
+      }),
+    )
   },
 })
 let host: RunningWebHost
@@ -200,5 +212,45 @@ describe('copying and damage', () => {
     expect(await failed.textContent()).not.toContain('Cannot preview this file yet')
     expect(await failed.getByRole('button', { name: 'Download' }).isEnabled()).toBe(true)
     await context.close()
+  })
+
+  test('a text selection can start under an ink annotation when no tool is on', async () => {
+    const { page, watch } = await openPdf('papers/inked.pdf')
+    await expect.poll(() => page.locator('.annotationLayer section.inkAnnotation').count()).toBe(1)
+    // From inside "Selectable" (inside the ink's box, off its stroke) to the end of "words".
+    const points = await page
+      .locator('.textLayer')
+      .first()
+      .evaluate((layer) => {
+        const boxOf = (word: string) => {
+          const walker = document.createTreeWalker(layer, NodeFilter.SHOW_TEXT)
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const at = (node as Text).data.indexOf(word)
+            if (at < 0) continue
+            const range = document.createRange()
+            range.setStart(node, at)
+            range.setEnd(node, at + word.length)
+            return range.getBoundingClientRect()
+          }
+          throw new Error(`no ${word} in the text layer: ${JSON.stringify(layer.textContent)}`)
+        }
+        const from = boxOf('Selectable')
+        const to = boxOf('words')
+        return {
+          from: { x: from.left + 3, y: from.top + from.height / 2 },
+          to: { x: to.right - 1, y: to.top + to.height / 2 },
+        }
+      })
+    const under = await page.evaluate(
+      ({ x, y }) => document.elementFromPoint(x, y)?.closest('.annotationLayer') !== null,
+      points.from,
+    )
+    expect(under, 'the ink annotation covers the text where the drag starts').toBe(false)
+    await page.mouse.move(points.from.x, points.from.y)
+    await page.mouse.down()
+    await page.mouse.move(points.to.x, points.to.y, { steps: 8 })
+    await page.mouse.up()
+    expect(await page.evaluate(() => getSelection()?.toString().trim())).toMatch(/^S?electable words$/)
+    await close(page, watch)
   })
 })
