@@ -172,7 +172,7 @@ describe('the PDF reader', () => {
     await close(page, watch)
   })
 
-  test('copy reads like the paper: joined lines, kept paragraphs and hyphens, no spaces in Chinese', async () => {
+  test('copy reads like the paper: joined lines, rejoined hyphenated words, kept paragraphs, no spaces in Chinese', async () => {
     const { page, watch } = await openPdf('papers/paper.pdf', { clipboard: true })
     await firstPageDrawn(page)
     await expect

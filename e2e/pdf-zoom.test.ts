@@ -186,7 +186,7 @@ describe('zooming the PDF reader', () => {
   })
 })
 
-describe('copying and damage', () => {
+describe('copying, damage, ink and the annotation toolbar', () => {
   test('copied text has its ligatures spelled out and a word hyphenated at a line end rejoined', async () => {
     const { page, watch } = await openPdf('papers/ligatures.pdf', { clipboard: true })
     const layerText = await page.locator('.textLayer').first().textContent()
@@ -251,6 +251,37 @@ describe('copying and damage', () => {
     await page.mouse.move(points.to.x, points.to.y, { steps: 8 })
     await page.mouse.up()
     expect(await page.evaluate(() => getSelection()?.toString().trim())).toMatch(/^S?electable words$/)
+    await close(page, watch)
+  })
+
+  test("a selected highlight's toolbar is laid out like the app's: a visible delete icon, reachable and working from the keyboard", async () => {
+    const { page, watch } = await openPdf('papers/paper.pdf')
+    await selectText(page, 1, 'Lattice methods', 'plane.')
+    await page.getByRole('button', { name: 'Highlight', exact: true }).click()
+    await expect.poll(() => page.locator('.highlightEditor').count()).toBe(1)
+    await page.locator('.highlightEditor').focus()
+    const toolbar = page.getByRole('toolbar').filter({ has: page.locator('.deleteButton') })
+    await expect.poll(() => toolbar.count()).toBe(1)
+    const remove = toolbar.getByRole('button', { name: 'Remove highlight' })
+    const look = await remove.evaluate((button) => {
+      const before = getComputedStyle(button, '::before')
+      const toolbar = button.closest('.editToolbar')
+      const readerToolbar = button.closest('.pdf-reader')?.querySelector('.pdf-toolbar')
+      return {
+        content: before.content,
+        font: before.fontFamily,
+        toolbar: toolbar ? getComputedStyle(toolbar).backgroundColor : '',
+        reader: readerToolbar ? getComputedStyle(readerToolbar).backgroundColor : 'none',
+      }
+    })
+    expect(look.content).not.toBe('""')
+    expect(look.font).toContain('codicon')
+    // The toolbar takes the reader's own toolbar colour.
+    expect(look.toolbar).toBe(look.reader)
+    await page.screenshot({ path: join(ARTIFACTS, 'pdf-editor-toolbar.png') })
+    await remove.focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('.highlightEditor').count()).toBe(0)
     await close(page, watch)
   })
 })
