@@ -14,7 +14,9 @@ export type WheelZoom =
   | { readonly kind: 'factor'; readonly factor: number; readonly clientX: number; readonly clientY: number }
 
 /** The zoom command a key press is, if it is one (layouts differ: `+` may need Shift, `=` not). */
-export function zoomCommandOf(event: KeyboardEvent): ZoomCommand | null {
+export function zoomCommandOf(
+  event: Pick<KeyboardEvent, 'ctrlKey' | 'metaKey' | 'altKey' | 'key' | 'code'>,
+): ZoomCommand | null {
   if (!(event.ctrlKey || event.metaKey) || event.altKey) return null
   switch (event.key) {
     case '=':
@@ -41,11 +43,15 @@ export function zoomCommandOf(event: KeyboardEvent): ZoomCommand | null {
 const PINCH_MAX_PIXELS = 50
 /** Pixels of pinch that scale by e (pdf.js's own viewer uses the same exponential). */
 const PINCH_PIXELS_PER_E = 100
+/** `WheelEvent.DOM_DELTA_PIXEL`, spelled out so the mapping is testable without a DOM. */
+const DOM_DELTA_PIXEL = 0
 
-export function wheelZoomOf(event: WheelEvent): WheelZoom | null {
+export function wheelZoomOf(
+  event: Pick<WheelEvent, 'ctrlKey' | 'metaKey' | 'deltaY' | 'deltaMode' | 'clientX' | 'clientY'>,
+): WheelZoom | null {
   if (!(event.ctrlKey || event.metaKey) || event.deltaY === 0) return null
   const at = { clientX: event.clientX, clientY: event.clientY }
-  if (event.deltaMode === WheelEvent.DOM_DELTA_PIXEL && Math.abs(event.deltaY) < PINCH_MAX_PIXELS) {
+  if (event.deltaMode === DOM_DELTA_PIXEL && Math.abs(event.deltaY) < PINCH_MAX_PIXELS) {
     return { kind: 'factor', factor: Math.exp(-event.deltaY / PINCH_PIXELS_PER_E), ...at }
   }
   return { kind: 'steps', steps: event.deltaY < 0 ? 1 : -1, ...at }
