@@ -172,7 +172,7 @@ describe('the PDF reader', () => {
     await close(page, watch)
   })
 
-  test('copy reads like the paper: joined lines, kept paragraphs and hyphens, no spaces in Chinese', async () => {
+  test('copy reads like the paper: joined lines, rejoined hyphenated words, kept paragraphs, no spaces in Chinese', async () => {
     const { page, watch } = await openPdf('papers/paper.pdf', { clipboard: true })
     await firstPageDrawn(page)
     await expect
@@ -184,7 +184,7 @@ describe('the PDF reader', () => {
     await page.getByRole('checkbox', { name: 'Keep line breaks' }).check()
     await selectText(page, 1, 'Lattice methods', 'plane.')
     expect(await copySelection(page)).toBe(
-      'Lattice methods give a well-\nknown way for cooperative\nreasoning in the plane.',
+      'Lattice methods give a con-\nvenient way for cooperative\nreasoning in the plane.',
     )
     await page.getByRole('checkbox', { name: 'Keep line breaks' }).uncheck()
 

@@ -32,12 +32,12 @@ export const PAPER = {
   title: 'A Study of Lattice Methods',
   /** Page 1's three paragraphs as laid out, and what copying all of them must give. */
   paragraphs: [
-    ['Lattice methods give a well-', 'known way for co\u00adoperative', 'reasoning in the plane.'],
+    ['Lattice methods give a con-', 'venient way for co\u00adoperative', 'reasoning in the plane.'],
     ['The second paragraph starts', 'after a wider gap and it ends', 'right here.'],
     ['Indented paragraphs start a', 'new paragraph too.'],
   ],
   copied:
-    'Lattice methods give a well-known way for cooperative reasoning in the plane.\n' +
+    'Lattice methods give a convenient way for cooperative reasoning in the plane.\n' +
     'The second paragraph starts after a wider gap and it ends right here.\n' +
     'Indented paragraphs start a new paragraph too.',
   cjkLines: ['知识库是一个开放的', '平台，欢迎参与编写。'],

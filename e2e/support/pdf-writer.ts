@@ -34,6 +34,11 @@ export interface PageSpec {
   readonly links?: readonly LinkSpec[]
   /** Sticky notes (`/Subtype /Text`, the "Comment" icon) with their text. */
   readonly notes?: ReadonlyArray<{ readonly rect: readonly [number, number, number, number]; readonly text: string }>
+  /** Freehand ink annotations (`/Subtype /Ink`): strokes of [x1, y1, x2, y2, …] in page space. */
+  readonly inks?: ReadonlyArray<{
+    readonly rect: readonly [number, number, number, number]
+    readonly strokes: ReadonlyArray<readonly number[]>
+  }>
 }
 
 export interface OutlineSpec {
@@ -180,11 +185,12 @@ export function writePdf(spec: PdfSpec): Buffer {
     const height = page.height ?? 842
     const links = page.links ?? []
     const notes = page.notes ?? []
+    const inks = page.inks ?? []
     add({
       dict: (str) =>
         `/Type /Page /Parent ${ref(2)} /MediaBox [0 0 ${width} ${height}] /Contents ${ref(pageNumberToObject(index + 1) + 1)} ` +
         `/Resources << /Font << /F1 ${ref(fontBase)} /F2 ${ref(fontBase + 1)} /F3 ${ref(fontBase + 2)} >> >>` +
-        (links.length + notes.length > 0
+        (links.length + notes.length + inks.length > 0
           ? ` /Annots [${[
               ...links.map(
                 (link) =>
@@ -198,6 +204,11 @@ export function writePdf(spec: PdfSpec): Buffer {
                 (note) =>
                   `<< /Type /Annot /Subtype /Text /Name /Comment /Rect [${note.rect.join(' ')}] ` +
                   `/Contents ${str(Buffer.from(note.text, 'latin1'))} >>`,
+              ),
+              ...inks.map(
+                (ink) =>
+                  `<< /Type /Annot /Subtype /Ink /Rect [${ink.rect.join(' ')}] /C [1 0 0] /BS << /W 3 >> ` +
+                  `/InkList [${ink.strokes.map((stroke) => `[${stroke.join(' ')}]`).join(' ')}] >>`,
               ),
             ].join(' ')}]`
           : ''),

@@ -12,6 +12,11 @@ export function Unsupported(props: {
   mime: string
   size: number
   reason: string
+  /**
+   * What the heading says when the type has a viewer that could not open this file (a damaged
+   * PDF): "Cannot preview this file yet" would promise a viewer still to come.
+   */
+  title?: string | undefined
   /** Absent while the bytes cannot be fetched (the button then says why it is disabled). */
   onDownload?: (() => Promise<Blob | null>) | undefined
   downloadUnavailable?: string | undefined
@@ -35,11 +40,11 @@ export function Unsupported(props: {
   return (
     <div className="cannot-preview" data-testid="cannot-preview">
       <Icon name="file-binary" className="cannot-preview-icon" />
-      <h3>{t('viewer.cannotPreview')}</h3>
+      <h3>{props.title ?? t('viewer.cannotPreview')}</h3>
       <p className="cannot-preview-detail">
         {t('viewer.binaryDetail', { mime: props.mime, size: describeSize(props.size, t) })}
       </p>
-      <p>{props.reason}</p>
+      {props.reason && <p>{props.reason}</p>}
       <div className="cannot-preview-actions">
         <button
           type="button"

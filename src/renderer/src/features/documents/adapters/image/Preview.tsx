@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { formatBytes, useI18n } from '../../../../i18n'
 import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { MountOptions } from '../types'
 import { blobOf, ConvertToPng, imagePng } from './common'
 import { EDIT_LIMITS, imageInfo, type EditVerdict, type ImageInfo } from './image-info'
+import { onResize } from '../zoom-input'
+import { FIT, useZoomInput, ZoomControls, type ImageZoom } from './zoom'
 
 const FORMAT_NAMES: Record<ImageInfo['format'], string> = {
   png: 'PNG',
@@ -43,6 +45,7 @@ export function ImagePreview(props: {
   const [image, setImage] = useState<HTMLImageElement | null>(null)
   const [broken, setBroken] = useState(false)
   const [source, setSource] = useState(false)
+  const { zoom, shown, setZoom, setFrame, setView, measure, imageStyle } = useViewZoom(image, props.compact)
   const reason =
     props.verdict?.kind === 'preview'
       ? props.verdict.reason
@@ -72,7 +75,7 @@ export function ImagePreview(props: {
     }
   })()
   return (
-    <div className="image-preview" data-testid="image-preview" data-reason={reason ?? info.format}>
+    <div className="image-preview" data-testid="image-preview" data-reason={reason ?? info.format} ref={setFrame}>
       {!props.compact && (
         <div className="image-preview-bar" role="toolbar" aria-label={t('image.tools')}>
           <span className="badge">{t('image.previewOnly')}</span>
@@ -84,6 +87,7 @@ export function ImagePreview(props: {
               {source ? t('svg.image') : t('svg.source')}
             </button>
           )}
+          {!source && !broken && <ZoomControls zoom={zoom} shown={shown} onZoom={setZoom} />}
           {image && !broken && (
             <ConvertToPng toPng={() => imagePng(image)} createCopy={props.createCopy} openFile={props.openFile} />
           )}
@@ -94,7 +98,12 @@ export function ImagePreview(props: {
           {new TextDecoder().decode(props.bytes)}
         </pre>
       ) : (
-        <div className={`image-view image-view-${props.compact ? 'compact' : 'full'}`}>
+        <div
+          className={`image-view image-view-${props.compact ? 'compact' : 'full'}${zoom.kind === 'scale' ? ' image-view-zoomed' : ''}`}
+          ref={setView}
+          tabIndex={props.compact ? undefined : 0}
+          aria-label={props.compact ? undefined : props.path}
+        >
           {broken ? (
             <ErrorLine className="viewer-note" message={t('image.undecodable')} />
           ) : (
@@ -103,8 +112,10 @@ export function ImagePreview(props: {
               src={url}
               alt={props.path}
               data-testid="image-view"
+              style={imageStyle}
               onLoad={(event) => {
                 event.currentTarget.dataset.rendered = 'true'
+                measure()
               }}
               onError={() => setBroken(true)}
             />
@@ -113,4 +124,55 @@ export function ImagePreview(props: {
       )}
     </div>
   )
+}
+
+/**
+ * The preview's zoom: fitted into the pane until the person zooms, then a scale of the image's own
+ * pixels (the pane scrolls). The fitted scale is measured from the image on screen, again whenever
+ * the pane changes size. A compact preview (Review, History) stays fitted: it has no toolbar.
+ */
+function useViewZoom(image: HTMLImageElement | null, compact: boolean) {
+  const [zoom, setZoomState] = useState<ImageZoom>(FIT)
+  const [fitted, setFitted] = useState<number | null>(null)
+  const [frame, setFrame] = useState<HTMLDivElement | null>(null)
+  const [view, setView] = useState<HTMLDivElement | null>(null)
+  const fitting = zoom.kind === 'fit'
+  const measure = useCallback(() => {
+    if (image && image.naturalWidth > 0) setFitted(image.getBoundingClientRect().width / image.naturalWidth)
+  }, [image])
+  useEffect(() => {
+    if (!view || !fitting) return
+    const abort = new AbortController()
+    onResize(view, measure, abort.signal)
+    return () => abort.abort()
+  }, [view, fitting, measure])
+  const shown = fitting ? fitted : zoom.scale
+  const setZoom = useCallback(
+    (next: ImageZoom, at?: { clientX: number; clientY: number }) => {
+      setZoomState(next)
+      if (!view || shown === null) return
+      // The point under the pointer (or the pane's middle) keeps the same image pixel under it.
+      const box = view.getBoundingClientRect()
+      const x = (at?.clientX ?? box.left + box.width / 2) - box.left
+      const y = (at?.clientY ?? box.top + box.height / 2) - box.top
+      const from = { left: view.scrollLeft + x, top: view.scrollTop + y }
+      requestAnimationFrame(() => {
+        if (next.kind === 'fit') return measure()
+        const ratio = next.scale / shown
+        view.scrollTo({ left: from.left * ratio - x, top: from.top * ratio - y })
+      })
+    },
+    [view, shown, measure],
+  )
+  useZoomInput(compact ? null : frame, view, shown, setZoom)
+  const imageStyle =
+    zoom.kind === 'scale' && image && image.naturalWidth > 0
+      ? {
+          width: `${image.naturalWidth * zoom.scale}px`,
+          height: `${image.naturalHeight * zoom.scale}px`,
+          maxWidth: 'none',
+          maxHeight: 'none',
+        }
+      : undefined
+  return { zoom, shown, setZoom, setFrame, setView, measure, imageStyle }
 }

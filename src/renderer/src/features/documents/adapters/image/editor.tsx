@@ -8,6 +8,7 @@ import { blobOf, bytesOf, dataUrlBytes } from './common'
 import { editVerdict, imageInfo, isLosslessWebp } from './image-info'
 import { carryExif } from './jpeg-metadata'
 import { ImagePreview } from './Preview'
+import { FIT, useZoomInput, ZoomControls, type ImageZoom } from './zoom'
 import './image.css'
 
 /**
@@ -72,7 +73,7 @@ export const bitmapAdapter: DocumentAdapter = {
       react.render(
         <I18nContext.Provider value={{ locale, t: translator(locale), setLocale: () => {} }}>
           {editable ? (
-            <EditorView state={state} path={options.path} onCanvas={attach} run={run} />
+            <EditorView state={state} path={options.path} onCanvas={attach} run={run} applyZoom={applyZoom} />
           ) : (
             <ImagePreview
               bytes={shown}
@@ -144,6 +145,29 @@ export const bitmapAdapter: DocumentAdapter = {
       if (canvas instanceof HTMLCanvasElement && canvas.width > 0) return { width: canvas.width, height: canvas.height }
       const image = current.getCanvasSize()
       return { width: image.width, height: image.height }
+    }
+
+    /**
+     * Shows the canvas fitted (the editor's own sizing) or at a scale of the image's pixels. Only
+     * the canvas's CSS size changes: the pixels, the history and what is exported do not, and the
+     * editor maps the pointer through the CSS size, so the tools work at any zoom. Returns the
+     * scale on screen (for a fit, what the fit came to), or null before the image is loaded.
+     */
+    function applyZoom(zoom: ImageZoom): number | null {
+      const current = (editor as unknown as { _graphics?: CanvasSizing } | null)?._graphics
+      const canvas = root.querySelector('canvas.lower-canvas')
+      if (!current || !state.get().ready || !(canvas instanceof HTMLCanvasElement) || canvas.width === 0) return null
+      if (zoom.kind === 'fit') {
+        current.adjustCanvasDimension()
+      } else {
+        current.setCanvasCssDimension({
+          width: `${canvas.width * zoom.scale}px`,
+          height: `${canvas.height * zoom.scale}px`,
+          'max-width': 'none',
+          'max-height': 'none',
+        })
+      }
+      return canvas.getBoundingClientRect().width / canvas.width
     }
 
     async function run(action: Action) {
@@ -310,6 +334,15 @@ export const bitmapAdapter: DocumentAdapter = {
   },
 }
 
+/**
+ * The canvas sizing of the editor's graphics layer (tui-image-editor 3.15 `Graphics`; the editor's
+ * own `resizeCanvasDimension` is a command with the history, and a zoom is no edit).
+ */
+interface CanvasSizing {
+  adjustCanvasDimension(): void
+  setCanvasCssDimension(dimension: Record<string, string>): void
+}
+
 type Action =
   | { kind: 'crop' | 'crop-square' | 'crop-apply' | 'flip-x' | 'flip-y' | 'draw' | 'shape' | 'text-tool' | 'cancel' }
   | { kind: 'undo' | 'redo' }
@@ -321,14 +354,25 @@ function EditorView(props: {
   path: string
   onCanvas: (host: HTMLDivElement | null) => void
   run: (action: Action) => Promise<void>
+  applyZoom: (zoom: ImageZoom) => number | null
 }) {
   const { t } = useI18n()
   const snapshot = useSyncExternalStore(props.state.subscribe, props.state.get)
   const [text, setText] = useState('')
   const textBox = useRef<HTMLInputElement>(null)
   const canvasHost = useRef<HTMLDivElement>(null)
-  const { onCanvas } = props
+  const [frame, setFrame] = useState<HTMLDivElement | null>(null)
+  const [zoom, setZoom] = useState<ImageZoom>(FIT)
+  const [shown, setShown] = useState<number | null>(null)
+  const { onCanvas, applyZoom } = props
   useEffect(() => onCanvas(canvasHost.current), [onCanvas])
+  // Again after every change of the image's size too: a crop or a rotation re-fits the canvas.
+  // In the next frame: the editor re-fits its canvas after the size change has been published.
+  useEffect(() => {
+    const frameId = requestAnimationFrame(() => setShown(applyZoom(zoom)))
+    return () => cancelAnimationFrame(frameId)
+  }, [applyZoom, zoom, snapshot.ready, snapshot.width, snapshot.height])
+  useZoomInput(frame, frame, shown, setZoom)
   useEffect(() => {
     if (snapshot.tool === 'text') textBox.current?.focus()
   }, [snapshot.tool])
@@ -345,7 +389,13 @@ function EditorView(props: {
     </button>
   )
   return (
-    <div className="image-editor" data-testid="image-editor" data-ready={snapshot.ready} data-tool={snapshot.tool}>
+    <div
+      className="image-editor"
+      data-testid="image-editor"
+      data-ready={snapshot.ready}
+      data-tool={snapshot.tool}
+      ref={setFrame}
+    >
       <div className="image-toolbar" role="toolbar" aria-label={t('image.tools')}>
         {tool(t('image.crop'), { kind: 'crop' }, snapshot.tool === 'crop')}
         {tool(t('image.rotateLeft'), { kind: 'rotate', angle: -90 })}
@@ -359,6 +409,8 @@ function EditorView(props: {
         <span className="image-toolbar-gap" />
         {tool(t('image.undo'), { kind: 'undo' }, undefined, { disabled: !snapshot.canUndo })}
         {tool(t('image.redo'), { kind: 'redo' }, undefined, { disabled: !snapshot.canRedo })}
+        <span className="image-toolbar-gap" />
+        <ZoomControls zoom={zoom} shown={shown} disabled={disabled} onZoom={setZoom} />
         <span className="image-size" data-testid="image-size">
           {snapshot.ready ? t('image.size', { width: snapshot.width, height: snapshot.height }) : t('image.loading')}
         </span>

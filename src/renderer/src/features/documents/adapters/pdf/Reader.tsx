@@ -388,20 +388,23 @@ export function ReaderView(props: { reader: PdfReader; path: string; compact: bo
   } else if (phase.kind === 'password') {
     overlay = <PasswordPrompt reader={reader} name={name} incorrect={phase.incorrect} />
   } else if (phase.kind === 'failed') {
-    const reason =
+    // The reader exists, so every failure says what happened to this file, never "cannot preview
+    // this file yet": damaged (pdf.js could not parse it), locked, or over the size limit.
+    const { title, reason } =
       phase.reason === 'corrupt'
-        ? t('pdf.corrupt', { message: phase.message })
+        ? { title: t('pdf.corrupt', { message: phase.message || t('pdf.corruptUnknown') }), reason: '' }
         : phase.reason === 'too-large'
-          ? t('pdf.tooLarge')
+          ? { title: t('pdf.notOpened'), reason: t('pdf.tooLarge') }
           : phase.reason === 'locked'
-            ? t('pdf.locked')
-            : t('pdf.failed', { message: phase.message })
+            ? { title: t('pdf.password.title'), reason: t('pdf.locked') }
+            : { title: t('pdf.failed', { message: phase.message }), reason: '' }
     overlay = (
       <div className="pdf-state" data-testid="pdf-failed" data-reason={phase.reason}>
         <Unsupported
           path={props.path}
           mime="application/pdf"
           size={reader.originalBytes.length}
+          title={title}
           reason={reason}
           onDownload={async () =>
             new Blob([reader.originalBytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' })

@@ -42,11 +42,32 @@ describe('copying from the PDF text layer', () => {
     ).toBe('Body text goes on across the line\nIndented start more text')
   })
 
-  test('keeps ordinary hyphens and removes soft hyphens', () => {
+  test('rejoins a word hyphenated at a line end when the next line goes on in lower case', () => {
     expect(joined(page(['a well-', 'known result and infor\u00ad', 'mation theory']))).toBe(
-      'a well-known result and information theory',
+      'a wellknown result and information theory',
     )
+    expect(joined(page(['the hyphen\u2010', 'ated word']))).toBe('the hyphenated word')
+  })
+
+  test('keeps a hyphen inside a line, or before a capital, a digit or a paragraph break', () => {
+    expect(joined(page(['a well-known result', 'goes on']))).toBe('a well-known result goes on')
+    expect(joined(page(['written by Jean-', 'Paul and COVID-', '19 cases']))).toBe(
+      'written by Jean-Paul and COVID-19 cases',
+    )
+    expect(joined(page(['a paragraph ends in a dash-', { text: 'next one', gap: 30 }]))).toBe(
+      'a paragraph ends in a dash-\nnext one',
+    )
+  })
+
+  test('removes soft hyphens', () => {
     expect(joined(page(['co\u00adoperate inside a line', 'too']))).toBe('cooperate inside a line too')
+  })
+
+  test('spells out ligatures (U+FB00–FB06), joined or with line breaks kept', () => {
+    expect(joined(page(['the \ufb01rst \ufb02ow', 'o\ufb00ers \ufb03x \ufb04uent \ufb05 \ufb06']))).toBe(
+      'the first flow offers ffix ffluent st st',
+    )
+    expect(fragmentsToText(page(['\ufb01ne', 'e\ufb00ect']), { keepLineBreaks: true })).toBe('fine\neffect')
   })
 
   test('inserts no space between CJK characters', () => {

@@ -33,6 +33,8 @@ const SOFT_HYPHEN = '\u00ad'
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u
 const SENTENCE_END = /[.!?:;。！？：；…」』”"')\]）]$/u
 const HYPHENS = /[-\u2010]$/u
+/** Typographic ligatures (ff, fi, fl, ffi, ffl, long s t, st) a font maps its glyphs to. */
+const LIGATURES = /[\ufb00-\ufb06]/gu
 
 const height = (box: { top: number; bottom: number }) => Math.max(0, box.bottom - box.top)
 
@@ -123,15 +125,29 @@ function join(before: string, after: string): string {
   if (a === '') return b
   if (b === '') return a
   if (a.endsWith(SOFT_HYPHEN)) return a.slice(0, -1) + b
-  if (HYPHENS.test(a)) return a + b
+  // A hyphen that ends a line and is followed by a lowercase letter split one word across the
+  // line ("hyphen-" / "ated"): the word is rejoined without it, as Firefox and Chrome copy it. Any
+  // other hyphen at a line end stays: before a capital or a digit ("Jean-" / "Paul", "COVID-" /
+  // "19") it is part of the name. The rule cannot tell a compound broken at its own hyphen
+  // ("well-" / "known") from a hyphenated word without a dictionary; those lose their hyphen,
+  // which is the rarer loss in typeset text.
+  if (HYPHENS.test(a)) return /^\p{Ll}/u.test(b) ? a.slice(0, -1) + b : a + b
   if (CJK.test(a.at(-1) ?? '') || CJK.test(b[0] ?? '')) return a + b
   return `${a} ${b}`
+}
+
+/**
+ * Ligatures spelled out as their letters (what NFKC does for U+FB00–FB06 alone: full NFKC would
+ * also rewrite full-width CJK punctuation, superscripts and the like, which the copy must keep).
+ */
+export function spellLigatures(text: string): string {
+  return text.replace(LIGATURES, (ligature) => ligature.normalize('NFKC'))
 }
 
 export function fragmentsToText(fragments: readonly TextFragment[], options: CopyOptions): string {
   const lines = toLines(fragments)
   if (lines.length === 0) return ''
-  const strip = (text: string) => text.replaceAll(SOFT_HYPHEN, '')
+  const strip = (text: string) => spellLigatures(text.replaceAll(SOFT_HYPHEN, ''))
   if (options.keepLineBreaks) {
     return lines.map((line, i) => strip(i === lines.length - 1 ? line.text : line.text.trimEnd())).join('\n')
   }

@@ -1,5 +1,4 @@
 import { createStore, type Store } from '../../../../ui/store'
-import { fragmentsToText } from './copy-text'
 import { confineEditor, modeOfTool, toolOfMode, type EditorUiManager } from './annotation-editor'
 import { currentFindMatch, readerHasSelection, selectElements } from './find-match'
 import { toOutline } from './outline-tree'
@@ -17,8 +16,9 @@ import {
   type ReaderViewState,
   type Tool,
 } from './reader-state'
-import { selectionFragments } from './selection-fragments'
+import { copySelection } from './selection-fragments'
 import { clampAspect, ThumbnailRenderer } from './thumbnails'
+import { bindReaderZoom } from './zoom-keys'
 
 type PDFDocumentProxy = PdfjsLib.PDFDocumentProxy
 type PDFDocumentLoadingTask = PdfjsLib.PDFDocumentLoadingTask
@@ -92,7 +92,7 @@ export class PdfReader {
     this.viewerElement.className = 'pdfViewer'
     this.container.append(this.viewerElement)
     this.attached = new Promise((resolve) => (this.resolveAttached = resolve))
-    this.container.addEventListener('copy', (event) => this.onCopy(event), {
+    this.container.addEventListener('copy', (event) => copySelection(event, this.container, this.store.get()), {
       capture: true,
       signal: this.abort.signal,
     })
@@ -111,6 +111,14 @@ export class PdfReader {
     for (const type of ['pointerup', 'keyup', 'focusout', 'change']) {
       this.container.addEventListener(type, () => this.scheduleCheck(), { signal: this.abort.signal })
     }
+    bindReaderZoom({
+      container: this.container,
+      frame: () => this.frame ?? this.container,
+      viewer: () => this.viewer,
+      scaleValue: () => this.store.get().scaleValue,
+      initialFit: options.compact ? 'page-fit' : 'page-width',
+      signal: this.abort.signal,
+    })
     void this.open()
   }
 
@@ -564,19 +572,6 @@ export class PdfReader {
     if (!frame.isConnected) return false
     if (target === document.body || target === document.documentElement || target === document) return this.lastInside
     return target instanceof Node && frame.contains(target)
-  }
-
-  // --- copy ------------------------------------------------------------------------------------
-
-  private onCopy(event: ClipboardEvent) {
-    const fragments = selectionFragments(document.getSelection(), this.container)
-    if (!fragments || !event.clipboardData) return
-    event.clipboardData.setData(
-      'text/plain',
-      fragmentsToText(fragments, { keepLineBreaks: this.store.get().keepLineBreaks }).normalize('NFC'),
-    )
-    event.preventDefault()
-    event.stopImmediatePropagation()
   }
 
   destroy() {

@@ -1,4 +1,4 @@
-import type { TextFragment } from './copy-text'
+import { fragmentsToText, type CopyOptions, type TextFragment } from './copy-text'
 
 /**
  * The selected text of pdf.js text layers inside `root`, as positioned fragments in reading (DOM)
@@ -40,4 +40,16 @@ export function selectionFragments(selection: Selection | null, root: HTMLElemen
     }
   }
   return fragments.length > 0 ? fragments : null
+}
+
+/**
+ * The reader's copy handler (capture phase on its scroll container): text-layer text goes to the
+ * clipboard as `fragmentsToText` rewrites it; any other selection is copied as the browser would.
+ */
+export function copySelection(event: ClipboardEvent, root: HTMLElement, options: CopyOptions): void {
+  const fragments = selectionFragments(document.getSelection(), root)
+  if (!fragments || !event.clipboardData) return
+  event.clipboardData.setData('text/plain', fragmentsToText(fragments, options).normalize('NFC'))
+  event.preventDefault()
+  event.stopImmediatePropagation()
 }
