@@ -39,4 +39,4 @@ test('a 1 500-file patch commits as one transaction even with only 256 file desc
   expect(child.status, child.stderr).toBe(0)
   expect(child.stdout.trim()).toBe('"ok"')
   expect(readFileSync(join(root, 'src', 'f1499.txt'), 'utf8')).toBe('1499+\n')
-})
+}, 120_000)

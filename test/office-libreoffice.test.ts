@@ -299,7 +299,7 @@ describe.skipIf(detection.kind === 'missing')('LibreOffice tier', () => {
     expect(again).toMatchObject({ result: { kind: 'pdf', cached: true } })
     expect(converter?.stats).toEqual(served)
     expect(served.resident).toBeGreaterThan(0)
-  })
+  }, 120_000)
 
   test('password-protected and truncated files get explicit states, not a crash', async () => {
     const truncated = corpusFile('poi-truncated62886.docx')
