@@ -54,7 +54,12 @@ async function editVersions(page: Page): Promise<number[]> {
   const items = page.locator('[data-testid="history-version"][data-actor="user"][data-source="edit"]')
   const texts = await items.allTextContents()
   await toggle.click()
-  return texts.map((text) => Number(/(\d+) saves/.exec(text)?.[1] ?? 1))
+  // Labelled as a person reads it (issue 25): "You edited — 2 saves", or "You edited" for one save.
+  return texts.map((text) => {
+    const label = /You edited(?: — (\d+) saves)?/.exec(text)
+    if (!label) throw new Error(`not labelled as the person's edit: ${text}`)
+    return Number(label[1] ?? 1)
+  })
 }
 
 /** Two edits a few seconds apart, each published; then the file opened again and edited once more. */

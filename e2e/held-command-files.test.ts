@@ -63,7 +63,7 @@ test('node_modules is held on the card and in Review; Undo restores out.txt, and
   await prompt(page, 'Install and write out.txt')
   const footer = page.getByTestId('turn-card-commands')
   await expect.poll(() => footer.count(), { timeout: 15_000 }).toBe(1)
-  expect(await footer.innerText()).toBe('1 file changed by commands (not covered by Undo)')
+  expect(await footer.innerText()).toBe('1 file changed by commands (Undo restores it only if you include it)')
   // The card says what is held and why.
   const notes = page.getByRole('list', { name: 'What commands changed that is not restored by default' })
   await expect.poll(() => notes.count()).toBe(1)

@@ -386,7 +386,7 @@ describe('Office documents in the document view', () => {
     await page.getByRole('button', { name: 'File history' }).click()
     const versions = page.getByTestId('history-version')
     await expect.poll(() => versions.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
-    expect(await page.getByTestId('history-list').textContent()).toContain('Edited')
+    expect(await page.getByTestId('history-list').textContent()).toContain('You edited')
     expect(await page.getByTestId('history-list').textContent()).toContain('Original')
     await close(page, watch)
   })

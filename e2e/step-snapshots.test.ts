@@ -40,7 +40,7 @@ test('a bash step writes a file: the footer says so, Review shows it, Undo with 
   const side = join(work, 'project', 'side.txt')
   const footer = page.getByTestId('turn-card-commands')
   await expect.poll(() => footer.count(), { timeout: 15_000 }).toBe(1)
-  expect(await footer.innerText()).toBe('1 file changed by commands (not covered by Undo)')
+  expect(await footer.innerText()).toBe('1 file changed by commands (Undo restores it only if you include it)')
   expect(existsSync(side)).toBe(true)
 
   // The footer opens Review on This turn's "Changed by commands" filter, rendered from the snapshots.

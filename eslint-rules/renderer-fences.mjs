@@ -17,14 +17,8 @@ export const RENDERER_LAYERS = {
   i18n: [],
 }
 
-/**
- * Files a lower layer may still import from a higher one, each with its reason. The client's
- * React context moved to ui/client-context.ts; documents, explorer, projects and settings still
- * import it through this re-export, which goes once they move.
- */
-export const RENDERER_LAYER_EXCEPTIONS = {
-  'app/client-context.ts': ['features'],
-}
+/** Files a lower layer may still import from a higher one, each with its reason: none today. */
+export const RENDERER_LAYER_EXCEPTIONS = {}
 
 /**
  * Which features each feature may import (through its index.ts), lowest first. Chat and Review are

@@ -17,6 +17,7 @@ type Version = {
   session_id?: string
   session_archived?: boolean
   turn_id?: string
+  turn_number?: number
   transaction_id: string
   revision: string
   size: number
@@ -57,10 +58,13 @@ function bind(core: Core, projectId: string) {
 }
 
 /** One agent turn in a new session that writes `content` to `path`. */
-async function agentWrites(core: Core, projectId: string, path: string, content: string) {
-  const created = resultOf(
-    (await core.handle(request('session.create', { title: 'Agent work' }, { project_id: projectId }))) as never,
-  ) as { session_id: string }
+async function agentWrites(core: Core, projectId: string, path: string, content: string, inSession?: string) {
+  const created =
+    inSession !== undefined
+      ? { session_id: inSession }
+      : (resultOf(
+          (await core.handle(request('session.create', { title: 'Agent work' }, { project_id: projectId }))) as never,
+        ) as { session_id: string })
   const begun = await core.turns.begin(projectId, created.session_id, 'change it')
   if (begun.kind !== 'ok') throw new Error(JSON.stringify(begun.error))
   const written = await core.turns.mutate(projectId, begun.result, (context) =>
@@ -81,6 +85,18 @@ async function agentWrites(core: Core, projectId: string, path: string, content:
 }
 
 describe('File History', () => {
+  test('an agent version names its turn by its place in the conversation ("Agent · turn 2")', async () => {
+    const p = await setup({ 'notes.md': 'v0\n' })
+    const first = await agentWrites(p.core, p.projectId, 'notes.md', 'v1 by agent\n')
+    const second = await agentWrites(p.core, p.projectId, 'notes.md', 'v2 by agent\n', first.sessionId)
+    const history = await p.history('notes.md')
+    expect(history.versions.map((v) => [v.actor, v.turn_id, v.turn_number])).toEqual([
+      ['agent', second.turnId, 2],
+      ['agent', first.turnId, 1],
+      ['user', undefined, undefined],
+    ])
+  })
+
   test('lists human and agent versions of one file newest first, with the original last', async () => {
     const p = await setup({ 'notes.md': 'v0\n' })
     await p.save('notes.md', 'v1\n', rev('v0\n'), 'edit-a')
@@ -96,7 +112,12 @@ describe('File History', () => {
       ['user', 'original', rev('v0\n'), 1],
     ])
     const [, byAgent, , original] = history.versions
-    expect(byAgent).toMatchObject({ session_id: agent.sessionId, turn_id: agent.turnId, session_archived: false })
+    expect(byAgent).toMatchObject({
+      session_id: agent.sessionId,
+      turn_id: agent.turnId,
+      turn_number: 1,
+      session_archived: false,
+    })
     expect(history.versions[0]?.session_id).toBeUndefined()
     expect(original?.available).toBe(true)
     // Times never go backwards from oldest to newest.

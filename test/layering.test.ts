@@ -145,6 +145,11 @@ describe('renderer layers: app → features → ui → transport / i18n, feature
     ],
     // A feature never imports the workbench above it; ui/ never imports a feature.
     ['src/renderer/src/features/chat/violation.ts', "import { App } from '../../app/App'\nexport const x = App\n"],
+    // No exception is left: the client's context is ui/'s, and app/ has no copy of it to import.
+    [
+      'src/renderer/src/features/explorer/violation.ts',
+      "import { useClient } from '../../app/client-context'\nexport const x = useClient\n",
+    ],
     [
       'src/renderer/src/ui/violation.ts',
       "import { useSessions } from '../features/session'\nexport const x = useSessions\n",
@@ -175,10 +180,9 @@ describe('renderer layers: app → features → ui → transport / i18n, feature
       "import { DiffView } from '../../ui/diff'\nexport const x = DiffView\n",
     ],
     ['src/renderer/src/app/allowed.ts', "import { ChatPane } from '../features/chat'\nexport const x = ChatPane\n"],
-    // The one declared exception: the client context's old path, until the remaining features move.
     [
       'src/renderer/src/features/explorer/allowed.ts',
-      "import { useClient } from '../../app/client-context'\nexport const x = useClient\n",
+      "import { useClient } from '../../ui/client-context'\nexport const x = useClient\n",
     ],
   ])('%s: an allowed import passes', async (filePath, code) => {
     expect(await rendererFence(filePath, code)).toEqual([])

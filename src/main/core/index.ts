@@ -6,7 +6,13 @@ import { createAgentModule, type LoopSettings } from './agent'
 import { createDispatcher } from './dispatcher'
 import { createEventBus } from './events'
 import { createFilesModule, type ByteResponse, type ContentSearchOptions, type ReadLimits } from './files'
-import { createConversationModule, listSessions, type RetentionPolicy, type TurnApi } from './conversation'
+import {
+  createConversationModule,
+  listSessions,
+  turnNumberOf,
+  type RetentionPolicy,
+  type TurnApi,
+} from './conversation'
 import type { Host } from './host'
 import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 import {
@@ -141,6 +147,7 @@ export function createCore(options: CoreOptions): Core {
           { title: session.title, archived: session.state === 'archived' },
         ]),
       ),
+    turnNumber: (turnId) => turnNumberOf(db, turnId),
   })
   // Office documents: their own module; only its actions and shell-facing host cross this line.
   const office = createOfficeModule({

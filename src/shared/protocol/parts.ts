@@ -148,7 +148,7 @@ export const TurnSummarySchema = z.object({
    * command, an editor) wrote it between two recorded changes. The counts include those writes.
    */
   outside_changes: z.number().int().positive().optional(),
-  /** Files changed by commands (a step's patch, no receipt in that step): not covered by Undo. */
+  /** Files changed by commands (a step's patch, no receipt in that step): Undo restores them only when the person includes them. */
   command_files: z.number().int().nonnegative().optional(),
   /**
    * Issue 23 "what was not recorded is said": files changed during command steps that are shown but

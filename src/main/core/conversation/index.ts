@@ -10,6 +10,7 @@ export {
   promptText,
   runningNodeOf,
   runningTurnId,
+  turnNumberOf,
   turnSummaryNamesCommandFiles,
   type ChainNode,
 } from './nodes'

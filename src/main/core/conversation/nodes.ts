@@ -68,6 +68,17 @@ export function chainOf(db: Database, nodeId: string): ChainNode[] {
   ).all(nodeId) as unknown as ChainNode[]
 }
 
+/**
+ * A turn's 1-based position in its conversation, as the chat and Review number it: its assistant
+ * node among the assistant nodes of its own chain (so a branch's turns keep their numbers).
+ * Undefined for an id that is no assistant node.
+ */
+export function turnNumberOf(db: Database, turnId: string): number | undefined {
+  const chain = chainOf(db, turnId)
+  if (chain[chain.length - 1]?.kind !== 'assistant') return undefined
+  return chain.filter((node) => node.kind === 'assistant').length
+}
+
 /** The stored parts of a finished node (a running one keeps its parts in turn_parts). */
 export function nodeParts(db: Database, nodeId: string): Part[] {
   const row = statement(db, 'SELECT parts FROM nodes WHERE node_id = ?').get(nodeId) as { parts: string } | undefined

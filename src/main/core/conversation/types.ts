@@ -61,7 +61,7 @@ export interface TurnSummary {
   readonly transactions: number
   /** Breaks in a file's recorded chain inside the turn (writes outside Retrace); absent when none. */
   readonly outside_changes?: number
-  /** Files changed by commands (spec 06: a step's patch with no receipt in that step); not covered by Undo. */
+  /** Files changed by commands (spec 06: a step's patch with no receipt in that step); Undo restores them only when the person includes them. */
   readonly command_files?: number
   /** Issue 23: command changes not recorded, or not restored by default, with why (see TurnSummarySchema). */
   readonly command_held?: TurnSummaryData['command_held']

@@ -57,6 +57,8 @@ export function createFilesModule(deps: {
   prewarmSearch?: boolean
   /** The sessions of a project that still exist: History shows only their agent versions. */
   sessions: (projectId: string) => ReturnType<SessionLookup>
+  /** A turn's 1-based position in its conversation (File History's "Agent · turn 4"). */
+  turnNumber?: (turnId: string) => number | undefined
   /** Content search's engine and bounds (tests force the built-in walk or small bounds). */
   contentSearch?: ContentSearchOptions | undefined
 }): FilesModule {
@@ -102,6 +104,7 @@ export function createFilesModule(deps: {
     signer: historyPaging.signer,
     snapshots: historyPaging.snapshots,
     sessions: () => deps.sessions(projectId),
+    ...(deps.turnNumber ? { turnNumber: deps.turnNumber } : {}),
     maxReadBytes: readLimits.maxReadBytes,
     budget,
   })

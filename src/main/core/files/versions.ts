@@ -26,6 +26,8 @@ export interface FileHistoryDeps {
   readonly snapshots: SnapshotStore<FileVersion>
   /** Sessions that still exist (a deleted session is absent: its versions disappear). */
   readonly sessions: SessionLookup
+  /** A turn's 1-based position in its conversation, for the label "Agent · turn 4". */
+  readonly turnNumber?: (turnId: string) => number | undefined
   readonly maxReadBytes: number
   /** The large-read budget `files.read` uses: a version's bytes are in memory while it is classified. */
   readonly budget?: ByteBudget
@@ -105,6 +107,12 @@ function listVersions(deps: FileHistoryDeps, lineage: string): Listed[] {
     ...new Set(rows.flatMap((row) => (row.kind !== 'human' && row.session_id ? [row.session_id] : []))),
   ]
   const sessions = deps.sessions(sessionIds)
+  const numbers = new Map<string, number | undefined>()
+  const turnOf = (turnId: string): { turn_id: string; turn_number?: number } => {
+    if (!numbers.has(turnId)) numbers.set(turnId, deps.turnNumber?.(turnId))
+    const number = numbers.get(turnId)
+    return number === undefined ? { turn_id: turnId } : { turn_id: turnId, turn_number: number }
+  }
   const listed: Listed[] = []
   let previousAfter: string | null | undefined
   for (const row of rows) {
@@ -144,7 +152,7 @@ function listVersions(deps: FileHistoryDeps, lineage: string): Listed[] {
         ...(bySession && session
           ? { session_id: row.session_id as string, session_title: session.title, session_archived: session.archived }
           : {}),
-        ...(row.kind === 'edit' && row.origin_turn_id ? { turn_id: row.origin_turn_id } : {}),
+        ...(row.kind === 'edit' && row.origin_turn_id ? turnOf(row.origin_turn_id) : {}),
         transaction_id: row.transaction_id,
         revision: after.digest,
         size: after.size,

@@ -18,6 +18,8 @@ export const FileVersion = z.object({
   session_archived: z.boolean().optional(),
   /** The turn whose receipt this is (agent versions). */
   turn_id: z.string().optional(),
+  /** That turn's 1-based position in its conversation ("Agent · turn 4"), counted along its branch. */
+  turn_number: z.number().int().positive().optional(),
   transaction_id: z.string(),
   revision: Revision,
   size: z.number().int().nonnegative(),

@@ -29,7 +29,7 @@ export const ReviewFileSchema = z.object({
   diff_state: z.enum(['available', 'large', 'binary', 'timeout']),
   /**
    * Attribution: where the change came from and who made it. `command`: changed by a command the
-   * agent ran (issue 16), seen in the step snapshots, not covered by Undo.
+   * agent ran (issue 16), seen in the step snapshots; Undo restores them only when the person includes them.
    */
   source: z.enum(['turn', 'revert', 'reapply', 'restore', 'human', 'rewind', 'git', 'command']),
   actor_id: z.string().nullable(),

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { formatBytes, useI18n } from '../../i18n'
 import type { AutosaveState } from '../drafts'
 import { MAX_DRAFTS, MAX_DRAFT_BYTES } from '../drafts'

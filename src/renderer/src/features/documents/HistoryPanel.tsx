@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { FileVersion, ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
-import { formatBytes, useI18n, type MessageKey } from '../../i18n'
+import { useClient } from '../../ui/client-context'
+import { formatBytes, useI18n, type MessageKey, type Translate } from '../../i18n'
 import { ErrorLine } from '../../ui/ErrorLine'
 import { Icon } from '../../ui/Icon'
 import { failureMessage, type FailedOutcome } from '../../ui/outcome-message'
@@ -18,6 +18,20 @@ const SOURCE_LABEL: Record<FileVersion['source'], MessageKey> = {
   undo: 'history.source.undo',
   operation: 'history.source.operation',
   outside: 'history.source.outside',
+}
+
+/**
+ * Who made a version and what it is, in a person's words (issue 25): "You edited — 3 saves",
+ * "Agent · turn 4"; the other kinds say what happened ("Restored from History"…).
+ */
+function versionLabel(version: FileVersion, t: Translate): string {
+  if (version.source === 'edit' && version.actor === 'agent')
+    return version.turn_number !== undefined
+      ? t('history.agentTurn', { number: version.turn_number })
+      : t('history.agent')
+  if (version.source === 'edit')
+    return version.edits > 1 ? t('history.youEditedSaves', { count: version.edits }) : t('history.youEdited')
+  return t(SOURCE_LABEL[version.source])
 }
 
 type Preview =
@@ -213,12 +227,10 @@ export function HistoryPanel(props: {
                   <Icon
                     name={version.actor === 'agent' ? 'sparkle' : version.source === 'original' ? 'file' : 'person'}
                   />
-                  <strong>{t(SOURCE_LABEL[version.source])}</strong>
-                  {version.actor === 'agent' && <span className="history-actor">{t('history.agent')}</span>}
+                  <strong>{versionLabel(version, t)}</strong>
                 </span>
                 <span className="history-item-meta">
                   {time(version.created_at_ms)} · {formatBytes(version.size)}
-                  {version.edits > 1 && ` · ${t('history.edits', { count: version.edits })}`}
                 </span>
                 {version.session_title && (
                   <span className="history-item-meta">

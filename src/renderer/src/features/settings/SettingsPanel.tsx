@@ -1,7 +1,7 @@
 import './settings.css'
 import { useState } from 'react'
 import type { ProviderView, ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { ErrorLine } from '../../ui/ErrorLine'
 import { failureMessage } from '../../ui/outcome-message'

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 
 /** Spec 06 `snapshot: false`: whether steps record what commands change. */

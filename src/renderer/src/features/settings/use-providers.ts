@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { ResultOf } from '../../../../shared/protocol'
-import { useClient } from '../../app/client-context'
+import { useClient } from '../../ui/client-context'
 import type { RequestOutcome } from '../../transport'
 
 export type ProviderListing = ResultOf<'settings.providers'>
