@@ -13,7 +13,14 @@ const workspace = useWorkspace({
   name: 'window-restore',
   files: { 'README.md': '# First project\n' },
   folders: {
-    other: { 'src/one.ts': longFile('one'), 'src/two.ts': longFile('two'), 'src/three.ts': longFile('three') },
+    other: {
+      'src/one.ts': longFile('one'),
+      'src/two.ts': longFile('two'),
+      'src/three.ts': longFile('three'),
+      ...Object.fromEntries(
+        Array.from({ length: 15 }, (_, i) => [`many/strip-${String(i + 1).padStart(2, '0')}.ts`, `// ${i + 1}\n`]),
+      ),
+    },
   },
 })
 let host: RunningWebHost
@@ -148,5 +155,43 @@ describe('window restore', () => {
       expect(watch.consoleErrors).toEqual([])
       await page.close()
     }
+  })
+})
+
+describe('tab strip', () => {
+  test('at 800 px with 15 tabs, activating the first by quick open scrolls it into view', async () => {
+    const page = await workspace.newPage({ viewport: { width: 800, height: 700 } })
+    const watch = await watchPage(page)
+    await page.goto(host.url)
+    await page.getByTestId('project-switcher').click()
+    await page.getByTestId('open-path-input').fill(join(work, 'other'))
+    await page.getByRole('button', { name: 'Open', exact: true }).click()
+    await expect.poll(() => page.getByTestId('project-switcher').innerText()).toContain('other')
+    const palette = page.getByRole('dialog', { name: 'Go to file' })
+    const quickOpen = async (name: string) => {
+      await page.keyboard.press('Control+P')
+      await expect.poll(() => palette.count()).toBe(1)
+      await page.keyboard.type(name)
+      await expect
+        .poll(() => palette.getByTestId('palette-item').first().getAttribute('data-path'))
+        .toBe(`many/${name}.ts`)
+      await page.keyboard.press('Enter')
+      await expect.poll(() => activeTab(page)).toBe(`${name}.ts`)
+    }
+    const names = Array.from({ length: 15 }, (_, i) => `strip-${String(i + 1).padStart(2, '0')}`)
+    for (const name of names) await quickOpen(name)
+    const strip = page.getByRole('tablist', { name: 'Open files' })
+    const inView = async (name: string) => {
+      const box = await strip.boundingBox()
+      const tab = await strip.getByRole('tab', { name: `${name}.ts` }).boundingBox()
+      return box !== null && tab !== null && tab.x >= box.x - 1 && tab.x + tab.width <= box.x + box.width + 1
+    }
+    // The strip overflows: the first tab is out of sight once the last is active.
+    expect(await inView('strip-15')).toBe(true)
+    expect(await inView('strip-01')).toBe(false)
+    await quickOpen('strip-01')
+    await expect.poll(() => inView('strip-01')).toBe(true)
+    expect(watch.consoleErrors).toEqual([])
+    await page.close()
   })
 })
