@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { flushSync } from 'react-dom'
 import type { ResultOf } from '../../../shared/protocol'
 import { ChatPane } from '../features/chat'
 import { FileTab, workingCopiesSlot } from '../features/documents'
@@ -20,6 +21,7 @@ import { CommandPalette, type PaletteCommand } from './workbench/CommandPalette'
 import { dispatchKey, displayChord } from './workbench/keys'
 import { Layout } from './workbench/Layout'
 import type { ProjectScope } from './workbench/project-scope'
+import { captureWindowSession, loadWindowSession, restoreTabs, storeWindowSession } from './workbench/session-restore'
 import { ShortcutsHelp } from './workbench/ShortcutsHelp'
 import type { Tab } from './workbench/tabs'
 import { TitleBar } from './workbench/TitleBar'
@@ -39,8 +41,9 @@ export function App(props: { client: RequestClient }) {
     () => client.status,
   )
   // The window's state lives in the workbench, outside React: App renders it and wires the client.
+  const [restored] = useState(() => loadWindowSession(localStorage))
   const [workbench] = useState(() => {
-    const created = new Workbench(client)
+    const created = new Workbench(client, restored.kind === 'found' ? restored.session.projectId : null)
     registerCommands(created)
     return created
   })
@@ -71,13 +74,46 @@ export function App(props: { client: RequestClient }) {
     void client.request('project.list', {}).then(applyProjects)
   }, [client, status, applyProjects])
   useEffect(() => client.on('project.opened', () => refreshProjects()), [client, refreshProjects])
+  // The first project shown gets the last window's tabs back, then `open=` (which wins the active tab).
+  // Saving starts only after that, so the empty model of a loading window never overwrites the record.
   const opened = useRef(false)
+  const [persisting, setPersisting] = useState(false)
   useEffect(() => {
-    if (currentId !== null && initialOpen && !opened.current) {
-      opened.current = true
-      workbench.scopeFor(currentId).tabs.openFile(initialOpen, { pinned: true })
+    if (currentId === null || opened.current) return
+    opened.current = true
+    const { tabs } = workbench.scopeFor(currentId)
+    const session = restored.kind === 'found' && restored.session.projectId === currentId ? restored.session : null
+    void (session ? restoreTabs(client, currentId, tabs, session) : Promise.resolve()).finally(() => {
+      if (initialOpen) tabs.openFile(initialOpen, { pinned: true })
+      setPersisting(true)
+    })
+  }, [workbench, client, currentId, restored])
+  useEffect(() => {
+    if (!persisting || currentId === null) return
+    const { tabs } = workbench.scopeFor(currentId)
+    const save = () => storeWindowSession(localStorage, captureWindowSession(currentId, tabs))
+    save()
+    return tabs.store.subscribe(save)
+  }, [workbench, currentId, persisting])
+  // An open editor hands its view state (scroll, cursor) to the tab model only when it unmounts, so
+  // a page that is going away unmounts the workspace synchronously before the last save.
+  const [leaving, setLeaving] = useState(false)
+  useEffect(() => {
+    const onPageHide = () => {
+      const scope = workbench.currentScope()
+      if (!persisting || scope === null) return
+      flushSync(() => setLeaving(true))
+      storeWindowSession(localStorage, captureWindowSession(scope.projectId, scope.tabs))
     }
-  }, [workbench, currentId])
+    // Back from the back-forward cache: the same page shows its workspace again.
+    const onPageShow = () => setLeaving(false)
+    window.addEventListener('pagehide', onPageHide)
+    window.addEventListener('pageshow', onPageShow)
+    return () => {
+      window.removeEventListener('pagehide', onPageHide)
+      window.removeEventListener('pageshow', onPageShow)
+    }
+  }, [workbench, persisting])
 
   // One keyboard handler for the window, before any widget (Monaco included) sees the keys.
   useEffect(() => {
@@ -142,7 +178,7 @@ export function App(props: { client: RequestClient }) {
               {status === 'connecting' ? t('app.connecting') : t('app.disconnected')}
             </p>
           )}
-          {currentId === null ? (
+          {leaving ? null : currentId === null ? (
             <main className="empty-state">
               <p>{t('project.none')}</p>
             </main>

@@ -1,4 +1,4 @@
-import { Suspense, useRef, type KeyboardEvent, type ReactNode } from 'react'
+import { Suspense, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { baseName, parentPath } from '../../../../shared/paths'
 import { useI18n } from '../../i18n'
 import { fileIcon } from '../../ui/file-icons'
@@ -28,6 +28,16 @@ export function CenterTabs(props: {
   const strip = useRef<HTMLDivElement>(null)
   const active = state.tabs.find((tab) => tab.id === state.activeId) ?? null
   const names = state.tabs.map((tab) => (tab.kind === 'file' ? baseName(tab.path) : ''))
+
+  // The active tab is always in sight in an overflowing strip, however it became active (quick open,
+  // Ctrl+Tab, a link, a restored window). 'nearest' scrolls only as far as needed, and only the strip.
+  const activeId = state.activeId
+  useEffect(() => {
+    if (activeId === null) return
+    strip.current
+      ?.querySelector<HTMLElement>(`[data-tab-id="${CSS.escape(activeId)}"]`)
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+  }, [activeId, state.tabs.length])
 
   const labelOf = (tab: Tab) => (tab.kind === 'file' ? baseName(tab.path) : t('center.review'))
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

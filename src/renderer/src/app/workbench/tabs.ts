@@ -127,6 +127,36 @@ export class TabsModel {
     }))
   }
 
+  /**
+   * Fills an empty model with a restored window's file tabs (strip order kept), the active one and
+   * each tab's view state. A model that already has tabs is left alone: what the person opened
+   * since the window loaded wins over what the last window had.
+   */
+  restore(
+    entries: readonly { readonly path: string; readonly pinned: boolean }[],
+    activePath: string | null,
+    viewStateOf: (path: string) => unknown,
+  ): void {
+    if (this.state.tabs.length > 0) return
+    const seen = new Set<string>()
+    const tabs: Tab[] = []
+    // At most one preview tab, as openFile keeps it: a second one is pinned rather than dropped.
+    let preview = false
+    for (const entry of entries) {
+      const id = fileTabId(entry.path)
+      if (seen.has(id)) continue
+      seen.add(id)
+      const isPreview: boolean = !entry.pinned && !preview
+      preview ||= isPreview
+      tabs.push({ id, kind: 'file', path: entry.path, preview: isPreview })
+      const view = viewStateOf(entry.path)
+      if (view !== undefined) this.viewStates.set(id, view)
+    }
+    const activeId =
+      activePath !== null && seen.has(fileTabId(activePath)) ? fileTabId(activePath) : (tabs[0]?.id ?? null)
+    this.store.set({ tabs, activeId, recent: activeId === null ? [] : [activeId] })
+  }
+
   saveViewState(id: string, viewState: unknown): void {
     this.viewStates.set(id, viewState)
   }

@@ -32,8 +32,15 @@ export class Workbench {
   readonly layout: { current: LayoutHandle | null } = { current: null }
   private readonly scopes = new Map<string, ProjectScope>()
 
-  /** `client`: the connection each project's scope hands its slots (their requests go over it). */
-  constructor(private readonly client: RequestClient) {}
+  /**
+   * `client`: the connection each project's scope hands its slots (their requests go over it).
+   * `restoredProjectId`: the project this window showed before a reload or restart, shown first
+   * when the engine still lists it (else the first listed, as for a new window).
+   */
+  constructor(
+    private readonly client: RequestClient,
+    private readonly restoredProjectId: string | null = null,
+  ) {}
 
   /** The project's scope, for the life of the window unless `closeProject` disposes it. */
   scopeFor(projectId: string): ProjectScope {
@@ -63,7 +70,9 @@ export class Workbench {
   setProjects(list: readonly ProjectSummary[]): void {
     const listed = new Set(list.map((project) => project.project_id))
     for (const projectId of [...this.scopes.keys()]) if (!listed.has(projectId)) this.closeProject(projectId)
-    this.projects.set((state) => ({ list, currentId: state.currentId ?? list[0]?.project_id ?? null }))
+    const restored =
+      this.restoredProjectId !== null && listed.has(this.restoredProjectId) ? this.restoredProjectId : null
+    this.projects.set((state) => ({ list, currentId: state.currentId ?? restored ?? list[0]?.project_id ?? null }))
   }
 
   selectProject(projectId: string): void {

@@ -7,8 +7,12 @@ import { useStore } from '../../ui/store'
 import { explorerRequests } from './commands'
 import { DirectoryItems } from './DirectoryItems'
 import { ExplorerSearch } from './ExplorerSearch'
-import { ExplorerToolbar } from './ExplorerToolbar'
+import { ExplorerToolbar, type ExplorerToolbarHandle } from './ExplorerToolbar'
+import { fileClipboardSlot, pasteFile } from './file-clipboard'
 import { useScopeSlot } from '../../ui/project-scope'
+import { ErrorLine } from '../../ui/ErrorLine'
+import { useAction } from '../../ui/use-action'
+import { parentPath } from '../../../../shared/paths'
 import { gitStoreSlot } from './git-store'
 import { treeStoreSlot } from './tree-store'
 import './explorer.css'
@@ -38,7 +42,9 @@ function focusRow(
 /**
  * The project tree (spec 08): folders expand lazily, each listing is paged by the server, and
  * files changed outside the app show up as the watcher reports them. Keyboard: ↑/↓ move, →
- * expands, ← collapses or goes to the parent, Enter/Space opens (as a preview), Shift+Enter pins.
+ * expands, ← collapses or goes to the parent, Enter/Space opens (as a preview), Shift+Enter pins;
+ * as in VS Code, F2 renames the row, Delete asks before deleting it, Ctrl+C / Ctrl+V copy a file
+ * into the focused folder (or the focused file's folder).
  * The window reaches it through `explorerRequests` (focus, reveal a path), see ./commands.ts.
  */
 export function Explorer(props: {
@@ -54,6 +60,18 @@ export function Explorer(props: {
   const expanded = useStore(tree.store, (s) => s.expanded)
   const [query, setQuery] = useState('')
   const treeElement = useRef<HTMLUListElement>(null)
+  const toolbar = useRef<ExplorerToolbarHandle>(null)
+  const clipboard = useScopeSlot(fileClipboardSlot)
+  const paste = useAction()
+  const focusPath = (path: string | null) =>
+    requestAnimationFrame(() =>
+      focusRow(
+        treeElement,
+        // The row itself, waited for while its listing arrives; with no path, the first row.
+        (root) => (path !== null ? rowIn(root, path) : root.querySelector<HTMLElement>('[role="treeitem"]')),
+        Date.now(),
+      ),
+    )
 
   useEffect(() => {
     git.refreshSoon(0)
@@ -117,6 +135,41 @@ export function Explorer(props: {
           items.find((item) => item.dataset.path === parent)?.focus()
         }
         break
+      case 'F2':
+      case 'Delete': {
+        if (path === undefined || current?.dataset.kind === undefined) return
+        const entry = { path, kind: current.dataset.kind as DirEntry['kind'] }
+        tree.select(entry)
+        if (event.key === 'F2') toolbar.current?.rename(entry)
+        else toolbar.current?.confirmDelete()
+        break
+      }
+      case 'c':
+      case 'C':
+      case 'v':
+      case 'V': {
+        // Ctrl on Linux and Windows, ⌘ on macOS; with Shift or Alt it is another shortcut.
+        if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || path === undefined) return
+        const kind = current?.dataset.kind
+        if (event.key.toLowerCase() === 'c') {
+          // Folders cannot be copied yet (files.copy refuses them): only a file is remembered.
+          if (kind === 'file') clipboard.set(path)
+          break
+        }
+        const source = clipboard.get()
+        if (source === null) break
+        const folder = kind === 'dir' ? path : parentPath(path)
+        void paste
+          .run((signal) => pasteFile(client, props.projectId, source, folder, signal))
+          .then((outcome) => {
+            if (outcome.kind !== 'ok') return
+            if (folder !== '') tree.expand([folder])
+            tree.refresh([outcome.result.path])
+            tree.select({ path: outcome.result.path, kind: 'file' })
+            focusPath(outcome.result.path)
+          })
+        break
+      }
       case 'Enter':
       case ' ':
         if (event.shiftKey && current?.dataset.kind !== 'dir')
@@ -146,14 +199,19 @@ export function Explorer(props: {
             tree.select({ path: to, kind: 'file' })
             tree.refresh([from, to])
             props.onPathGone(from, to)
+            focusPath(to)
           }}
           onDeleted={(path) => {
             tree.select(null)
             tree.refresh([path])
             props.onPathGone(path, null)
+            focusPath(parentPath(path) || null)
           }}
+          handle={toolbar}
+          onDismiss={() => focusPath(tree.store.get().selected?.path ?? null)}
         />
       </div>
+      <ErrorLine message={paste.error} className="toolbar-error" />
       <ExplorerSearch
         projectId={props.projectId}
         query={query}

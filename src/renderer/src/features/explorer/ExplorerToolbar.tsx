@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useImperativeHandle, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react'
 import { closeEditor, dirtyPathsOf, draftStore, openEditor } from '../drafts'
 import { useStore } from '../../ui/store'
 import { parentPath } from '../../../../shared/paths'
@@ -14,6 +14,12 @@ export interface SelectedEntry {
   readonly kind: 'file' | 'dir' | 'symlink'
 }
 
+/** What the tree's keys ask of the toolbar (F2, Delete) for the row they were pressed on. */
+export interface ExplorerToolbarHandle {
+  rename(entry: SelectedEntry): void
+  confirmDelete(): void
+}
+
 type Mode = { kind: 'idle' } | { kind: 'new'; entry: 'file' | 'dir' } | { kind: 'rename' } | { kind: 'confirm-delete' }
 
 /**
@@ -26,6 +32,9 @@ export function ExplorerToolbar(props: {
   onCreated: (path: string, kind: 'file' | 'dir') => void
   onRenamed: (from: string, to: string) => void
   onDeleted: (path: string) => void
+  handle?: Ref<ExplorerToolbarHandle>
+  /** Escape closed the name field or the delete question: the focus goes back to the tree. */
+  onDismiss?: () => void
 }) {
   const client = useClient()
   const dirty = useStore(dirtyPathsOf(props.projectId))
@@ -44,6 +53,17 @@ export function ExplorerToolbar(props: {
     action.clear()
   }
   const cancel = () => start({ kind: 'idle' })
+  // The tree selects the row first; its name is passed because `selected` is this render's value.
+  useImperativeHandle(
+    props.handle,
+    () => ({
+      rename: (entry) => start({ kind: 'rename' }, entry.path.slice(entry.path.lastIndexOf('/') + 1)),
+      confirmDelete: () => start({ kind: 'confirm-delete' }),
+    }),
+    // `start` only sets state and clears the action line: stable in effect.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  )
   /** A refusal decided here: shown by the action, nothing sent. */
   const refuse = (message: string) => {
     action.refuse(message)
@@ -123,8 +143,11 @@ export function ExplorerToolbar(props: {
     })
   }
 
-  const onInputKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Escape') cancel()
+  const onEscape = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape') return
+    event.stopPropagation()
+    cancel()
+    props.onDismiss?.()
   }
   const baseName = selected ? selected.path.slice(selected.path.lastIndexOf('/') + 1) : ''
 
@@ -167,7 +190,7 @@ export function ExplorerToolbar(props: {
               value={name}
               spellCheck={false}
               onChange={(event) => setName(event.target.value)}
-              onKeyDown={onInputKey}
+              onKeyDown={onEscape}
               data-testid="explorer-name-input"
             />
           </label>
@@ -180,10 +203,17 @@ export function ExplorerToolbar(props: {
         </form>
       )}
       {mode.kind === 'confirm-delete' && selected && dirty.has(selected.path) && (
-        <div className="toolbar-form" role="alertdialog" aria-label={t('explorer.delete')} data-testid="delete-dirty">
+        <div
+          className="toolbar-form"
+          role="alertdialog"
+          aria-label={t('explorer.delete')}
+          data-testid="delete-dirty"
+          onKeyDown={onEscape}
+        >
           <span>{t('explorer.deleteDirty', { path: selected.path })}</span>
           <button
             type="button"
+            autoFocus
             disabled={busy}
             onClick={() =>
               void (async () => {
@@ -203,9 +233,9 @@ export function ExplorerToolbar(props: {
         </div>
       )}
       {mode.kind === 'confirm-delete' && selected && !dirty.has(selected.path) && (
-        <div className="toolbar-form" role="alertdialog" aria-label={t('explorer.delete')}>
+        <div className="toolbar-form" role="alertdialog" aria-label={t('explorer.delete')} onKeyDown={onEscape}>
           <span>{t('explorer.confirmDelete', { path: selected.path })}</span>
-          <button type="button" className="danger" disabled={busy} onClick={() => void confirmDelete()}>
+          <button type="button" className="danger" autoFocus disabled={busy} onClick={() => void confirmDelete()}>
             {t('explorer.delete')}
           </button>
           <button type="button" onClick={cancel}>
