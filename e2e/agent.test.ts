@@ -218,3 +218,52 @@ test('a task: the sub-agent’s write asks for approval under the task, and the 
   expect(watch.consoleErrors).toEqual([])
   await page.close()
 })
+
+test('an approval is answered by one key from wherever the person is: Alt+Y approves, Alt+N rejects, as the card shows', async () => {
+  const writeCall = (id: string, file: string) => ({
+    kind: 'stream' as const,
+    steps: [{ toolCalls: [{ id, name: 'write', input: { file_path: file, content: `${'x'.repeat(400)}\n` } }] }],
+  })
+  llm.enqueue(writeCall('call_keys_1', 'keys-one.txt'), writeCall('call_keys_2', 'keys-two.txt'), {
+    kind: 'stream',
+    steps: [{ text: 'One written, one refused.' }],
+  })
+  const page = await workspace.newPage({ viewport: { width: 1024, height: 800 } })
+  await page.goto(host.url)
+  await expect.poll(() => page.getByTestId('chat').count()).toBe(1)
+  // The session shown (or the one the first prompt creates) takes the prompt.
+  if ((await page.getByTestId('composer-input').count()) === 0) await page.getByTestId('session-new').click()
+  const input = page.getByTestId('composer-input')
+  await input.fill('Write two files')
+  await input.press('Enter')
+
+  const approve = page.getByTestId('approval-approve')
+  await expect.poll(() => approve.count(), { timeout: 15_000 }).toBe(1)
+  // The card says which keys answer it, to sighted people and to screen readers alike.
+  expect(await approve.getAttribute('aria-keyshortcuts')).toBe('Alt+Y')
+  expect(await page.getByTestId('approval-reject').getAttribute('aria-keyshortcuts')).toBe('Alt+N')
+  expect(await approve.innerText()).toContain('Alt+Y')
+  // Its name stays the word a person says.
+  expect(await page.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(1)
+  // A long line of the proposed change wraps inside the card instead of scrolling sideways.
+  const patch = page.getByTestId('patch-view')
+  expect(await patch.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true)
+
+  // The focus is still in the composer: one key answers.
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input')
+  await page.keyboard.press('Alt+y')
+  await expect
+    .poll(() => readFileSync(join(work, 'project', 'keys-one.txt'), 'utf8').length, { timeout: 15_000 })
+    .toBe(401)
+
+  await expect.poll(() => page.getByTestId('approval').count(), { timeout: 15_000 }).toBe(1)
+  await page.keyboard.press('Alt+n')
+  await expect
+    .poll(() => page.getByTestId('transcript').innerText(), { timeout: 15_000 })
+    .toContain('One written, one refused.')
+  expect(() => readFileSync(join(work, 'project', 'keys-two.txt'))).toThrow()
+  // Nothing is waiting: the keys do nothing and type nothing.
+  await page.keyboard.press('Alt+y')
+  expect(await input.inputValue()).toBe('')
+  await page.close()
+})

@@ -349,6 +349,8 @@ export const en = {
   'command.openFolder': 'Open folder…',
   'command.settings': 'Settings',
   'command.findInFiles': 'Search in files',
+  'command.approve': 'Approve the agent’s request',
+  'command.reject': 'Reject the agent’s request',
   'layout.activityBar': 'Views',
   'layout.explorer': 'Files',
   'layout.chat': 'Agent',

@@ -342,6 +342,8 @@ export const zhCN: Record<MessageKey, string> = {
   'command.openFolder': '打开文件夹…',
   'command.settings': '设置',
   'command.findInFiles': '在文件中搜索',
+  'command.approve': '批准智能体的请求',
+  'command.reject': '拒绝智能体的请求',
   'layout.activityBar': '视图',
   'layout.explorer': '文件',
   'layout.chat': '智能体',

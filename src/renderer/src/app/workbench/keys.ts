@@ -1,4 +1,7 @@
+import { isMac } from '../../ui/chords'
 import type { Chord, CommandContext, CommandRegistry, RunOutcome } from '../../ui/commands'
+
+export { displayChord, isMac } from '../../ui/chords'
 
 // Browsers keep some chords for themselves (Ctrl+W, Ctrl+Tab), so those commands carry a second
 // chord that works in browser mode too.
@@ -7,7 +10,6 @@ export type { Chord }
 /** The parts of a keyboard event a chord is made of. */
 export type KeyPress = Pick<KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>
 
-export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 
 export function chordOf(event: KeyPress): Chord | null {
   const key = event.key
@@ -34,20 +36,6 @@ function keyName(event: KeyPress): string {
   return event.key.length === 1 ? event.key.toUpperCase() : event.key
 }
 
-/** How a chord is shown to a person on this platform. */
-export function displayChord(chord: Chord): string {
-  return chord
-    .split('+')
-    .map((part) => {
-      if (part === 'Mod') return isMac ? '⌘' : 'Ctrl'
-      if (part === 'Alt') return isMac ? '⌥' : 'Alt'
-      if (part === 'Shift') return isMac ? '⇧' : 'Shift'
-      if (part === 'ArrowDown') return '↓'
-      if (part === 'ArrowUp') return '↑'
-      return part
-    })
-    .join(isMac ? '' : '+')
-}
 
 /**
  * The window's one keyboard handler, run before any widget (Monaco included) sees the key: a chord

@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react'
+import { Suspense, useEffect, useRef, useState } from 'react'
 import type { ApprovalRequest } from '../../../../shared/protocol'
 import { useI18n, type MessageKey } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
@@ -6,6 +6,9 @@ import { PatchView } from '../../ui/diff'
 import { ErrorLine } from '../../ui/ErrorLine'
 import type { ApprovalDecision } from './types'
 import { useAction } from '../../ui/use-action'
+import { displayChord } from '../../ui/chords'
+import { useStore } from '../../ui/store'
+import { APPROVE_CHORD, pendingApprovals, registerPendingApproval, REJECT_CHORD } from './pending-approvals'
 
 const OPERATION_LABEL = new Map<string, MessageKey>([
   ['create', 'approval.op.create'],
@@ -31,6 +34,15 @@ export function ApprovalCard(props: {
     // On success the tool part's next version replaces this card; until then the buttons stay off.
     if (outcome.kind !== 'ok') setSending(null)
   }
+  const decideRef = useRef(decide)
+  useEffect(() => {
+    decideRef.current = decide
+  })
+  // While it waits, the card answers the window's Alt+Y / Alt+N (chat/commands.ts) — when it is the
+  // oldest card waiting, which is then the one showing the keys.
+  const [waiting] = useState(() => ({ decide: (answer: ApprovalDecision) => void decideRef.current(answer) }))
+  useEffect(() => (sending === null ? registerPendingApproval(waiting) : undefined), [sending, waiting])
+  const keysAnswerThis = useStore(pendingApprovals, (list) => list[0] === waiting)
 
   return (
     <div className="approval" data-testid="approval" role="group" aria-label={t('approval.title')}>
@@ -79,16 +91,20 @@ export function ApprovalCard(props: {
           disabled={sending !== null}
           onClick={() => void decide('approve')}
           data-testid="approval-approve"
+          aria-keyshortcuts={keysAnswerThis ? APPROVE_CHORD : undefined}
         >
           {t('approval.approve')}
+          {keysAnswerThis && <kbd aria-hidden="true">{displayChord(APPROVE_CHORD)}</kbd>}
         </button>
         <button
           type="button"
           disabled={sending !== null}
           onClick={() => void decide('reject')}
           data-testid="approval-reject"
+          aria-keyshortcuts={keysAnswerThis ? REJECT_CHORD : undefined}
         >
           {t('approval.reject')}
+          {keysAnswerThis && <kbd aria-hidden="true">{displayChord(REJECT_CHORD)}</kbd>}
         </button>
         {approval.kind === 'command' && (
           <button
