@@ -4,7 +4,7 @@ import { useClient } from '../../ui/client-context'
 import { formatBytes, useI18n, type MessageKey, type Translate } from '../../i18n'
 import { ErrorLine } from '../../ui/ErrorLine'
 import { Icon } from '../../ui/Icon'
-import { failureMessage, type FailedOutcome } from '../../ui/outcome-message'
+import { failureMessage, protocolErrorMessage, type FailedOutcome } from '../../ui/outcome-message'
 import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import { resolveAdapter } from './adapters/registry'
 import type { DocumentContent, DocumentAdapterEntry } from './adapters/types'
@@ -126,7 +126,7 @@ export function HistoryPanel(props: {
         setPreview({
           kind: 'failed',
           version,
-          message: read.kind === 'error' ? read.error.message : t('history.failed'),
+          message: read.kind === 'error' ? protocolErrorMessage(read.error, t) : t('history.failed'),
         })
         return
       }
@@ -189,7 +189,7 @@ export function HistoryPanel(props: {
       props.onRestored()
       setReloads((n) => n + 1)
     } else {
-      setStatus(restored.kind === 'error' ? restored.error.message : t('history.failed'))
+      setStatus(restored.kind === 'error' ? protocolErrorMessage(restored.error, t) : t('history.failed'))
     }
   }
 

@@ -2,6 +2,7 @@ import { formatBytes, useI18n } from '../../i18n'
 import { Unsupported } from './Unsupported'
 import type { DocumentView } from './working-copy/document-view'
 import { ErrorLine } from '../../ui/ErrorLine'
+import { protocolErrorMessage } from '../../ui/outcome-message'
 
 /**
  * A file tab's body when no adapter shows the file: loading, no adapter for the type, over the read
@@ -56,7 +57,7 @@ export function ViewStates(props: {
       }
       const message =
         outcome.kind === 'error'
-          ? t('viewer.failed', { path, message: outcome.error.message })
+          ? t('viewer.failed', { path, message: protocolErrorMessage(outcome.error, t) })
           : outcome.kind === 'timeout'
             ? t('viewer.timeout', { path })
             : t('viewer.failed', { path, message: t('error.disconnected') })
