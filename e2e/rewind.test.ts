@@ -161,6 +161,19 @@ test('three turns; Restore checkpoint on the second prompt in each mode; the ban
   await expect.poll(prompts).toHaveLength(3)
   expect(await input.inputValue()).toBe('')
 
+  // Each says what it did, with the opposite one click away (issue 25).
+  const note = page.getByTestId('restore-note')
+  await expect.poll(() => note.innerText()).toContain('Redone: the prompt and its 1 file change(s) are back.')
+  await note.getByRole('button', { name: 'Undo', exact: true }).click()
+  await expect.poll(() => exists('c.txt')).toBe(false)
+  await expect.poll(() => input.inputValue()).toBe('Third: write c.txt')
+  await expect.poll(() => note.innerText()).toContain('Undone: the last prompt is back in the box and 1 file(s)')
+  await note.getByRole('button', { name: 'Redo', exact: true }).click()
+  await expect.poll(() => exists('c.txt')).toBe(true)
+  await expect.poll(prompts).toHaveLength(3)
+  await note.getByRole('button', { name: 'Dismiss', exact: true }).click()
+  expect(await note.count()).toBe(0)
+
   // Esc Esc on an empty message box opens the picker of earlier prompts; Enter previews one.
   await input.fill('')
   await input.press('Escape')

@@ -20,6 +20,7 @@ import { Transcript } from './Transcript'
 import { useSessionFailure } from './use-session-failure'
 import { applyRestore, planRestore, type RewindTarget } from './use-rewind'
 import { ErrorLine } from '../../ui/ErrorLine'
+import { RestoreNote, type RestoreDone } from './RestoreNote'
 
 /** A new session is named after the first line of its first prompt. */
 function titleFrom(text: string): string {
@@ -56,6 +57,7 @@ export function ChatPane(props: {
   }, [onSessionChange, sessionId])
   const providers = useProviders()
   const [settingsOpen, setSettingsOpen] = useState(false)
+  const [restoreDone, setRestoreDone] = useState<RestoreDone | null>(null)
   const composer = useRef<ComposerHandle>(null)
   // The window's commands (menu, palette, keys) reach this pane through the chat's own requests.
   useEffect(() => {
@@ -87,6 +89,7 @@ export function ChatPane(props: {
 
   async function send(text: string): Promise<boolean> {
     failure.clear()
+    setRestoreDone(null)
     let target = sessionId
     if (target === null) {
       const created = await sessions.create(titleFrom(text))
@@ -123,6 +126,7 @@ export function ChatPane(props: {
   }
   async function command(name: SlashCommandName) {
     failure.clear()
+    setRestoreDone(null)
     switch (name) {
       case '/new': {
         const created = await sessions.create()
@@ -183,6 +187,7 @@ export function ChatPane(props: {
       if (applied.kind !== 'ok') return fail(applied)
       const text = applied.result.prompt_text ?? ''
       composer.current?.replaceText(text)
+      setRestoreDone({ kind: 'undone', files: planned.result.impact.files, sessionId })
     } finally {
       setCommandStatus(null)
       transcript.reload()
@@ -220,6 +225,7 @@ export function ChatPane(props: {
       if (applied.kind !== 'ok') return fail(applied)
       // The prompt /undo put back is in the conversation again.
       composer.current?.replaceText('')
+      setRestoreDone({ kind: 'redone', files: planned.result.impact.files, sessionId })
     } finally {
       setCommandStatus(null)
       transcript.reload()
@@ -359,6 +365,13 @@ export function ChatPane(props: {
             transcript.reload()
           }}
           onRestore={() => setSheet({ turnId: '', boundary: 'after_turn', prompt: '', branchCode: true })}
+        />
+      )}
+      {restoreDone !== null && restoreDone.sessionId === sessionId && (
+        <RestoreNote
+          done={restoreDone}
+          onOpposite={() => void command(restoreDone.kind === 'undone' ? '/redo' : '/undo')}
+          onDismiss={() => setRestoreDone(null)}
         />
       )}
       <Composer
