@@ -202,6 +202,9 @@ describe('application menu', () => {
     ])
     expect(roles(submenu(edit))).toEqual(['undo', 'redo', 'cut', 'copy', 'paste', 'delete', 'selectAll'])
     expect(roles(submenu(view))).toEqual(['resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen'])
+    // Ctrl+= / Ctrl+- / Ctrl+0 reach the page, where the PDF and image views zoom the document.
+    const zoomItems = submenu(view).filter((item) => ['resetZoom', 'zoomIn', 'zoomOut'].includes(item.role ?? ''))
+    expect(zoomItems.map((item) => item.registerAccelerator)).toEqual([false, false, false])
     expect(window?.role).toBe('windowMenu')
     expect(submenu(help).map((i) => i.id ?? i.role ?? i.type)).toEqual([
       'help.shortcuts',

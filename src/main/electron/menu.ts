@@ -106,9 +106,12 @@ export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[]
       command('palette.commands', labels.commandPalette),
       command('palette.files', labels.goToFile),
       { type: 'separator' },
-      { role: 'resetZoom' },
-      { role: 'zoomIn' },
-      { role: 'zoomOut' },
+      // Shown with their keys, but the keys are not taken from the page: Ctrl+= / Ctrl+- / Ctrl+0
+      // belong to the PDF reader and the image views (issue 25), which zoom the document, not the
+      // window. The window's own zoom stays one click away here.
+      { role: 'resetZoom', registerAccelerator: false },
+      { role: 'zoomIn', registerAccelerator: false },
+      { role: 'zoomOut', registerAccelerator: false },
       { type: 'separator' },
       {
         id: 'view.darkMode',
