@@ -1,3 +1,4 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createCore, type Host } from '../core'
 import { parseWebCli } from './cli'
@@ -47,7 +48,15 @@ async function main(): Promise<void> {
     process.exitCode = 1
     return
   }
-  const web = await startWebHost({ core, rendererDir: join(__dirname, '../renderer'), port, log: host.log })
+  const portFile = join(dataDir, 'web-port')
+  const web = await startWebHost({
+    core,
+    rendererDir: join(__dirname, '../renderer'),
+    port,
+    ...(port === 0 ? lastPort(portFile) : {}),
+    log: host.log,
+  })
+  rememberPort(portFile, web.port)
   // `--open` rides along in the address as `open=` (next to the token); the window opens it.
   const url = open === undefined ? web.url : `${web.url}&open=${encodeURIComponent(open)}`
   process.stdout.write(`Retrace is ready at ${url}\n`)
@@ -67,3 +76,27 @@ async function main(): Promise<void> {
 }
 
 void main()
+
+/**
+ * The port the last run listened on (`<data dir>/web-port`), tried first so a restart keeps the
+ * window's address and with it the browser storage its tabs are restored from (issue 25). A file
+ * that is not a small decimal port is ignored.
+ */
+function lastPort(file: string): { preferredPort?: number } {
+  try {
+    if (statSync(file).size > 16) return {}
+    const text = readFileSync(file, 'utf8').trim()
+    const port = Number(text)
+    return /^\d{4,5}$/.test(text) && port >= 1024 && port <= 65535 ? { preferredPort: port } : {}
+  } catch {
+    return {}
+  }
+}
+
+function rememberPort(file: string, port: number): void {
+  try {
+    writeFileSync(file, `${port}\n`, { mode: 0o600 })
+  } catch {
+    // Only the next run's address depends on it: it picks a free port instead.
+  }
+}

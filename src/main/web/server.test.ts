@@ -32,6 +32,21 @@ async function start() {
 }
 
 describe('browser-mode host: HTTP', () => {
+  test('a restart listens where the last run did, so the window keeps its address; a taken port is skipped', async () => {
+    const { host, rendererDir } = await start()
+    const core = startCore()
+    // The first host still holds its port: the second cannot have it and picks another.
+    const second = await startWebHost({ core, rendererDir, preferredPort: host.port })
+    hosts.push(second)
+    expect(second.port).not.toBe(host.port)
+    const wanted = host.port
+    await hosts.shift()?.close()
+    const third = await startWebHost({ core, rendererDir, preferredPort: wanted })
+    hosts.push(third)
+    expect(third.port).toBe(wanted)
+    expect((await httpGet(third.port, `/?token=${third.token}`)).status).toBe(200)
+  })
+
   test('the printed URL is http://127.0.0.1:<port>/?token=<token>', async () => {
     const { host } = await start()
     expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{20,}$/)

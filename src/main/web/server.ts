@@ -82,6 +82,12 @@ export interface WebHostOptions {
   readonly rendererDir: string
   /** 0 picks a free port. */
   readonly port?: number
+  /**
+   * With port 0: the port to try first (the one the last run used), so the window's address — and
+   * the browser storage that restores its tabs — stays the same across restarts. Taken, a free
+   * port is picked instead.
+   */
+  readonly preferredPort?: number
   readonly token?: string
   readonly limits?: Partial<HostLimits>
   /** Where the host reports what it refused for lack of resources (EMFILE at accept). */
@@ -460,13 +466,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
   })
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve()
+  const listen = (at: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(at, '127.0.0.1', () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-  })
+  const preferred = (options.port ?? 0) === 0 ? options.preferredPort : undefined
+  if (preferred !== undefined) await listen(preferred).catch(() => listen(0))
+  else await listen(options.port ?? 0)
   port = (server.address() as AddressInfo).port
 
   return {
