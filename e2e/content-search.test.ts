@@ -176,3 +176,22 @@ test('a match far into a line stays in sight: the preview drops the indentation 
   expect(mark.x + mark.width).toBeLessThanOrEqual(row.x + row.width)
   await page.close()
 })
+
+test('a second match in the file already open moves its editor there', async () => {
+  const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(host.url)
+  await expect.poll(() => page.getByRole('tree', { name: 'Files' }).count()).toBe(1)
+  await page.keyboard.press('Control+Shift+F')
+  await expect.poll(() => focusedTestId(page)).toBe('content-search-input')
+  // "a: number" is on lines 1 and 4 of math.ts.
+  await page.keyboard.type('a: number')
+  const matches = page.getByTestId('content-search-match')
+  await expect.poll(() => matches.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+  const activeLine = () => page.locator('.monaco-editor .line-numbers.active-line-number').first().innerText()
+  await page.getByTestId('content-search-match').filter({ hasText: /^1:/ }).first().click()
+  await expect.poll(() => page.locator('.monaco-editor').count(), { timeout: 30_000 }).toBe(1)
+  await expect.poll(activeLine, { timeout: 10_000 }).toBe('1')
+  await page.getByTestId('content-search-match').filter({ hasText: /^4:/ }).first().click()
+  await expect.poll(activeLine, { timeout: 10_000 }).toBe('4')
+  await page.close()
+})

@@ -261,7 +261,7 @@ function Workspace(props: {
         <SearchSideBar
           projectId={projectId}
           onOpenMatch={(match) => {
-            openMatch(tabs, match)
+            openMatch(tabs, projectId, match)
             workbench.layout.current?.dismissDrawer('explorer')
           }}
         >

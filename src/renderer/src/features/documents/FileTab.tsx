@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { documentViewRequests } from '../../ui/document-requests'
 import { changedPaths, onProjectEvent } from '../../ui/project-events'
 import type { AutosaveState } from '../drafts'
 import type { MountedDocument } from './adapters/types'
@@ -22,10 +23,9 @@ const CLEAN: AutosaveState = { dirty: false, publishing: false, baseline: null, 
 const noop = () => () => {}
 
 /**
- * One file in a centre tab: a view of the path's working copy (read, cached, drafted and published
- * by the project's `WorkingCopyService`), shown by the adapter the registry picks and re-read when
- * the watcher (or the journal) says it changed — the adapter gets the new content in place, keeping
- * its scroll. Render with `key={path}`.
+ * One file in a centre tab: a view of the path's working copy (the project's `WorkingCopyService`
+ * reads, caches, drafts and publishes it), shown by the adapter the registry picks and updated in
+ * place when the watcher or the journal says the file changed. Render with `key={path}`.
  */
 export function FileTab(props: {
   workingCopies: WorkingCopyService
@@ -55,14 +55,16 @@ export function FileTab(props: {
     [client, projectId, path, onOpenFile],
   )
 
-  useEffect(
-    () =>
-      onProjectEvent(client, projectId, (frame) => {
-        const paths = changedPaths(frame)
-        if (paths !== null && (paths === 'all' || paths.includes(path))) setReads((n) => n + 1)
-      }),
-    [client, projectId, path],
-  )
+  useEffect(() => {
+    const offEvents = onProjectEvent(client, projectId, (frame) => {
+      const paths = changedPaths(frame)
+      if (paths !== null && (paths === 'all' || paths.includes(path))) setReads((n) => n + 1)
+    })
+    const offViews = documentViewRequests.listen((r) => {
+      if (r.projectId === projectId && r.path === path) mounted.current?.restoreViewState?.(r.viewState)
+    })
+    return () => (offEvents(), offViews())
+  }, [client, projectId, path])
   useEffect(() => {
     const controller = new AbortController()
     void readDocument(service, path, reads > 0, controller.signal).then((read) => {

@@ -1,3 +1,5 @@
+import { documentViewRequests } from '../../ui/document-requests'
+
 /** The part of the centre's tab model opening a match needs (the workbench's TabsModel has it). */
 export interface MatchTabs {
   openFile(path: string, options?: { pinned?: boolean }): void
@@ -20,16 +22,15 @@ const LINES_ABOVE = 5
  * Opens the file and places the text editor at the match: the match is selected and scrolled into
  * view. It works through the tab's saved view state, which a file tab restores when its editor
  * mounts — the shape is Monaco's `ICodeEditorViewState` (the text, Markdown and CSV views restore
- * it; the others ignore a state they do not recognise). A tab already on screen keeps its place:
- * moving a mounted editor needs a reveal call in the documents feature, which this one may not
- * import (docs/search.md, known gap).
+ * it; the others ignore a state they do not recognise). A tab already on screen is asked to move
+ * through `documentViewRequests` (ui/): search may not import the documents feature.
  */
-export function openMatch(tabs: MatchTabs, match: MatchTarget, pinned = false): void {
+export function openMatch(tabs: MatchTabs, projectId: string, match: MatchTarget, pinned = false): void {
   tabs.openFile(match.path, { pinned })
   const id = tabs.state.activeId
   if (id === null) return
   const start = { lineNumber: match.line, column: match.column }
-  tabs.saveViewState(id, {
+  const viewState = {
     cursorState: [
       { inSelectionMode: false, selectionStart: start, position: { ...start, column: match.column + match.length } },
     ],
@@ -39,5 +40,8 @@ export function openMatch(tabs: MatchTabs, match: MatchTarget, pinned = false): 
       firstPositionDeltaTop: 0,
     },
     contributionsState: {},
-  })
+  }
+  tabs.saveViewState(id, viewState)
+  // The file's editor already on screen moves now; one that mounts restores the saved state.
+  documentViewRequests.emit({ projectId, path: match.path, viewState })
 }

@@ -66,6 +66,8 @@ export interface MountedDocument {
   update(content: DocumentContent, revision: string): void
   /** Scroll position and selection, handed back through `MountOptions.viewState` on re-mount. */
   viewState(): unknown
+  /** Text views: move to a view state now (what `viewState()` gives), focusing the editor. */
+  restoreViewState?(viewState: unknown): void
   setDark(dark: boolean): void
   /** Text adapters: the document's text now (what autosave stores on every change). */
   currentText?(): string

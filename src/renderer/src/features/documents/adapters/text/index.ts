@@ -47,6 +47,10 @@ export const textAdapter: DocumentAdapter = {
       currentText: () => model.getValue(),
       setReadOnly: (readOnly) => editor.updateOptions({ readOnly, domReadOnly: readOnly }),
       viewState: () => editor.saveViewState(),
+      restoreViewState(view) {
+        editor.restoreViewState(view as monaco.editor.ICodeEditorViewState)
+        editor.focus()
+      },
       setDark: (dark) => monaco.editor.setTheme(dark ? 'vs-dark' : 'vs'),
       export: async () => new Blob([model.getValue()], { type: 'text/plain;charset=utf-8' }),
       destroy() {
