@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
 import { watchPage } from './support/browser'
-import { useWorkspace } from './support/workspace'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
 import type { RunningWebHost } from './support/web-host'
 
 const workspace = useWorkspace({ name: 'agent', files: { 'README.md': '# Demo\n' }, agent: { mode: 'ask' } })
@@ -249,6 +249,7 @@ test('an approval is answered by one key from wherever the person is: Alt+Y appr
   const patch = page.getByTestId('patch-view')
   expect(await patch.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true)
 
+  await page.screenshot({ path: join(ARTIFACTS, 'approval-keys.png') })
   // The focus is still in the composer: one key answers.
   expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input')
   await page.keyboard.press('Alt+y')
