@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { delimiter, dirname, join, relative } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { bundledRipgrep } from '../src/main/core/files/content-search-rg'
+import { bundledRipgrep, ripgrepOnPath } from '../src/main/core/files/content-search-rg'
 import { resultOf } from './support/agent'
 import { openProject, startCore } from './support/core'
 import { tempDir } from './support/temp'
@@ -234,6 +234,21 @@ for (const engine of engines) {
     })
   })
 }
+
+describe('which ripgrep runs', () => {
+  test('an rg on PATH is used only from an absolute folder: a repository cannot ship one through ".", "bin" or ""', () => {
+    const repo = tempDir()
+    const system = tempDir()
+    for (const folder of [repo, join(repo, 'bin'), system]) {
+      mkdirSync(folder, { recursive: true })
+      writeFileSync(join(folder, 'rg'), '#!/bin/sh\nexit 0\n')
+      chmodSync(join(folder, 'rg'), 0o755)
+    }
+    const relativeBin = relative(process.cwd(), join(repo, 'bin'))
+    expect(ripgrepOnPath(['', '.', 'bin', relativeBin].join(delimiter), 'rg')).toBeNull()
+    expect(ripgrepOnPath(['.', relativeBin, system].join(delimiter), 'rg')).toBe(join(system, 'rg'))
+  })
+})
 
 describe('files.search_content: hostile regexes', () => {
   const catastrophic = { 'bad.txt': `${'a'.repeat(40)}!\n` }

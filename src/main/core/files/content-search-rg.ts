@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { delimiter, isAbsolute, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { ContentMatch } from '../../../shared/protocol'
 import type { ContentQuery, ContentSearchBounds, ContentSink } from './content-search-types'
@@ -25,15 +26,20 @@ export function bundledRipgrep(): string | null {
   } catch {
     // not installed for this platform
   }
-  if (resolvedRipgrep === null) {
-    for (const folder of (process.env.PATH ?? '').split(':')) {
-      if (folder !== '' && existsSync(`${folder}/${name}`)) {
-        resolvedRipgrep = `${folder}/${name}`
-        break
-      }
-    }
-  }
+  resolvedRipgrep ??= ripgrepOnPath(process.env.PATH ?? '', name)
   return resolvedRipgrep
+}
+
+/**
+ * An `rg` in one of PATH's absolute folders. A relative entry (`.`, `bin`, an empty one) is
+ * skipped: it names a folder relative to wherever the search runs — the project, so a repository
+ * that ships its own `rg` would have it run.
+ */
+export function ripgrepOnPath(pathEnv: string, name: string): string | null {
+  for (const folder of pathEnv.split(delimiter)) {
+    if (isAbsolute(folder) && existsSync(join(folder, name))) return join(folder, name)
+  }
+  return null
 }
 
 /** Cuts a line to `maxChars` starting `contextChars` before its first match (same rule as the pattern worker's). */
