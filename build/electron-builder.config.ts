@@ -34,6 +34,13 @@ export const MAIN_PROCESS_PACKAGES = [
   'zod',
 ] as const
 
+/**
+ * Packages the main process runs as programs rather than loads: found with `require.resolve`, so the
+ * bundle scan does not see them. `@vscode/ripgrep`'s per-platform package holds the `rg` that
+ * content search runs (docs/search.md).
+ */
+export const MAIN_PROCESS_BINARIES = ['@vscode/ripgrep'] as const
+
 interface Manifest {
   dependencies?: Record<string, string>
   optionalDependencies?: Record<string, string>
@@ -63,7 +70,7 @@ function closure(roots: readonly string[]): Set<string> {
 /** Runtime dependencies (and their own dependencies) that only the renderer bundle uses. */
 export function rendererOnlyPackages(): string[] {
   const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest
-  const main = closure(MAIN_PROCESS_PACKAGES)
+  const main = closure([...MAIN_PROCESS_PACKAGES, ...MAIN_PROCESS_BINARIES])
   const all = closure(Object.keys(manifest.dependencies ?? {}))
   return [...all].filter((name) => !main.has(name)).sort()
 }
@@ -124,14 +131,14 @@ function office(ext: string, name: string, mimeType: string): FileAssociation {
 }
 
 /**
- * Nothing is unpacked from the asar. The main process's `worker_threads` script (the review diff
- * worker, `out/main/diff-worker.js`) loads from inside the archive: Electron initialises asar
- * support in worker threads since 17/18 (electron#33216). The pdf.js worker is a renderer Web
- * Worker fetched over `app://` like every other renderer file, and the protocol handler reads the
- * archive through Electron's asar-aware `fs`. No package ships a native module. Files left inside
- * stay covered by ASAR integrity; an unpacked file would not be.
+ * Only ripgrep's binary is unpacked from the asar: a program cannot be executed from inside the
+ * archive (`bundledRipgrep()` looks in `app.asar.unpacked`). Everything else loads from the archive
+ * and stays covered by ASAR integrity: the main process's `worker_threads` scripts (Electron
+ * initialises asar support in worker threads since 17/18, electron#33216), and the pdf.js worker,
+ * a renderer Web Worker fetched over `app://` like every other renderer file. No package ships a
+ * native module.
  */
-export const ASAR_UNPACK: readonly string[] = []
+export const ASAR_UNPACK: readonly string[] = ['node_modules/@vscode/ripgrep-*/bin/*']
 
 /**
  * Electron fuses (spec 11), flipped in the packaged binary before signing. Every fuse that

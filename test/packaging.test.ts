@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FuseV1Options, flipFuses, getCurrentFuseWire } from '@electron/fuses'
 import { build, LinuxPackager, Platform } from 'electron-builder'
@@ -204,7 +204,7 @@ describe('icons', () => {
 })
 
 describe('a package built by electron-builder (stand-in Electron binary, no download)', () => {
-  test('app.asar holds the built app and only main-process packages; fuses are flipped; nothing is unpacked', async () => {
+  test('app.asar holds the built app and only main-process packages; fuses are flipped; only ripgrep is unpacked', async () => {
     const work = tempDir()
     const electronDist = join(work, 'electron-dist')
     mkdirSync(electronDist)
@@ -219,8 +219,19 @@ describe('a package built by electron-builder (stand-in Electron binary, no down
     const app = join(work, 'dist', 'linux-unpacked')
     expect(fuseWireOf(join(app, 'retrace'))).toBe('01001100')
     const resources = readdirSync(join(app, 'resources'))
-    expect(resources).toEqual(['app.asar'])
-    expect(ASAR_UNPACK).toEqual([])
+    expect(resources.sort()).toEqual(['app.asar', 'app.asar.unpacked'])
+    expect(ASAR_UNPACK).toEqual(['node_modules/@vscode/ripgrep-*/bin/*'])
+    // Content search's rg, outside the archive and executable, where bundledRipgrep() looks.
+    const rg = join(
+      app,
+      'resources',
+      'app.asar.unpacked',
+      'node_modules',
+      `@vscode/ripgrep-linux-${process.arch}`,
+      'bin',
+      'rg',
+    )
+    expect(statSync(rg).mode & 0o111).not.toBe(0)
     const files = asarFiles(join(app, 'resources', 'app.asar'))
     for (const file of ['package.json', 'out/main/electron.js', 'out/main/diff-worker.js', 'out/preload/index.cjs']) {
       expect(files).toContain(file)
