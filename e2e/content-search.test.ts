@@ -18,6 +18,7 @@ const workspace = useWorkspace({
   files: {
     'src/util/math.ts': MATH,
     'README.md': '# Content search fixture\n',
+    'docs/guide.md': `# Guide\n\n${Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1}.\n`).join('\n')}\nThe quokkaword is here.\n`,
     // A match far into an indented line.
     'src/long.ts': `        const message = '${'word '.repeat(20)}the needle is here'\n`,
   },
@@ -193,5 +194,27 @@ test('a second match in the file already open moves its editor there', async () 
   await expect.poll(activeLine, { timeout: 10_000 }).toBe('1')
   await page.getByTestId('content-search-match').filter({ hasText: /^4:/ }).first().click()
   await expect.poll(activeLine, { timeout: 10_000 }).toBe('4')
+  await page.close()
+})
+
+test('a match in Markdown opens where the text is: the source beside the preview, at the line', async () => {
+  const page = await workspace.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(host.url)
+  await expect.poll(() => page.getByRole('tree', { name: 'Files' }).count()).toBe(1)
+  await page.keyboard.press('Control+Shift+F')
+  await expect.poll(() => focusedTestId(page)).toBe('content-search-input')
+  await page.keyboard.type('quokkaword')
+  const match = page.getByTestId('content-search-match').first()
+  await expect.poll(() => match.count(), { timeout: 10_000 }).toBe(1)
+  const line = (await match.locator('.search-match-at').innerText()).split(':')[0]
+  expect(Number(line)).toBeGreaterThan(100)
+  await match.click()
+  await expect.poll(() => page.locator('.monaco-editor').count(), { timeout: 30_000 }).toBe(1)
+  expect(await page.getByTestId('markdown-mode-preview').getAttribute('aria-pressed')).toBe('false')
+  await expect
+    .poll(() => page.locator('.monaco-editor .line-numbers.active-line-number').first().innerText(), {
+      timeout: 10_000,
+    })
+    .toBe(line)
   await page.close()
 })

@@ -31,6 +31,8 @@ export function openMatch(tabs: MatchTabs, projectId: string, match: MatchTarget
   if (id === null) return
   const start = { lineNumber: match.line, column: match.column }
   const viewState = {
+    // Read by views that must change mode to show a line (Markdown's preview); Monaco ignores it.
+    reveal: true,
     cursorState: [
       { inSelectionMode: false, selectionStart: start, position: { ...start, column: match.column + match.length } },
     ],

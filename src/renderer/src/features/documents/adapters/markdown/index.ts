@@ -52,8 +52,17 @@ export const markdownAdapter: DocumentAdapter = {
     root.append(bar, panes)
     container.append(root)
 
+    // A search match opens where the text is: the source is shown (beside the preview when there is
+    // room), since the rendered preview cannot scroll to a line.
+    const withSource = (): Mode => (container.clientWidth >= 900 ? 'split' : 'source')
     let mode: Mode =
-      options.size === 'compact' || options.readOnly ? 'preview' : container.clientWidth >= 900 ? 'split' : 'preview'
+      options.size === 'compact' || options.readOnly
+        ? 'preview'
+        : isReveal(options.viewState)
+          ? withSource()
+          : container.clientWidth >= 900
+            ? 'split'
+            : 'preview'
     const buttons = new Map<Mode, HTMLButtonElement>()
     const setMode = (next: Mode) => {
       mode = next
@@ -104,6 +113,10 @@ export const markdownAdapter: DocumentAdapter = {
         render()
       },
       viewState: () => source.viewState(),
+      restoreViewState(view) {
+        if (mode === 'preview') setMode(withSource())
+        source.restoreViewState?.(view)
+      },
       setDark: (dark) => source.setDark(dark),
       currentText: () => source.currentText?.() ?? text,
       setReadOnly: (readOnly) => source.setReadOnly?.(readOnly),
@@ -115,4 +128,9 @@ export const markdownAdapter: DocumentAdapter = {
       },
     }
   },
+}
+
+/** A view state that places the editor at a search match (`reveal`, set by the search feature). */
+function isReveal(viewState: unknown): boolean {
+  return typeof viewState === 'object' && viewState !== null && (viewState as { reveal?: unknown }).reveal === true
 }
