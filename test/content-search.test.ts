@@ -144,6 +144,18 @@ for (const engine of engines) {
       expect(page.files.map((f) => f.path).sort()).toEqual(['kept.ts', 'pkg/main.ts'])
     })
 
+    test('only git’s ignore rules apply: a repository’s .ignore or .rgignore hides nothing, with either backend', async () => {
+      const { search } = await setup({
+        '.ignore': 'hidden-a.ts\n',
+        '.rgignore': 'hidden-b.ts\n',
+        'hidden-a.ts': 'needle\n',
+        'hidden-b.ts': 'needle\n',
+        'kept.ts': 'needle\n',
+      })
+      const page = await search({ query: 'needle' })
+      expect(page.files.map((f) => f.path).sort()).toEqual(['hidden-a.ts', 'hidden-b.ts', 'kept.ts'])
+    })
+
     test("links are never followed, and Retrace's data directory inside the project is never searched", async () => {
       const outside = tree({ 'secret.txt': 'needle\n' })
       const root = tree({ 'kept.ts': 'needle\n' })

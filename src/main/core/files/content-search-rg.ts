@@ -82,6 +82,9 @@ export function ripgrepArgs(query: ContentQuery, bounds: ContentSearchBounds, da
     '--hidden',
     // .gitignore applies outside a git work tree too, as in the explorer and the name search.
     '--no-require-git',
+    // Only git's rules hide files, as in the walk, the explorer and the name search: a repository's
+    // own .ignore / .rgignore (ripgrep-only files) must not hide anything from this search.
+    '--no-ignore-dot',
     `--max-filesize=${bounds.maxFileBytes}`,
     // One more than shown, so a file with more lines than the bound says so.
     `--max-count=${bounds.matchesPerFile + 1}`,
