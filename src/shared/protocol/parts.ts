@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DocumentDiffSchema } from './documents'
 
 /**
  * The persisted parts of an assistant turn (spec 05 "Loop"). Every transition of a part is written
@@ -30,6 +31,11 @@ export const ApprovalRequestSchema = z.object({
     )
     .optional(),
   command: z.string().optional(),
+  /**
+   * Documents the call would change (issue 26): what changes inside each, as Review shows it;
+   * `diff` null when it could not be computed (the card then shows sizes).
+   */
+  documents: z.array(z.object({ path: z.string(), diff: DocumentDiffSchema.nullable() })).optional(),
   /** Set when the call reaches outside the project root: recorded with the authorisation. */
   outside_root: z.boolean().optional(),
   status: z.enum(['waiting', 'approved', 'rejected', 'auto']),

@@ -40,7 +40,7 @@ import {
   settingsTestProvider,
 } from './actions/settings'
 import { historyApply, historyPlan } from './actions/history'
-import { reviewDiff, reviewFiles, reviewPreview } from './actions/review'
+import { reviewDiff, reviewDocument, reviewFiles, reviewPreview } from './actions/review'
 import { gitStatus, historyConflictDiff } from './actions/workbench'
 import {
   officeConvert,
@@ -96,6 +96,7 @@ export const ACTIONS = {
   [reviewFiles.name]: reviewFiles,
   [reviewDiff.name]: reviewDiff,
   [reviewPreview.name]: reviewPreview,
+  [reviewDocument.name]: reviewDocument,
   [gitStatus.name]: gitStatus,
   [historyConflictDiff.name]: historyConflictDiff,
   [officeStatus.name]: officeStatus,

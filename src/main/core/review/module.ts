@@ -23,7 +23,7 @@ import { branchReceipts, rowsFromReceipts, turnReceipts, type ReviewRow } from '
 import { workspaceBasis, workspaceRows, workspaceSubScope } from './workspace-scope'
 
 export interface ReviewModule {
-  readonly actions: ModuleActions<'review.files' | 'review.diff' | 'review.preview'>
+  readonly actions: ModuleActions<'review.files' | 'review.diff' | 'review.preview' | 'review.document'>
   /** The diff worker (bounded, off the event loop), shared with the blocked-restore diff. */
   readonly diffRunner: DiffRunner
   dispose(): void
@@ -184,6 +184,9 @@ export function createReviewModule(deps: {
         ),
       'review.preview': async (payload, context) =>
         reviewPreview(paging, blobs, context.project.project_id, payload, deps.issueBlob),
+      // Placeholder until the documents module answers (issue 26).
+      'review.document': async () =>
+        ok({ kind: 'unreadable' as const, reason: 'not-a-document' as const, message: 'Not computed yet.' }),
     },
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineAction } from '../define-action'
+import { DocumentCountsSchema, DocumentDiffSchema } from '../documents'
 import { HeldReasonSchema, SnapshotNoteSchema } from '../parts'
 
 export const ReviewCategory = z.enum(['code', 'tests', 'docs', 'large', 'other'])
@@ -46,6 +47,12 @@ export const ReviewFileSchema = z.object({
   change_set_ids: z.array(z.string()),
   /** This turn: the turn's latest restore undid it (Undo or Revert); the row is no longer on disk. */
   undone: z.boolean().optional(),
+  /**
+   * A DOCX/XLSX/PPTX/PDF row (issue 26): what changed inside it, counted in its own unit
+   * (paragraphs, cells, slides, annotations); null when it could not be computed in the list's
+   * budget or the file is not readable (the row then shows its sizes).
+   */
+  document_counts: DocumentCountsSchema.nullable().optional(),
 })
 
 export const reviewFiles = defineAction('review.files', {
@@ -171,5 +178,29 @@ export const reviewPreview = defineAction('review.preview', {
     z.object({ kind: z.literal('media'), mime: z.string(), url: z.string(), size: z.number().int() }),
     z.object({ kind: z.literal('absent') }),
     z.object({ kind: z.literal('unsupported'), mime: z.string(), size: z.number().int() }),
+  ]),
+})
+
+/**
+ * What changed inside a document row of the same snapshot (issue 26): paragraphs, cells, slides or
+ * annotations, computed from the pinned blob pair. `unreadable`: one side is encrypted, damaged or
+ * over the limits (the row still has its binary preview).
+ */
+export const reviewDocument = defineAction('review.document', {
+  scope: 'project',
+  mutating: false,
+  payload: z
+    .object({
+      snapshot_id: z.string().min(1).max(200),
+      path: z.string().min(1).max(4_096),
+    })
+    .strict(),
+  result: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('diff'), diff: DocumentDiffSchema }),
+    z.object({
+      kind: z.literal('unreadable'),
+      reason: z.enum(['encrypted', 'damaged', 'too-large', 'timeout', 'not-a-document']),
+      message: z.string(),
+    }),
   ]),
 })
