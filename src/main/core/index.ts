@@ -25,6 +25,7 @@ import {
 import { createProjectsModule } from './projects'
 import { createCodePort, createRestoreModule } from './restore'
 import { createReviewModule } from './review'
+import { createDocumentsModule } from './documents'
 import { createSnapshotModule } from './snapshot'
 import { createWatchModule } from './watch'
 
@@ -188,7 +189,10 @@ export function createCore(options: CoreOptions): Core {
       ),
   })
   conversation.onSessionPurged(restore.forgetSession)
+  // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
+  const documents = createDocumentsModule()
   const review = createReviewModule({
+    documents,
     journal,
     sessionOf: conversation.sessionOf,
     snapshotsOf: snapshots.of,
@@ -217,6 +221,7 @@ export function createCore(options: CoreOptions): Core {
     cliProvider: options.agent?.cliProvider,
     ollamaUrl: options.agent?.ollamaUrl,
     loop: options.agent?.loop,
+    documents,
     ready: () => agentReady,
   })
   const agentReady = ready.then(() => agent.recover())
@@ -289,6 +294,7 @@ export function createCore(options: CoreOptions): Core {
       clearTimeout(gcTimer)
       watch.dispose()
       review.dispose()
+      documents.dispose()
       files.dispose()
       office.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with
