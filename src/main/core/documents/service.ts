@@ -39,10 +39,11 @@ export interface DocumentsModule {
   dispose(): void
 }
 
-type Refusal<C extends 'INVALID_REQUEST' | 'NOT_FOUND' | 'UNSUPPORTED' | 'TOO_LARGE'> = {
-  code: C
-  reason: FailureReasonOf<C>
-}
+/** A protocol code and one of its declared reasons. */
+type Refusal<C extends 'INVALID_REQUEST' | 'NOT_FOUND' | 'UNSUPPORTED' | 'TOO_LARGE'> = readonly [
+  code: C,
+  reason: FailureReasonOf<C>,
+]
 
 /**
  * Each patcher refusal as a protocol failure: a named thing that is not there is NOT_FOUND; a
@@ -54,18 +55,18 @@ const REFUSALS: {
   [R in DocumentEditRefusalReason]:
     Refusal<'INVALID_REQUEST'> | Refusal<'NOT_FOUND'> | Refusal<'UNSUPPORTED'> | Refusal<'TOO_LARGE'>
 } = {
-  'missing-anchor': { code: 'NOT_FOUND', reason: 'missing-anchor' },
-  'no-such-sheet': { code: 'NOT_FOUND', reason: 'no-such-sheet' },
-  'no-such-slide': { code: 'NOT_FOUND', reason: 'no-such-slide' },
-  'no-such-annotation': { code: 'NOT_FOUND', reason: 'no-such-annotation' },
-  'no-text-found': { code: 'NOT_FOUND', reason: 'no-text-found' },
-  'merged-cell': { code: 'INVALID_REQUEST', reason: 'merged-cell' },
-  'shape-mismatch': { code: 'INVALID_REQUEST', reason: 'shape-mismatch' },
-  'wrong-format': { code: 'INVALID_REQUEST', reason: 'wrong-format' },
-  damaged: { code: 'INVALID_REQUEST', reason: 'damaged' },
-  encrypted: { code: 'UNSUPPORTED', reason: 'encrypted' },
-  'unsupported-content': { code: 'UNSUPPORTED', reason: 'unsupported-content' },
-  'too-large': { code: 'TOO_LARGE', reason: 'document-limit' },
+  'missing-anchor': ['NOT_FOUND', 'missing-anchor'],
+  'no-such-sheet': ['NOT_FOUND', 'no-such-sheet'],
+  'no-such-slide': ['NOT_FOUND', 'no-such-slide'],
+  'no-such-annotation': ['NOT_FOUND', 'no-such-annotation'],
+  'no-text-found': ['NOT_FOUND', 'no-text-found'],
+  'merged-cell': ['INVALID_REQUEST', 'merged-cell'],
+  'shape-mismatch': ['INVALID_REQUEST', 'shape-mismatch'],
+  'wrong-format': ['INVALID_REQUEST', 'wrong-format'],
+  damaged: ['INVALID_REQUEST', 'damaged'],
+  encrypted: ['UNSUPPORTED', 'encrypted'],
+  'unsupported-content': ['UNSUPPORTED', 'unsupported-content'],
+  'too-large': ['TOO_LARGE', 'document-limit'],
 }
 
 const KIND_NAMES: Record<DocumentKind, string> = { docx: 'DOCX', xlsx: 'XLSX', pptx: 'PPTX', pdf: 'PDF' }
@@ -92,12 +93,12 @@ function convertFirstFailure(path: string, extension: string) {
 function runFailure(path: string, outcome: Exclude<DocumentRunOutcome, { kind: 'done' }>, editCount: number) {
   switch (outcome.kind) {
     case 'refused': {
-      const mapped = REFUSALS[outcome.reason]
+      const [code, reason] = REFUSALS[outcome.reason]
       const which =
         outcome.edit_index !== null && editCount > 1 ? ` (change ${outcome.edit_index + 1} of ${editCount})` : ''
-      return fail(mapped.code, `${outcome.message}${which} Nothing was changed.`, {
+      return fail(code, `${outcome.message}${which} Nothing was changed.`, {
         path,
-        reason: mapped.reason,
+        reason,
         ...(outcome.edit_index !== null ? { edit_index: outcome.edit_index } : {}),
       })
     }
