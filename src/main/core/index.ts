@@ -25,7 +25,7 @@ import {
 import { createProjectsModule } from './projects'
 import { createCodePort, createRestoreModule } from './restore'
 import { createReviewModule } from './review'
-import { createDocumentsModule } from './documents'
+import { createDocumentsModule, type DocumentLimits } from './documents'
 import { createSnapshotModule } from './snapshot'
 import { createWatchModule } from './watch'
 
@@ -71,6 +71,8 @@ export interface CoreOptions {
   readonly contentSearch?: ContentSearchOptions
   /** Office documents (spec 10): bundle pin, LibreOffice detection and limits. */
   readonly office?: OfficeModuleOptions
+  /** The document tools' and Review's bounds (issue 26): time, heap and bytes of one document job. */
+  readonly documentLimits?: Partial<DocumentLimits>
 }
 
 export interface AgentOptions {
@@ -190,7 +192,7 @@ export function createCore(options: CoreOptions): Core {
   })
   conversation.onSessionPurged(restore.forgetSession)
   // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
-  const documents = createDocumentsModule()
+  const documents = createDocumentsModule({ limits: options.documentLimits })
   const review = createReviewModule({
     documents,
     journal,

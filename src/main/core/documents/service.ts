@@ -91,12 +91,13 @@ function convertFirstFailure(path: string, extension: string) {
 
 /** A worker outcome that is not a value: the protocol failure the tools answer with. */
 function runFailure(path: string, outcome: Exclude<DocumentRunOutcome, { kind: 'done' }>, editCount: number) {
+  const tail = editCount > 0 ? ' Nothing was changed.' : ''
   switch (outcome.kind) {
     case 'refused': {
       const [code, reason] = REFUSALS[outcome.reason]
       const which =
         outcome.edit_index !== null && editCount > 1 ? ` (change ${outcome.edit_index + 1} of ${editCount})` : ''
-      return fail(code, `${outcome.message}${which} Nothing was changed.`, {
+      return fail(code, `${outcome.message}${which}${tail}`, {
         path,
         reason,
         ...(outcome.edit_index !== null ? { edit_index: outcome.edit_index } : {}),
@@ -104,14 +105,14 @@ function runFailure(path: string, outcome: Exclude<DocumentRunOutcome, { kind: '
     }
     case 'limit':
       return outcome.limit === 'time'
-        ? fail('TOO_LARGE', `${outcome.message} Nothing was changed.`, { path, reason: 'time', limit: outcome.value })
+        ? fail('TOO_LARGE', `${outcome.message}${tail}`, { path, reason: 'time', limit: outcome.value })
         : outcome.limit === 'memory'
-          ? fail('TOO_LARGE', `${outcome.message} Nothing was changed.`, {
+          ? fail('TOO_LARGE', `${outcome.message}${tail}`, {
               path,
               reason: 'memory',
               limit: outcome.value,
             })
-          : fail('TOO_LARGE', `"${path}": ${outcome.message} Nothing was changed.`, {
+          : fail('TOO_LARGE', `"${path}": ${outcome.message}${tail}`, {
               path,
               reason: 'document-limit',
               limit: outcome.value,
@@ -148,7 +149,12 @@ function unreadableOf(outcome: Exclude<DocumentRunOutcome, { kind: 'done' }>): D
   }
 }
 
-const copyOf = (bytes: Uint8Array): ArrayBuffer => bytes.slice().buffer
+/** A fresh buffer of the bytes alone: a Node Buffer may be a view into a shared pool, which cannot be transferred. */
+function copyOf(bytes: Uint8Array): ArrayBuffer {
+  const copy = new Uint8Array(bytes.byteLength)
+  copy.set(bytes)
+  return copy.buffer
+}
 
 export function createDocumentsModule(options: { limits?: Partial<DocumentLimits> | undefined } = {}): DocumentsModule {
   const runner = createDocumentRunner({ ...DOCUMENT_LIMITS, ...options.limits })
