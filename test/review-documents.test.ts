@@ -1,0 +1,321 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import type { DocumentDiff, ResultOf, TurnPart } from '../src/shared/protocol'
+import { agentFixture, resultOf, toolParts } from './support/agent'
+import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
+import { makeDocx, makePptx, makeXlsx } from './support/office-fixtures'
+import { tempDir } from './support/temp'
+
+// Issue 26 end to end: a scripted loopback model reads and changes real DOCX, XLSX, PPTX and PDF
+// files through office_edit / pdf_annotate; Review lists each row's counts and answers
+// review.document with what changed inside; Undo puts the original bytes back exactly.
+
+const fakes: FakeLlmServer[] = []
+afterEach(async () => {
+  for (const fake of fakes.splice(0)) await fake.close()
+})
+
+type Agent = Awaited<ReturnType<typeof agentFixture>>
+type Files = ResultOf<'review.files'>
+type Document = ResultOf<'review.document'>
+type ToolPart = Extract<TurnPart, { type: 'tool' }>
+
+const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
+
+/** A one-page PDF with one line of Helvetica text, its cross-reference table at exact offsets. */
+function makePdf(line: string): Buffer {
+  const content = `BT /F1 18 Tf 72 720 Td (${line}) Tj ET`
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ]
+  let body = '%PDF-1.4\n'
+  const offsets: number[] = []
+  objects.forEach((object, index) => {
+    offsets.push(body.length)
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`
+  })
+  const xref = body.length
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+  return Buffer.from(body, 'latin1')
+}
+
+async function scriptedModel(...steps: Array<Array<{ id: string; name: string; input: unknown }>>) {
+  const llm = await startFakeOpenAI()
+  fakes.push(llm)
+  const responses: FakeResponse[] = steps.map((toolCalls) => ({ kind: 'stream', steps: [{ toolCalls }] }))
+  llm.enqueue(...responses, { kind: 'stream', steps: [{ text: 'done' }] })
+  return llm
+}
+
+function projectWith(files: Record<string, Uint8Array>): string {
+  const root = tempDir('retrace-review-docs-')
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(root, name), content)
+  return root
+}
+
+async function turnRow(agent: Agent, turnId: string, path: string) {
+  const files = resultOf(await agent.session('review.files', { scope: 'turn', turn_id: turnId })) as Files
+  const row = files.files.find((file) => file.path === path)
+  if (!row) throw new Error(`${path} is not in the turn's review: ${files.files.map((f) => f.path).join(', ')}`)
+  return { snapshotId: files.snapshot_id, row }
+}
+
+async function documentDiff(agent: Agent, snapshotId: string, path: string): Promise<DocumentDiff> {
+  const answer = resultOf(await agent.session('review.document', { snapshot_id: snapshotId, path })) as Document
+  if (answer.kind !== 'diff') throw new Error(`review.document: ${answer.reason}: ${answer.message}`)
+  return answer.diff
+}
+
+async function undo(agent: Agent, turnId: string) {
+  const plan = resultOf(await agent.session('history.plan', { operation: 'undo', turn_id: turnId })) as {
+    plan_hash: string
+  }
+  expect(resultOf(await agent.session('history.apply', { plan_hash: plan.plan_hash }))).toMatchObject({
+    status: 'committed',
+  })
+}
+
+const words = (diff: { segments: Array<{ kind: string; text: string }> }, kind: 'added' | 'removed') =>
+  diff.segments
+    .filter((segment) => segment.kind === kind)
+    .map((segment) => segment.text)
+    .join('')
+
+function completed(parts: ToolPart[], id: string): ToolPart {
+  const part = parts.find((p) => p.id === id)
+  expect(part, `${id}: ${JSON.stringify(part?.error)}`).toMatchObject({ state: 'completed' })
+  return part as ToolPart
+}
+
+describe('the agent changes documents and Review shows what changed inside them', () => {
+  test('DOCX: paragraph replaced and inserted; the row counts paragraphs, the redline has the words, Undo is byte-exact', async () => {
+    const original = Buffer.from(
+      await makeDocx(paragraph('Quarterly report') + paragraph('Revenue grew by ten percent this quarter.')),
+    )
+    const root = projectWith({ 'report.docx': original })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'report.docx' } }],
+      [
+        {
+          id: 'e1',
+          name: 'office_edit',
+          input: {
+            path: 'report.docx',
+            edits: [
+              { op: 'replace_text', anchor: 'p2', text: 'Revenue grew by twelve percent this quarter.' },
+              { op: 'insert_paragraph', after: 'p2', text: 'Costs fell by three percent.' },
+            ],
+          },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('update the report')
+    await agent.finished(turnId, 30_000)
+    const parts = toolParts(await agent.turn(turnId))
+    const read = completed(parts, 'r1')
+    expect(read.output).toContain('p2')
+    expect(read.output).toContain('Revenue grew by ten percent this quarter.')
+    const edit = completed(parts, 'e1')
+    expect(edit.output).toMatch(/report\.docx/)
+    expect(edit.output).toMatch(/read the file again/)
+    expect(edit.receipt_ids).toHaveLength(1)
+
+    const { snapshotId, row } = await turnRow(agent, turnId, 'report.docx')
+    expect(row.document_counts).toEqual({ unit: 'paragraph', added: 1, removed: 0, changed: 1 })
+    const diff = await documentDiff(agent, snapshotId, 'report.docx')
+    expect(diff.kind).toBe('docx')
+    if (diff.kind !== 'docx') return
+    const changed = diff.entries.find((entry) => entry.change === 'changed')
+    expect(changed && words(changed, 'added')).toContain('twelve')
+    expect(changed && words(changed, 'removed')).toContain('ten')
+    const added = diff.entries.find((entry) => entry.change === 'added')
+    expect(added && words(added, 'added')).toContain('Costs fell by three percent.')
+
+    await undo(agent, turnId)
+    expect(Buffer.compare(readFileSync(join(root, 'report.docx')), original)).toBe(0)
+  }, 60_000)
+
+  test('XLSX: a cell set recalculates its dependent formulas; Review lists the changed cells', async () => {
+    const original = Buffer.from(await makeXlsx())
+    const root = projectWith({ 'numbers.xlsx': original })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'numbers.xlsx', range: 'Data' } }],
+      [
+        {
+          id: 'e1',
+          name: 'office_edit',
+          input: { path: 'numbers.xlsx', edits: [{ op: 'set_cells', sheet: 'Data', range: 'A1', values: [[15]] }] },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('raise the first value')
+    await agent.finished(turnId, 30_000)
+    const parts = toolParts(await agent.turn(turnId))
+    expect(completed(parts, 'r1').output).toContain('A4')
+    completed(parts, 'e1')
+
+    const { snapshotId, row } = await turnRow(agent, turnId, 'numbers.xlsx')
+    expect(row.document_counts?.unit).toBe('cell')
+    const diff = await documentDiff(agent, snapshotId, 'numbers.xlsx')
+    expect(diff.kind).toBe('xlsx')
+    if (diff.kind !== 'xlsx') return
+    const data = diff.sheets.find((sheet) => sheet.name === 'Data')
+    expect(data?.cells.find((cell) => cell.address === 'A1')).toMatchObject({
+      before: { value: '10' },
+      after: { value: '15' },
+    })
+    // The total over A1:A3 follows its input: 60 → 65.
+    expect(data?.cells.find((cell) => cell.address === 'A4')).toMatchObject({
+      before: { value: '60', formula: 'SUM(A1:A3)' },
+      after: { value: '65', formula: 'SUM(A1:A3)' },
+    })
+    expect(row.document_counts?.changed).toBe(diff.counts.cells)
+
+    await undo(agent, turnId)
+    expect(Buffer.compare(readFileSync(join(root, 'numbers.xlsx')), original)).toBe(0)
+  }, 60_000)
+
+  test('PPTX: a shape’s text set and a slide added; Review lists the slides', async () => {
+    const original = Buffer.from(await makePptx())
+    const root = projectWith({ 'deck.pptx': original })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'deck.pptx' } }],
+      [
+        {
+          id: 'e1',
+          name: 'office_edit',
+          input: {
+            path: 'deck.pptx',
+            edits: [
+              { op: 'replace_text', anchor: 's1.sh2', text: 'Annual review' },
+              { op: 'add_slide', after: 2, title: 'Next steps', body: 'Ship it' },
+            ],
+          },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('retitle and add a slide')
+    await agent.finished(turnId, 30_000)
+    const parts = toolParts(await agent.turn(turnId))
+    expect(completed(parts, 'r1').output).toContain('s1.sh2')
+    completed(parts, 'e1')
+
+    const { snapshotId, row } = await turnRow(agent, turnId, 'deck.pptx')
+    expect(row.document_counts).toEqual({ unit: 'slide', added: 1, removed: 0, changed: 1 })
+    const diff = await documentDiff(agent, snapshotId, 'deck.pptx')
+    expect(diff.kind).toBe('pptx')
+    if (diff.kind !== 'pptx') return
+    const retitled = diff.slides.find((slide) => slide.change === 'changed')
+    expect(retitled?.shapes.map((shape) => words(shape, 'added')).join('')).toContain('Annual')
+    expect(diff.slides.find((slide) => slide.change === 'added')?.title).toBe('Next steps')
+
+    await undo(agent, turnId)
+    expect(Buffer.compare(readFileSync(join(root, 'deck.pptx')), original)).toBe(0)
+  }, 60_000)
+
+  test('PDF: a highlight and a note; Review lists the annotations with page and contents', async () => {
+    const original = makePdf('Retrace keeps every change reviewable.')
+    const root = projectWith({ 'paper.pdf': original })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'paper.pdf' } }],
+      [
+        {
+          id: 'a1',
+          name: 'pdf_annotate',
+          input: {
+            path: 'paper.pdf',
+            annotations: [
+              { op: 'highlight', page: 1, text: 'every change' },
+              { op: 'note', page: 1, text: 'Cite the journal here.', near_text: 'reviewable' },
+            ],
+          },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('annotate the paper')
+    await agent.finished(turnId, 30_000)
+    const parts = toolParts(await agent.turn(turnId))
+    expect(completed(parts, 'r1').output).toContain('Retrace keeps every change reviewable.')
+    completed(parts, 'a1')
+
+    const { snapshotId, row } = await turnRow(agent, turnId, 'paper.pdf')
+    expect(row.document_counts).toEqual({ unit: 'annotation', added: 2, removed: 0, changed: 0 })
+    const diff = await documentDiff(agent, snapshotId, 'paper.pdf')
+    expect(diff.kind).toBe('pdf')
+    if (diff.kind !== 'pdf') return
+    expect(diff.annotations.map((change) => [change.change, change.after?.type, change.after?.page])).toEqual(
+      expect.arrayContaining([
+        ['added', 'highlight', 1],
+        ['added', 'freetext', 1],
+      ]),
+    )
+    expect(diff.annotations.find((change) => change.after?.type === 'freetext')?.after?.contents).toBe(
+      'Cite the journal here.',
+    )
+
+    await undo(agent, turnId)
+    expect(Buffer.compare(readFileSync(join(root, 'paper.pdf')), original)).toBe(0)
+  }, 60_000)
+
+  test('ask mode: the approval card shows the document change in words and carries its diff', async () => {
+    const original = Buffer.from(await makeDocx(paragraph('Quarterly report') + paragraph('Draft.')))
+    const root = projectWith({ 'report.docx': original })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'report.docx' } }],
+      [
+        {
+          id: 'e1',
+          name: 'office_edit',
+          input: { path: 'report.docx', edits: [{ op: 'replace_text', anchor: 'p2', text: 'Final.' }] },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm, { mode: 'ask' })
+    const turnId = await agent.prompt('finalise')
+    const card = await agent.approvalFor(turnId, 'e1')
+    expect(card.approval?.documents).toHaveLength(1)
+    const shown = card.approval?.documents?.[0]
+    expect(shown?.path).toBe('report.docx')
+    expect(shown?.diff?.kind).toBe('docx')
+    expect(card.approval?.diff).toMatch(/Document: DOCX: \+0 ¶ −0 ¶, 1 changed/)
+    expect(card.approval?.diff).not.toMatch(/Binary file/)
+    expect((await agent.session('session.approve', { tool_call_id: 'e1', decision: 'approve' })).status).toBe('ok')
+    await agent.finished(turnId, 30_000)
+    completed(toolParts(await agent.turn(turnId)), 'e1')
+  }, 60_000)
+
+  test('review.document of a row that is not a document answers unreadable, and an unknown path NOT_FOUND', async () => {
+    const root = projectWith({ 'notes.bin': Buffer.from([0, 1, 2, 3]) })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'notes.bin' } }],
+      [{ id: 'w1', name: 'write', input: { file_path: 'notes.txt', content: 'plain\n' } }],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('write a note')
+    await agent.finished(turnId, 30_000)
+    const { snapshotId, row } = await turnRow(agent, turnId, 'notes.txt')
+    expect(row.document_counts).toBeUndefined()
+    const answer = resultOf(
+      await agent.session('review.document', { snapshot_id: snapshotId, path: 'notes.txt' }),
+    ) as Document
+    expect(answer).toMatchObject({ kind: 'unreadable', reason: 'not-a-document' })
+    const missing = await agent.session('review.document', { snapshot_id: snapshotId, path: 'nope.docx' })
+    expect(missing.status === 'error' && missing.error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { reason: 'not-in-review' },
+    })
+    const stale = await agent.session('review.document', { snapshot_id: 'gone', path: 'notes.txt' })
+    expect(stale.status === 'error' && stale.error.code).toBe('STALE_SNAPSHOT')
+  }, 60_000)
+})
