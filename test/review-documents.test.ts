@@ -197,7 +197,8 @@ describe('the agent changes documents and Review shows what changed inside them'
             path: 'deck.pptx',
             edits: [
               { op: 'replace_text', anchor: 's1.sh2', text: 'Annual review' },
-              { op: 'add_slide', after: 2, title: 'Next steps', body: 'Ship it' },
+              // The deck's only layout is Blank (no title placeholder): an empty slide at the end.
+              { op: 'add_slide', after: 2 },
             ],
           },
         },
@@ -217,7 +218,7 @@ describe('the agent changes documents and Review shows what changed inside them'
     if (diff.kind !== 'pptx') return
     const retitled = diff.slides.find((slide) => slide.change === 'changed')
     expect(retitled?.shapes.map((shape) => words(shape, 'added')).join('')).toContain('Annual')
-    expect(diff.slides.find((slide) => slide.change === 'added')?.title).toBe('Next steps')
+    expect(diff.slides.find((slide) => slide.change === 'added')?.after_index).toBe(3)
 
     await undo(agent, turnId)
     expect(Buffer.compare(readFileSync(join(root, 'deck.pptx')), original)).toBe(0)
@@ -269,7 +270,9 @@ describe('the agent changes documents and Review shows what changed inside them'
   }, 60_000)
 
   test('ask mode: the approval card shows the document change in words and carries its diff', async () => {
-    const original = Buffer.from(await makeDocx(paragraph('Quarterly report') + paragraph('Draft.')))
+    const original = Buffer.from(
+      await makeDocx(paragraph('Quarterly report') + paragraph('The numbers below are a draft.')),
+    )
     const root = projectWith({ 'report.docx': original })
     const llm = await scriptedModel(
       [{ id: 'r1', name: 'read', input: { file_path: 'report.docx' } }],
@@ -277,7 +280,10 @@ describe('the agent changes documents and Review shows what changed inside them'
         {
           id: 'e1',
           name: 'office_edit',
-          input: { path: 'report.docx', edits: [{ op: 'replace_text', anchor: 'p2', text: 'Final.' }] },
+          input: {
+            path: 'report.docx',
+            edits: [{ op: 'replace_text', anchor: 'p2', text: 'The numbers below are final.' }],
+          },
         },
       ],
     )
@@ -288,7 +294,7 @@ describe('the agent changes documents and Review shows what changed inside them'
     const shown = card.approval?.documents?.[0]
     expect(shown?.path).toBe('report.docx')
     expect(shown?.diff?.kind).toBe('docx')
-    expect(card.approval?.diff).toMatch(/Document: DOCX: \+0 ¶ −0 ¶, 1 changed/)
+    expect(card.approval?.diff).toMatch(/^Document: DOCX: \+0 ¶ −0 ¶, 1 changed$/m)
     expect(card.approval?.diff).not.toMatch(/Binary file/)
     expect((await agent.session('session.approve', { tool_call_id: 'e1', decision: 'approve' })).status).toBe('ok')
     await agent.finished(turnId, 30_000)
