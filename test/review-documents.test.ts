@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { DocumentDiff, ResultOf, TurnPart } from '../src/shared/protocol'
 import { agentFixture, resultOf, toolParts } from './support/agent'
+import { openProject, startCore } from './support/core'
 import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
 import { makeDocx, makePptx, makeXlsx } from './support/office-fixtures'
 import { tempDir } from './support/temp'
@@ -323,5 +325,35 @@ describe('the agent changes documents and Review shows what changed inside them'
     })
     const stale = await agent.session('review.document', { snapshot_id: 'gone', path: 'notes.txt' })
     expect(stale.status === 'error' && stale.error.code).toBe('STALE_SNAPSHOT')
+  }, 60_000)
+
+  test('git workspace: a DOCX saved outside Retrace gets its counts and diff, and a later save makes the snapshot stale', async () => {
+    const root = tempDir('retrace-review-docs-ws-')
+    const run = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { stdio: 'pipe' })
+    run('init', '-q')
+    run('config', 'user.email', 'test@example.com')
+    run('config', 'user.name', 'Test')
+    writeFileSync(join(root, 'report.docx'), await makeDocx(paragraph('Quarterly report') + paragraph('Old plan.')))
+    run('add', '-A')
+    run('commit', '-qm', 'initial')
+    writeFileSync(
+      join(root, 'report.docx'),
+      await makeDocx(paragraph('Quarterly report') + paragraph('Old plan.') + paragraph('A new closing line.')),
+    )
+    const core = startCore()
+    const project = await openProject(core, root)
+    const files = resultOf(await project.call('review.files', { scope: 'workspace' })) as Files
+    const row = files.files.find((file) => file.path === 'report.docx')
+    expect(row?.document_counts).toEqual({ unit: 'paragraph', added: 1, removed: 0, changed: 0 })
+    const answer = resultOf(
+      await project.call('review.document', { snapshot_id: files.snapshot_id, path: 'report.docx' }),
+    ) as Document
+    expect(answer.kind === 'diff' && answer.diff.kind).toBe('docx')
+    writeFileSync(join(root, 'report.docx'), await makeDocx(paragraph('Rewritten.')))
+    const stale = await project.call('review.document', { snapshot_id: files.snapshot_id, path: 'report.docx' })
+    expect(stale.status === 'error' && stale.error).toMatchObject({
+      code: 'STALE_SNAPSHOT',
+      details: { reason: 'basis-changed' },
+    })
   }, 60_000)
 })
