@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { DocumentDiff, ResultOf, TurnPart } from '../src/shared/protocol'
@@ -22,6 +22,51 @@ type Agent = Awaited<ReturnType<typeof agentFixture>>
 type Files = ResultOf<'review.files'>
 type Document = ResultOf<'review.document'>
 type ToolPart = Extract<TurnPart, { type: 'tool' }>
+
+/**
+ * The saved file opens in LibreOffice (converted to PDF in a fresh profile), when it is installed;
+ * otherwise the check is skipped with its reason printed.
+ */
+function reopensInLibreOffice(bytes: Buffer, name: string): void {
+  const soffice = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((path) => existsSync(path))
+  if (!soffice) {
+    console.log(`skipped: reopening ${name} in LibreOffice — soffice is not installed`)
+    return
+  }
+  const dir = tempDir('retrace-reopen-')
+  writeFileSync(join(dir, name), bytes)
+  execFileSync(
+    soffice,
+    [
+      `-env:UserInstallation=file://${join(dir, 'profile')}`,
+      '--headless',
+      '--convert-to',
+      'pdf',
+      '--outdir',
+      dir,
+      join(dir, name),
+    ],
+    { stdio: 'ignore', timeout: 120_000 },
+  )
+  const pdf = readdirSync(dir).find((file) => file.endsWith('.pdf'))
+  expect(pdf, `LibreOffice could not open the saved ${name}`).toBeDefined()
+}
+
+/** The saved PDF passes qpdf's structural check, when qpdf is installed. */
+function passesQpdf(bytes: Buffer): void {
+  if (!existsSync('/usr/bin/qpdf')) {
+    console.log('skipped: qpdf --check — qpdf is not installed')
+    return
+  }
+  const dir = tempDir('retrace-qpdf-')
+  writeFileSync(join(dir, 'saved.pdf'), bytes)
+  // Exit 0: no errors; 3: warnings only (both open in every reader); 2 throws here.
+  try {
+    execFileSync('/usr/bin/qpdf', ['--check', join(dir, 'saved.pdf')], { stdio: 'pipe', timeout: 30_000 })
+  } catch (error) {
+    expect((error as { status?: number }).status, String((error as { stdout?: Buffer }).stdout)).toBe(3)
+  }
+}
 
 const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
 
@@ -141,9 +186,10 @@ describe('the agent changes documents and Review shows what changed inside them'
     const added = diff.entries.find((entry) => entry.change === 'added')
     expect(added && words(added, 'added')).toContain('Costs fell by three percent.')
 
+    reopensInLibreOffice(readFileSync(join(root, 'report.docx')), 'report.docx')
     await undo(agent, turnId)
     expect(Buffer.compare(readFileSync(join(root, 'report.docx')), original)).toBe(0)
-  }, 60_000)
+  }, 180_000)
 
   test('XLSX: a cell set recalculates its dependent formulas; Review lists the changed cells', async () => {
     const original = Buffer.from(await makeXlsx())
@@ -182,9 +228,10 @@ describe('the agent changes documents and Review shows what changed inside them'
     })
     expect(row.document_counts?.changed).toBe(diff.counts.cells)
 
+    reopensInLibreOffice(readFileSync(join(root, 'numbers.xlsx')), 'numbers.xlsx')
     await undo(agent, turnId)
     expect(Buffer.compare(readFileSync(join(root, 'numbers.xlsx')), original)).toBe(0)
-  }, 60_000)
+  }, 180_000)
 
   test('PPTX: a shape’s text set and a slide added; Review lists the slides', async () => {
     const original = Buffer.from(await makePptx())
@@ -222,9 +269,10 @@ describe('the agent changes documents and Review shows what changed inside them'
     expect(retitled?.shapes.map((shape) => words(shape, 'added')).join('')).toContain('Annual')
     expect(diff.slides.find((slide) => slide.change === 'added')?.after_index).toBe(3)
 
+    reopensInLibreOffice(readFileSync(join(root, 'deck.pptx')), 'deck.pptx')
     await undo(agent, turnId)
     expect(Buffer.compare(readFileSync(join(root, 'deck.pptx')), original)).toBe(0)
-  }, 60_000)
+  }, 180_000)
 
   test('PDF: a highlight and a note; Review lists the annotations with page and contents', async () => {
     const original = makePdf('Retrace keeps every change reviewable.')
@@ -267,6 +315,7 @@ describe('the agent changes documents and Review shows what changed inside them'
       'Cite the journal here.',
     )
 
+    passesQpdf(readFileSync(join(root, 'paper.pdf')))
     await undo(agent, turnId)
     expect(Buffer.compare(readFileSync(join(root, 'paper.pdf')), original)).toBe(0)
   }, 60_000)
@@ -355,5 +404,24 @@ describe('the agent changes documents and Review shows what changed inside them'
       code: 'STALE_SNAPSHOT',
       details: { reason: 'basis-changed' },
     })
+  }, 60_000)
+
+  test('a document diff over its budget is unreadable (timeout) in review.document and its row has no counts', async () => {
+    const root = tempDir('retrace-review-docs-slow-')
+    const before = await makeDocx(paragraph('Quarterly report'))
+    writeFileSync(join(root, 'report.docx'), before)
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'report.docx' } }],
+      [{ id: 'w1', name: 'write', input: { file_path: 'report.docx', source_path: 'next.docx' } }],
+    )
+    writeFileSync(join(root, 'next.docx'), await makeDocx(paragraph('Annual report')))
+    // No document job can finish in 1 ms: every diff is stopped from outside.
+    const agent = await agentFixture(root, llm, { documentLimits: { timeMs: 1 } })
+    const turnId = await agent.prompt('replace the report')
+    await agent.finished(turnId, 30_000)
+    const { snapshotId, row } = await turnRow(agent, turnId, 'report.docx')
+    expect(row.document_counts).toBeNull()
+    const answer = resultOf(await agent.session('review.document', { snapshot_id: snapshotId, path: 'report.docx' }))
+    expect(answer).toMatchObject({ kind: 'unreadable', reason: 'timeout' })
   }, 60_000)
 })

@@ -51,7 +51,7 @@ const transferList = (task: DocumentTask): ArrayBuffer[] =>
   task.op === 'diff' ? [task.before, task.after].filter((b): b is ArrayBuffer => b !== null) : [task.bytes]
 
 export interface DocumentRunner extends Disposable {
-  /** Runs `task` off the main thread within `budgetMs` (default: the limits' time). */
+  /** Runs `task` off the main thread within `budgetMs`, never longer than the limits' time. */
   run(task: DocumentTask, budgetMs?: number): Promise<DocumentRunOutcome>
 }
 
@@ -74,7 +74,8 @@ export function createDocumentRunner(limits: DocumentLimits = DOCUMENT_LIMITS): 
     created.unref()
     return created
   }
-  function run(task: DocumentTask, budgetMs = limits.timeMs): Promise<DocumentRunOutcome> {
+  function run(task: DocumentTask, requestedMs = limits.timeMs): Promise<DocumentRunOutcome> {
+    const budgetMs = Math.min(requestedMs, limits.timeMs)
     if (sizeOf(task) > limits.maxInputBytes) {
       return Promise.resolve({
         kind: 'limit',
