@@ -6,7 +6,7 @@ import type { DocumentDiff, ResultOf, TurnPart } from '../src/shared/protocol'
 import { agentFixture, resultOf, toolParts } from './support/agent'
 import { openProject, startCore } from './support/core'
 import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
-import { makeDocx, makePptx, makeXlsx } from './support/office-fixtures'
+import { CORPUS_OFFICE, corpusFile, makeDocx, makePptx, makeXlsx } from './support/office-fixtures'
 import { tempDir } from './support/temp'
 
 // Issue 26 end to end: a scripted loopback model reads and changes real DOCX, XLSX, PPTX and PDF
@@ -423,5 +423,90 @@ describe('the agent changes documents and Review shows what changed inside them'
     expect(row.document_counts).toBeNull()
     const answer = resultOf(await agent.session('review.document', { snapshot_id: snapshotId, path: 'report.docx' }))
     expect(answer).toMatchObject({ kind: 'unreadable', reason: 'timeout' })
+  }, 60_000)
+
+  test('real corpus files: a DOCX table cell and a PPTX shape plus a slide from another layout, each undone byte-exactly', async () => {
+    const docx = corpusFile('poi-60329-tables-hdrftr.docx')
+    const pptx = corpusFile('poi-aptia-slides-images.pptx')
+    if (!docx || !pptx) return
+    const root = projectWith({ 'protocol.docx': docx, 'awards.pptx': pptx })
+    const llm = await scriptedModel(
+      [
+        { id: 'r1', name: 'read', input: { file_path: 'protocol.docx' } },
+        { id: 'r2', name: 'read', input: { file_path: 'awards.pptx', limit: 2 } },
+      ],
+      [
+        {
+          id: 'e1',
+          name: 'office_edit',
+          input: {
+            path: 'protocol.docx',
+            edits: [{ op: 'replace_text', anchor: 't2.r1.c4', text: '2.0 Dated 12/03/2026' }],
+          },
+        },
+        {
+          id: 'e2',
+          name: 'office_edit',
+          input: {
+            path: 'awards.pptx',
+            edits: [
+              { op: 'replace_text', anchor: 's1.sh5', text: 'Deputy President Acton' },
+              { op: 'add_slide', after: 9, layout_of: 2, title: 'Questions', body: 'Thank you' },
+            ],
+          },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('update both')
+    await agent.finished(turnId, 60_000)
+    const parts = toolParts(await agent.turn(turnId))
+    expect(completed(parts, 'r1').output).toContain('[t2.r1.c4] 1.0 Dated 06/22/2015')
+    expect(completed(parts, 'r2').output).toContain('[s1.sh5] Senior Deputy President Acton')
+    completed(parts, 'e1')
+    completed(parts, 'e2')
+
+    const { snapshotId, row } = await turnRow(agent, turnId, 'protocol.docx')
+    expect(row.document_counts).toEqual({ unit: 'paragraph', added: 0, removed: 0, changed: 1 })
+    const docDiff = await documentDiff(agent, snapshotId, 'protocol.docx')
+    const cell =
+      docDiff.kind === 'docx' ? docDiff.entries.find((entry) => entry.after_anchor === 't2.r1.c4') : undefined
+    expect(cell && words(cell, 'added')).toContain('2.0')
+    expect(cell && words(cell, 'removed')).toContain('1.0')
+    const deck = await turnRow(agent, turnId, 'awards.pptx')
+    expect(deck.row.document_counts).toEqual({ unit: 'slide', added: 1, removed: 0, changed: 1 })
+    const deckDiff = await documentDiff(agent, deck.snapshotId, 'awards.pptx')
+    expect(deckDiff.kind === 'pptx' && deckDiff.slides.find((slide) => slide.change === 'added')?.title).toBe(
+      'Questions',
+    )
+
+    reopensInLibreOffice(readFileSync(join(root, 'protocol.docx')), 'protocol.docx')
+    reopensInLibreOffice(readFileSync(join(root, 'awards.pptx')), 'awards.pptx')
+    await undo(agent, turnId)
+    expect(Buffer.compare(readFileSync(join(root, 'protocol.docx')), docx)).toBe(0)
+    expect(Buffer.compare(readFileSync(join(root, 'awards.pptx')), pptx)).toBe(0)
+  }, 240_000)
+
+  test('a password-protected PDF (corpus) is refused by read and pdf_annotate alike, and stays byte-identical', async () => {
+    const path = join(CORPUS_OFFICE, '..', 'pdf', 'pdfjs-issue3371-encrypted.pdf')
+    if (!existsSync(path)) {
+      console.log(`skipped: corpus file ${path} is not present`)
+      return
+    }
+    const locked = readFileSync(path)
+    const root = projectWith({ 'locked.pdf': locked })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'locked.pdf' } }],
+      [{ id: 'a1', name: 'pdf_annotate', input: { path: 'locked.pdf', annotations: [{ op: 'remove', id: '12R' }] } }],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('clean the notes')
+    await agent.finished(turnId, 30_000)
+    const parts = toolParts(await agent.turn(turnId))
+    for (const id of ['r1', 'a1']) {
+      const part = parts.find((p) => p.id === id)
+      expect(part, id).toMatchObject({ state: 'error', error: { code: 'UNSUPPORTED' } })
+    }
+    expect(Buffer.compare(readFileSync(join(root, 'locked.pdf')), locked)).toBe(0)
   }, 60_000)
 })
