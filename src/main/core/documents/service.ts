@@ -156,6 +156,32 @@ function copyOf(bytes: Uint8Array): ArrayBuffer {
   return copy.buffer
 }
 
+/**
+ * The budget counts from the caller's ask, waiting for the worker included: an approval card or a
+ * Review pane never waits behind another document's job past its own budget. The job itself goes
+ * on until it ends or the runner stops it at its own budget.
+ */
+async function withinWallTime(job: Promise<DocumentRunOutcome>, budgetMs: number): Promise<DocumentRunOutcome> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<DocumentRunOutcome>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          kind: 'limit',
+          limit: 'time',
+          value: budgetMs,
+          message: `Comparing the document took longer than ${Math.max(1, Math.round(budgetMs / 1000))} s.`,
+        }),
+      budgetMs,
+    )
+  })
+  try {
+    return await Promise.race([job, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 export function createDocumentsModule(options: { limits?: Partial<DocumentLimits> | undefined } = {}): DocumentsModule {
   const runner = createDocumentRunner({ ...DOCUMENT_LIMITS, ...options.limits })
 
@@ -237,10 +263,11 @@ export function createDocumentsModule(options: { limits?: Partial<DocumentLimits
               message: 'This file is not a DOCX, XLSX, PPTX or PDF document.',
             }
       }
-      const outcome = await runner.run(
+      const job = runner.run(
         { op: 'diff', format, before: before && copyOf(before), after: after && copyOf(after) },
         budgetMs,
       )
+      const outcome = budgetMs === undefined ? await job : await withinWallTime(job, budgetMs)
       if (outcome.kind !== 'done') return unreadableOf(outcome)
       if (outcome.value.op !== 'diff') throw new Error(`documents worker answered ${outcome.value.op} to a diff`)
       return { kind: 'diff', diff: outcome.value.diff }
