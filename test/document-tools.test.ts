@@ -2,7 +2,7 @@ import CFB from 'cfb'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { agentFixture, resultOf, toolParts } from './support/agent'
+import { agentFixture, toolParts } from './support/agent'
 import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
 import { makeDocx } from './support/office-fixtures'
 import { tempDir } from './support/temp'
@@ -94,6 +94,36 @@ describe('office_edit refuses with zero writes', () => {
     expect(await receiptsOf(agent, turnId)).toEqual([])
   })
 
+  test('an anchor the document does not have is refused with NOT_FOUND, naming the edit, and nothing is written', async () => {
+    const docx = await makeDocx(paragraph('Quarterly report') + paragraph('Revenue grew.'))
+    const root = projectWith({ 'report.docx': docx })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'report.docx' } }],
+      [
+        {
+          id: 'e1',
+          name: 'office_edit',
+          input: {
+            path: 'report.docx',
+            edits: [
+              { op: 'replace_text', anchor: 'p1', text: 'Annual report' },
+              { op: 'delete_paragraph', anchor: 'p99' },
+            ],
+          },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('retitle it and drop the last paragraph')
+    await agent.finished(turnId, 30_000)
+    const edit = toolParts(await agent.turn(turnId)).find((part) => part.id === 'e1')
+    expect(edit).toMatchObject({ state: 'error', error: { code: 'NOT_FOUND' } })
+    // The first edit was fine; all or nothing: it is not written either.
+    expect(edit?.error?.message).toMatch(/\(change 2 of 2\) Nothing was changed\.$/)
+    expect(Buffer.compare(readFileSync(join(root, 'report.docx')), Buffer.from(docx))).toBe(0)
+    expect(await receiptsOf(agent, turnId)).toEqual([])
+  }, 30_000)
+
   test('a password-protected DOCX is refused as encrypted, read and edit alike, and nothing is written', async () => {
     const locked = encryptedDocx()
     const root = projectWith({ 'secret.docx': locked })
@@ -169,5 +199,3 @@ describe('office_edit refuses with zero writes', () => {
     expect(await receiptsOf(agent, turnId)).toEqual([])
   })
 })
-
-export { resultOf }
