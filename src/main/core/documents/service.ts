@@ -23,6 +23,7 @@ export interface DocumentEdited {
 
 /** The one door the rest of the engine uses for documents (issue 26): all parsing runs in the worker. */
 export interface DocumentsModule {
+  readonly limits: DocumentLimits
   /** The format's text view with its anchors; `null` when `bytes` is not a document (the caller shows it as binary). */
   read(path: string, bytes: Uint8Array, request: DocumentReadRequest): Promise<Outcome<string> | null>
   /** `office_edit`: all edits of a DOCX, XLSX or PPTX, or a precise refusal (nothing is written either way). */
@@ -183,7 +184,8 @@ async function withinWallTime(job: Promise<DocumentRunOutcome>, budgetMs: number
 }
 
 export function createDocumentsModule(options: { limits?: Partial<DocumentLimits> | undefined } = {}): DocumentsModule {
-  const runner = createDocumentRunner({ ...DOCUMENT_LIMITS, ...options.limits })
+  const limits: DocumentLimits = { ...DOCUMENT_LIMITS, ...options.limits }
+  const runner = createDocumentRunner(limits)
 
   async function change(
     path: string,
@@ -213,6 +215,7 @@ export function createDocumentsModule(options: { limits?: Partial<DocumentLimits
   }
 
   return {
+    limits,
     async read(path, bytes, request) {
       const sniffed = sniffDocument(path, bytes)
       if (sniffed.kind === 'none') return null

@@ -24,7 +24,10 @@ export const DOCUMENT_COUNTS_PAGE_BUDGET_MS = 1_500
 
 /** Diffs by blob pair: a pair's diff never changes, so Review, counts and re-opens share it. */
 export interface DocumentDiffCache {
-  get(path: string, row: Pick<ReviewRow, 'before_blob' | 'after_blob'>): Promise<DocumentDiffOutcome | 'missing'>
+  get(
+    path: string,
+    row: Pick<ReviewRow, 'before_blob' | 'after_blob' | 'size'>,
+  ): Promise<DocumentDiffOutcome | 'missing'>
 }
 
 export function createDocumentDiffCache(
@@ -45,7 +48,11 @@ export function createDocumentDiffCache(
       const key = `${extensionOf(path)}|${row.before_blob ?? 'absent'}:${row.after_blob ?? 'absent'}`
       const cached = cache.get(key)
       if (cached) return cached
-      const computed = (async () => {
+      const computed = (async (): Promise<DocumentDiffOutcome | 'missing'> => {
+        // Never read a recorded file into memory only to find it is over the bound.
+        if (row.size > documents.limits.maxInputBytes) {
+          return { kind: 'unreadable', reason: 'too-large', message: 'The document is too large to compare.' }
+        }
         const [before, after] = await Promise.all([read(row.before_blob), read(row.after_blob)])
         if (before === 'missing' || after === 'missing') return 'missing' as const
         return documents.diff(path, before, after, budgetMs)
