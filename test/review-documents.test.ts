@@ -514,4 +514,24 @@ describe('the agent changes documents and Review shows what changed inside them'
     }
     expect(Buffer.compare(readFileSync(join(root, 'locked.pdf')), locked)).toBe(0)
   }, 60_000)
+
+  test('a document over the byte bound: read refuses it with TOO_LARGE, Review answers too-large without counts', async () => {
+    const root = tempDir('retrace-review-docs-big-')
+    writeFileSync(join(root, 'report.docx'), await makeDocx(paragraph('Quarterly report')))
+    writeFileSync(join(root, 'next.docx'), await makeDocx(paragraph('Annual report')))
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'report.docx' } }],
+      [{ id: 'w1', name: 'write', input: { file_path: 'report.docx', source_path: 'next.docx' } }],
+    )
+    // Every DOCX is bigger than 200 bytes (a ZIP of four parts).
+    const agent = await agentFixture(root, llm, { documentLimits: { maxInputBytes: 200 } })
+    const turnId = await agent.prompt('replace the report')
+    await agent.finished(turnId, 30_000)
+    const read = toolParts(await agent.turn(turnId)).find((part) => part.id === 'r1')
+    expect(read).toMatchObject({ state: 'error', error: { code: 'TOO_LARGE' } })
+    const { snapshotId, row } = await turnRow(agent, turnId, 'report.docx')
+    expect(row.document_counts).toBeNull()
+    const answer = resultOf(await agent.session('review.document', { snapshot_id: snapshotId, path: 'report.docx' }))
+    expect(answer).toMatchObject({ kind: 'unreadable', reason: 'too-large' })
+  }, 60_000)
 })
