@@ -198,4 +198,22 @@ describe('office_edit refuses with zero writes', () => {
     expect(edit?.error?.message).toMatch(/Convert it to OOXML first/)
     expect(await receiptsOf(agent, turnId)).toEqual([])
   })
+
+  test('ask mode: a document whose diff cannot be had in time still gets its card, with sizes and a null diff', async () => {
+    const before = await makeDocx(paragraph('Quarterly report'))
+    const after = await makeDocx(paragraph('Annual report'))
+    const root = projectWith({ 'report.docx': before, 'next.docx': after })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'report.docx' } }],
+      [{ id: 'w1', name: 'write', input: { file_path: 'report.docx', source_path: 'next.docx' } }],
+    )
+    const agent = await agentFixture(root, llm, { mode: 'ask', documentLimits: { timeMs: 1 } })
+    const turnId = await agent.prompt('replace the report')
+    const card = await agent.approvalFor(turnId, 'w1')
+    expect(card.approval?.documents).toEqual([{ path: 'report.docx', diff: null }])
+    expect(card.approval?.diff).toContain(`Document: ${before.length} → ${after.length} bytes`)
+    await agent.session('session.approve', { tool_call_id: 'w1', decision: 'reject' })
+    await agent.finished(turnId, 30_000)
+    expect(Buffer.compare(readFileSync(join(root, 'report.docx')), Buffer.from(before))).toBe(0)
+  }, 30_000)
 })
