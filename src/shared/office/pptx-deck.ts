@@ -147,7 +147,8 @@ export function asRefusal(error: unknown): DeckRefusal {
         return new DeckRefusal('damaged', error.message)
     }
   }
-  if (error instanceof XmlError) return new DeckRefusal('damaged', `A part of the presentation is not well-formed XML (${error.message}).`)
+  if (error instanceof XmlError)
+    return new DeckRefusal('damaged', `A part of the presentation is not well-formed XML (${error.message}).`)
   throw error
 }
 
@@ -194,7 +195,8 @@ export function slideContent(xml: string): SlideContent {
       const attributes = attributesAt(xml, props.start)
       const id = attributes.get('id') ?? ''
       const name = attributes.get('name') ?? ''
-      const table = tag.name === 'p:graphicFrame' ? findFirst(xml, 'a:tbl', element.innerStart, element.innerEnd) : undefined
+      const table =
+        tag.name === 'p:graphicFrame' ? findFirst(xml, 'a:tbl', element.innerStart, element.innerEnd) : undefined
       if (table) {
         units.push(...tableCells(xml, table, id, name))
         continue
@@ -258,7 +260,12 @@ export function isTitlePlaceholder(placeholder: string | null): boolean {
 /** The slide's title: its title placeholder's text, paragraphs joined by spaces. */
 export function titleOf(content: SlideContent): string {
   const title = content.units.find((u) => isTitlePlaceholder(u.placeholder))
-  return title ? title.paragraphs.map((p) => p.split(LINE_BREAK).join(' ')).join(' ').trim() : ''
+  return title
+    ? title.paragraphs
+        .map((p) => p.split(LINE_BREAK).join(' '))
+        .join(' ')
+        .trim()
+    : ''
 }
 
 /** The layout name of a slide (`p:cSld/@name` of its layout part), or null. */

@@ -22,7 +22,8 @@ export async function readPptxView(bytes: Uint8Array, request: DocumentReadReque
   try {
     return { kind: 'ok', text: await render(bytes, request) }
   } catch (error) {
-    if (error instanceof DeckRefusal) return { kind: 'refused', reason: error.reason, message: error.message, edit_index: null }
+    if (error instanceof DeckRefusal)
+      return { kind: 'refused', reason: error.reason, message: error.message, edit_index: null }
     throw error
   }
 }
@@ -58,7 +59,8 @@ async function render(bytes: Uint8Array, request: DocumentReadRequest): Promise<
         if (unit.merged) continue
         lines.push(...unitLines(`s${slide.index}`, unit))
       }
-      for (const object of content.objects) lines.push(`[s${slide.index}.${object.anchor}] ${object.what} "${object.name}" (no text)`)
+      for (const object of content.objects)
+        lines.push(`[s${slide.index}.${object.anchor}] ${object.what} "${object.name}" (no text)`)
       const notes = await notesOf(deck.pkg, slide.part)
       if (notes.some((p) => p.trim() !== '')) lines.push(...notes.map((p) => `(notes) ${shown(p)}`))
       let block = lines.join('\n') + '\n'
@@ -68,7 +70,7 @@ async function render(bytes: Uint8Array, request: DocumentReadRequest): Promise<
           break
         }
         // One slide alone is over the bound: show its beginning rather than nothing.
-        block = block.slice(0, budget) + '\n… (this slide\'s text is cut here: the view is bounded)\n'
+        block = block.slice(0, budget) + "\n… (this slide's text is cut here: the view is bounded)\n"
       }
       blocks.push(block)
       used += block.length
