@@ -367,6 +367,10 @@ describe('refusals change nothing', () => {
     ])
     await expectConsistentPackage(both.bytes)
     expect(await view(both.bytes)).toContain('PPTX presentation: no slides.')
+    // An empty deck takes a new slide on its master's first layout.
+    const again = await edited(both.bytes, [{ op: 'add_slide', after: 0 }])
+    await expectConsistentPackage(again.bytes)
+    expect(slideHeadings(await view(again.bytes))).toEqual(['[s1] slide 1 — layout "Blank"'])
   })
 })
 
@@ -405,6 +409,14 @@ describe('the slide diff', () => {
       ['added', [{ kind: 'added', text: 'Timeline' }]],
       ['added', [{ kind: 'added', text: 'Stage 1' }]],
     ])
+    // A picture that goes is listed with no text.
+    const withoutPicture = await diffPptx(deck, (await edited(deck, [{ op: 'delete_slide', slide: 9 }])).bytes)
+    expect(withoutPicture.slides[0]?.shapes).toContainEqual({
+      shape: 'sh1026',
+      name: 'Picture 2',
+      change: 'removed',
+      segments: [],
+    })
   })
 
   test('a new slide at the front moves nothing; absent sides are all added or all removed', async () => {
@@ -432,5 +444,18 @@ describe('the slide diff', () => {
       slides_moved: 0,
     })
     expect((await diffPptx(deck, deck)).slides).toEqual([])
+    // A removed slide lists its text as removed.
+    const removed = await diffPptx(deck, (await edited(deck, [{ op: 'delete_slide', slide: 2 }])).bytes)
+    expect(removed.slides).toEqual([
+      {
+        before_index: 2,
+        after_index: null,
+        change: 'removed',
+        title: '',
+        shapes: [
+          { shape: 'sh2', name: 'Note', change: 'removed', segments: [{ kind: 'removed', text: 'Second slide' }] },
+        ],
+      },
+    ])
   })
 })

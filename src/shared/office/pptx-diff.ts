@@ -10,7 +10,8 @@ import { guard, notesOf, openDeck, slideContent, titleOf } from './pptx-deck'
  * added or duplicated slide. A slide counts as `moved` only when its order relative to the other
  * kept slides changed (the longest common subsequence of both orders stays put), so adding a slide
  * at the front does not report every later slide as moved. Shapes are matched by `p:cNvPr/@id`,
- * table cells by their anchor, and speaker notes are compared as the shape `notes`. Only slides
+ * table cells by their anchor, and speaker notes are compared as the shape `notes`; a picture or
+ * chart that arrives or goes is listed with no segments. Only slides
  * that changed are listed; the counts are exact. An unreadable side throws `DeckRefusal`.
  */
 export async function diffPptx(before: Uint8Array | null, after: Uint8Array | null): Promise<PptxDiff> {
@@ -34,7 +35,7 @@ export async function diffPptx(before: Uint8Array | null, after: Uint8Array | nu
           after_index: slide.index,
           change: 'added',
           title: slide.title,
-          shapes: slide.texts.filter((t) => t.text !== '').map((t) => whole(t, 'added')),
+          shapes: slide.texts.filter(worthListing).map((t) => whole(t, 'added')),
         },
       })
       continue
@@ -71,7 +72,7 @@ export async function diffPptx(before: Uint8Array | null, after: Uint8Array | nu
         after_index: null,
         change: 'removed',
         title: slide.title,
-        shapes: slide.texts.filter((t) => t.text !== '').map((t) => whole(t, 'removed')),
+        shapes: slide.texts.filter(worthListing).map((t) => whole(t, 'removed')),
       },
     })
   }
@@ -83,7 +84,15 @@ interface SlideTexts {
   readonly index: number
   readonly slideId: string
   readonly title: string
-  readonly texts: ReadonlyArray<{ anchor: string; name: string; text: string }>
+  readonly texts: readonly ShapeText[]
+}
+
+interface ShapeText {
+  readonly anchor: string
+  readonly name: string
+  readonly text: string
+  /** A picture, chart or other frame without text: only its arrival or removal is a change. */
+  readonly object: boolean
 }
 
 async function readSlides(bytes: Uint8Array): Promise<SlideTexts[]> {
@@ -94,9 +103,16 @@ async function readSlides(bytes: Uint8Array): Promise<SlideTexts[]> {
       const content = slideContent(await deck.pkg.text(slide.part))
       const texts = content.units
         .filter((unit) => !unit.merged)
-        .map((unit) => ({ anchor: unit.anchor, name: unit.name, text: plain(unit.paragraphs) }))
+        .map((unit): ShapeText => ({
+          anchor: unit.anchor,
+          name: unit.name,
+          text: plain(unit.paragraphs),
+          object: false,
+        }))
+      for (const object of content.objects)
+        texts.push({ anchor: object.anchor, name: object.name, text: '', object: true })
       const notes = await notesOf(deck.pkg, slide.part)
-      if (notes.length > 0) texts.push({ anchor: 'notes', name: 'Speaker notes', text: plain(notes) })
+      if (notes.length > 0) texts.push({ anchor: 'notes', name: 'Speaker notes', text: plain(notes), object: false })
       // Two slides claiming one id (a damaged deck) are told apart by their part.
       const slideId = slides.some((s) => s.slideId === slide.slideId) ? `${slide.slideId}@${slide.part}` : slide.slideId
       slides.push({ index: slide.index, slideId, title: titleOf(content), texts })
@@ -112,8 +128,18 @@ function plain(paragraphs: readonly string[]): string {
     .replace(/\n+$/, '')
 }
 
-function whole(unit: { anchor: string; name: string; text: string }, change: 'added' | 'removed'): PptxShapeDiff {
-  return { shape: unit.anchor, name: unit.name, change, segments: [{ kind: change, text: unit.text }] }
+function whole(unit: ShapeText, change: 'added' | 'removed'): PptxShapeDiff {
+  return {
+    shape: unit.anchor,
+    name: unit.name,
+    change,
+    segments: unit.object ? [] : [{ kind: change, text: unit.text }],
+  }
+}
+
+/** A shape worth listing on its own: text, or a picture/chart (listed with no segments). */
+function worthListing(unit: ShapeText): boolean {
+  return unit.object || unit.text !== ''
 }
 
 function shapeChanges(before: SlideTexts['texts'], after: SlideTexts['texts']): PptxShapeDiff[] {
@@ -123,10 +149,10 @@ function shapeChanges(before: SlideTexts['texts'], after: SlideTexts['texts']): 
   for (const unit of after) {
     const previous = old.get(unit.anchor)
     if (!previous) {
-      if (unit.text !== '') changes.push(whole(unit, 'added'))
+      if (worthListing(unit)) changes.push(whole(unit, 'added'))
       continue
     }
-    if (previous.text === unit.text) continue
+    if (previous.text === unit.text || unit.object || previous.object) continue
     changes.push({
       shape: unit.anchor,
       name: unit.name,
@@ -135,7 +161,7 @@ function shapeChanges(before: SlideTexts['texts'], after: SlideTexts['texts']): 
     })
   }
   for (const unit of before) {
-    if (!next.has(unit.anchor) && unit.text !== '') changes.push(whole(unit, 'removed'))
+    if (!next.has(unit.anchor) && worthListing(unit)) changes.push(whole(unit, 'removed'))
   }
   return changes
 }
