@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { detectLibreOffice, type Detection } from '../src/main/core/office/libreoffice/detect'
-import type { DocumentEdit } from '../src/shared/office/document-edits'
+import { DOCUMENT_READ_MAX_CHARS, type DocumentEdit } from '../src/shared/office/document-edits'
 import { diffPptx } from '../src/shared/office/pptx-diff'
 import { editPptx } from '../src/shared/office/pptx-edit'
 import { readPptxView } from '../src/shared/office/pptx-view'
@@ -150,6 +150,38 @@ describe('read of a presentation', () => {
     expect(text).toContain('showing slides 3–4')
     expect(text).toContain('Slides 5–9 are not shown; read on with offset=5.')
     expect(await view(deck, { offset: 12 })).toContain('offset 12 is past the last slide')
+  })
+
+  test('the view is bounded: it stops at a slide boundary and says where to read on', async () => {
+    const deck = corpusFile(DECK)
+    if (!deck) return
+    const long = 'A long bullet about the award review. '.repeat(100)
+    const grown = await edited(
+      deck,
+      Array.from({ length: 20 }, (): DocumentEdit => ({ op: 'add_slide', after: 9, title: 'More', body: long })),
+    )
+    const text = await view(grown.bytes)
+    expect(text.length).toBeLessThanOrEqual(DOCUMENT_READ_MAX_CHARS)
+    const shown = slideHeadings(text).length
+    expect(shown).toBeGreaterThan(9)
+    expect(shown).toBeLessThan(29)
+    expect(text).toContain(
+      `The view is bounded. Slides ${shown + 1}–29 are not shown; read on with offset=${shown + 1}.`,
+    )
+    expect(await view(grown.bytes, { offset: shown + 1 })).toContain(`[s${shown + 1}] slide ${shown + 1}`)
+  })
+
+  test('a hidden slide is marked', async () => {
+    const parts = await unzipParts(await makePptx())
+    const files: Record<string, string | Uint8Array> = Object.fromEntries(parts)
+    files['ppt/slides/slide2.xml'] = (parts.get('ppt/slides/slide2.xml')?.toString('utf8') ?? '').replace(
+      '<p:sld ',
+      '<p:sld show="0" ',
+    )
+    expect(slideHeadings(await view(await zipParts(files)))).toEqual([
+      '[s1] slide 1 — layout "Blank"',
+      '[s2] slide 2 — layout "Blank" (hidden)',
+    ])
   })
 
   test('refusals: an encrypted (OLE) file, a damaged file, a Word document', async () => {
