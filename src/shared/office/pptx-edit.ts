@@ -306,7 +306,8 @@ class DeckEdit {
       layoutPart = layout.target
     }
     const layoutXml = await this.deck.pkg.text(layoutPart)
-    const layoutName = attributesAt(layoutXml, findFirst(layoutXml, 'p:cSld')?.start ?? 0).get('name') ?? ''
+    const layoutSlide = findFirst(layoutXml, 'p:cSld')
+    const layoutName = layoutSlide ? (attributesAt(layoutXml, layoutSlide.start).get('name') ?? '') : ''
     const placeholders = layoutPlaceholders(layoutXml)
     const title = placeholders.find((p) => p.type === 'title' || p.type === 'ctrTitle')
     const body = placeholders.find((p) => ['body', 'subTitle', 'obj'].includes(p.type))
