@@ -8,6 +8,7 @@ import { diffPptx } from '../src/shared/office/pptx-diff'
 import { editPptx } from '../src/shared/office/pptx-edit'
 import { readPptxView } from '../src/shared/office/pptx-view'
 import { changedParts, corpusFile, makeDocx, makePptx, unzipParts, zipParts } from './support/office-fixtures'
+import { deflatedRepeat, MiB, zip, type ZipPart } from './support/office-bombs'
 import { tempDir } from './support/temp'
 
 const DECK = 'poi-aptia-slides-images.pptx'
@@ -169,6 +170,22 @@ describe('read of a presentation', () => {
       `The view is bounded. Slides ${shown + 1}–29 are not shown; read on with offset=${shown + 1}.`,
     )
     expect(await view(grown.bytes, { offset: shown + 1 })).toContain(`[s${shown + 1}] slide ${shown + 1}`)
+  })
+
+  test('a slide part that inflates past the bounds is refused as too large, for read and edit', async () => {
+    const parts = await unzipParts(await makePptx())
+    const bomb = await deflatedRepeat(Buffer.from('<a:p/>'.repeat(1024)), 64 * MiB)
+    const deck = zip(
+      [...parts].map(([name, content]): ZipPart =>
+        name === 'ppt/slides/slide1.xml' ? { name, deflated: bomb } : { name, stored: content.toString('utf8') },
+      ),
+    )
+    expect(await readPptxView(deck, {})).toMatchObject({ kind: 'refused', reason: 'too-large' })
+    expect(await editPptx(deck, [{ op: 'replace_text', anchor: 's1.sh2', text: 'x' }])).toMatchObject({
+      kind: 'refused',
+      reason: 'too-large',
+      edit_index: 0,
+    })
   })
 
   test('a hidden slide is marked', async () => {
@@ -364,6 +381,41 @@ describe('refusals change nothing', () => {
       expect(outcome, JSON.stringify(edits)).toMatchObject({ kind: 'refused', reason, edit_index: index })
       expect(outcome.kind === 'refused' && outcome.message.length > 10).toBe(true)
     }
+  })
+
+  test('a cell covered by a merge is not listed and is refused as merged-cell', async () => {
+    const parts = await unzipParts(await makePptx())
+    const files: Record<string, string | Uint8Array> = Object.fromEntries(parts)
+    const cell = (text: string, attributes = '') =>
+      `<a:tc${attributes}><a:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"/><a:t>${text}</a:t></a:r></a:p></a:txBody><a:tcPr/></a:tc>`
+    const table = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="5" name="Table 4"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="6096000" cy="741680"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblGrid><a:gridCol w="3048000"/><a:gridCol w="3048000"/></a:tblGrid><a:tr h="370840">${cell('Merged heading', ' gridSpan="2"')}${cell('', ' hMerge="1"')}</a:tr><a:tr h="370840">${cell('Left')}${cell('Right')}</a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`
+    files['ppt/slides/slide2.xml'] = (parts.get('ppt/slides/slide2.xml')?.toString('utf8') ?? '').replace(
+      '</p:spTree>',
+      `${table}</p:spTree>`,
+    )
+    const deck = await zipParts(files)
+    const text = await view(deck)
+    expect(text).toContain('[s2.sh5.r1.c1] Merged heading\n[s2.sh5.r2.c1] Left\n[s2.sh5.r2.c2] Right\n')
+    expect(text).not.toContain('[s2.sh5.r1.c2]')
+    expect(await editPptx(deck, [{ op: 'replace_text', anchor: 's2.sh5.r1.c2', text: 'x' }])).toMatchObject({
+      kind: 'refused',
+      reason: 'merged-cell',
+      edit_index: 0,
+    })
+    const result = await edited(deck, [{ op: 'replace_text', anchor: 's2.sh5.r2.c2', text: 'Right side' }])
+    expect(await view(result.bytes)).toContain('[s2.sh5.r2.c2] Right side\n')
+    const diff = await diffPptx(deck, result.bytes)
+    expect(diff.slides[0]?.shapes).toEqual([
+      {
+        shape: 'sh5.r2.c2',
+        name: 'Table 4',
+        change: 'changed',
+        segments: [
+          { kind: 'same', text: 'Right' },
+          { kind: 'added', text: ' side' },
+        ],
+      },
+    ])
   })
 
   test('a slide with a chart is not duplicated, and a slide another slide links to is not deleted', async () => {

@@ -20,7 +20,8 @@ import {
   relativeTarget,
   relsXml,
   withTarget,
-  type RawRel,
+  relationshipsIn,
+  deletedName,
 } from './pptx-package'
 import { paragraphsFromText } from './pptx-text'
 import { applySplices, attributesAt, escapeAttribute, findFirst, prefixFor, scanTags, type Splice } from './xml'
@@ -158,6 +159,10 @@ class DeckEdit {
           `${edit.op} applies to ${edit.op === 'set_cells' ? 'spreadsheets (XLSX)' : 'Word documents (DOCX)'}; a presentation takes replace_text, add_slide, duplicate_slide, delete_slide and move_slide.`,
           index,
         )
+      default: {
+        const unknown: never = edit
+        throw new EditRefusal('wrong-format', `Unknown edit ${JSON.stringify(unknown).slice(0, 100)}.`, index)
+      }
     }
   }
 
@@ -586,13 +591,4 @@ class DeckEdit {
     if (xml.slice(slides.innerStart, slides.innerEnd) === count) return
     this.changes.set(part, applySplices(xml, [{ start: slides.innerStart, end: slides.innerEnd, text: count }]))
   }
-}
-
-function deletedName(deck: Deck, part: string): string {
-  const slide = deck.slides.find((s) => s.part === part)
-  return slide ? `Slide ${slide.index}` : part
-}
-
-async function relationshipsIn(deck: Deck, part: string): Promise<RawRel[]> {
-  return parseRels(part, (await deck.pkg.textOrNull(relsPartOf(part))) ?? relsXml([]))
 }

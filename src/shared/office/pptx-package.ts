@@ -1,7 +1,7 @@
 import { localName } from './opc'
-import { DeckRefusal, qualified } from './pptx-deck'
+import { DeckRefusal, qualified, type Deck } from './pptx-deck'
 import { applySplices, attributesAt, escapeAttribute, findFirst, scanTags, type Splice, type XmlElement } from './xml'
-import { resolvePartTarget } from './zip'
+import { relsPartOf, resolvePartTarget } from './zip'
 
 /** Relationship parts read and written as text, for the slide-structure edits of a PPTX. */
 
@@ -125,4 +125,15 @@ export function withOverrides(xml: string, removed: ReadonlySet<string>, added: 
   const close = xml.lastIndexOf('</')
   splices.push({ start: close, end: close, text: entries })
   return applySplices(xml, splices)
+}
+
+/** The relationships of `part` in the deck as read (none when it has no relationships part). */
+export async function relationshipsIn(deck: Deck, part: string): Promise<RawRel[]> {
+  return parseRels(part, (await deck.pkg.textOrNull(relsPartOf(part))) ?? relsXml([]))
+}
+
+/** How a refusal names a removed part: "Slide 3" for a slide of the deck, else the part name. */
+export function deletedName(deck: Deck, part: string): string {
+  const slide = deck.slides.find((s) => s.part === part)
+  return slide ? `Slide ${slide.index}` : part
 }
