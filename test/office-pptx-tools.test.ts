@@ -188,6 +188,19 @@ describe('read of a presentation', () => {
     })
   })
 
+  test('a shape inside markup-compatibility alternatives is listed once, from its first choice', async () => {
+    const parts = await unzipParts(await makePptx())
+    const files: Record<string, string | Uint8Array> = Object.fromEntries(parts)
+    const shape = (text: string) =>
+      `<p:sp><p:nvSpPr><p:cNvPr id="7" name="Equation"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"/><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`
+    files['ppt/slides/slide2.xml'] = (parts.get('ppt/slides/slide2.xml')?.toString('utf8') ?? '').replace(
+      '</p:spTree>',
+      `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:a14="http://schemas.microsoft.com/office/drawing/2010/main"><mc:Choice Requires="a14">${shape('E = mc²')}</mc:Choice><mc:Fallback>${shape('picture of E = mc²')}</mc:Fallback></mc:AlternateContent></p:spTree>`,
+    )
+    const text = await view(await zipParts(files))
+    expect(text.match(/\[s2\.sh7\].*/g)).toEqual(['[s2.sh7] E = mc²'])
+  })
+
   test('a hidden slide is marked', async () => {
     const parts = await unzipParts(await makePptx())
     const files: Record<string, string | Uint8Array> = Object.fromEntries(parts)

@@ -1,7 +1,7 @@
 import type { DocumentEditRefusalReason } from './document-edits'
 import { localName, mainPart, relationshipsOf, type Relationship } from './opc'
 import { LINE_BREAK, textBodyParagraphs } from './pptx'
-import { attributesAt, children, elementAt, findFirst, scanTags, XmlError, type XmlElement } from './xml'
+import { attributesAt, children, elementAt, findAll, findFirst, scanTags, XmlError, type XmlElement } from './xml'
 import { openPackage, PackageError, type OfficePackage } from './zip'
 
 /**
@@ -169,8 +169,12 @@ export function slideContent(xml: string): SlideContent {
   const hidden = root !== undefined && attributesAt(xml, root.start).get('show') === '0'
   const units: TextUnit[] = []
   const objects: SlideContent['objects'] = []
+  // Markup compatibility: a reader shows `mc:Choice` or `mc:Fallback`, never both, and both carry
+  // the same shape ids; the fallback copy is left out so one anchor names one shape.
+  const fallbacks = findAll(xml, 'mc:Fallback')
   for (const tag of scanTags(xml)) {
     if (tag.kind !== 'open') continue
+    if (fallbacks.some((f) => tag.start > f.start && tag.start < f.end)) continue
     if (tag.name === 'p:sp') {
       const element = elementAt(xml, tag)
       const props = findFirst(xml, 'p:cNvPr', element.innerStart, element.innerEnd)
