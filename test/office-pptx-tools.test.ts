@@ -366,6 +366,39 @@ describe('office_edit of a presentation', () => {
   })
 })
 
+describe('sections', () => {
+  test('PowerPoint sections follow the new order: deleted ids leave, new and moved slides join the section they land in', async () => {
+    const parts = await unzipParts(await makePptx())
+    const files: Record<string, string | Uint8Array> = Object.fromEntries(parts)
+    const sections =
+      '<p:extLst><p:ext uri="{521415D9-36F7-43E2-AB2F-B90AF26B5E84}"><p14:sectionLst xmlns:p14="http://schemas.microsoft.com/office/powerpoint/2010/main">' +
+      '<p14:section name="Intro" id="{A0000000-0000-0000-0000-000000000001}"><p14:sldIdLst><p14:sldId id="256"/></p14:sldIdLst></p14:section>' +
+      '<p14:section name="Details" id="{A0000000-0000-0000-0000-000000000002}"><p14:sldIdLst><p14:sldId id="257"/></p14:sldIdLst></p14:section>' +
+      '</p14:sectionLst></p:ext></p:extLst>'
+    files['ppt/presentation.xml'] = (parts.get('ppt/presentation.xml')?.toString('utf8') ?? '').replace(
+      '</p:presentation>',
+      `${sections}</p:presentation>`,
+    )
+    const deck = await zipParts(files)
+    const sectionIds = async (bytes: Uint8Array) => {
+      const xml = (await unzipParts(bytes)).get('ppt/presentation.xml')?.toString('utf8') ?? ''
+      return [...xml.matchAll(/<p14:section name="(\w+)"[^>]*><p14:sldIdLst>(.*?)<\/p14:sldIdLst>/g)].map(
+        (m) => `${m[1]}: ${[...(m[2] ?? '').matchAll(/id="(\d+)"/g)].map((id) => id[1]).join(' ')}`,
+      )
+    }
+    const added = await edited(deck, [
+      { op: 'add_slide', after: 1 },
+      { op: 'duplicate_slide', slide: 2 },
+    ])
+    expect(await sectionIds(added.bytes)).toEqual(['Intro: 256 258', 'Details: 257 259'])
+    const moved = await edited(deck, [{ op: 'move_slide', slide: 2, to: 1 }])
+    expect(await sectionIds(moved.bytes)).toEqual(['Intro: 257 256', 'Details: '])
+    const deleted = await edited(deck, [{ op: 'delete_slide', slide: 1 }])
+    expect(await sectionIds(deleted.bytes)).toEqual(['Intro: ', 'Details: 257'])
+    await expectConsistentPackage(added.bytes)
+  })
+})
+
 describe('refusals change nothing', () => {
   test('a bad anchor, a missing slide, a DOCX or XLSX operation, and a failing edit after good ones', async () => {
     const deck = await makePptx()

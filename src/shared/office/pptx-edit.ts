@@ -11,6 +11,7 @@ import {
 } from './pptx-new-slide'
 import {
   escapeRegExp,
+  withAppSlideCount,
   withOverrides,
   withRelationships,
   withSlideList,
@@ -23,6 +24,7 @@ import {
   relationshipsIn,
   deletedName,
 } from './pptx-package'
+import { withSectionsFollowing } from './pptx-sections'
 import { paragraphsFromText } from './pptx-text'
 import { applySplices, attributesAt, escapeAttribute, findFirst, prefixFor, scanTags, type Splice } from './xml'
 import { relsPartOf } from './zip'
@@ -112,6 +114,8 @@ class DeckEdit {
   readonly changes = new Map<string, string | Uint8Array | null>()
   private readonly order: OrderEntry[]
   private readonly deleted = new Map<number, number>()
+  /** Original slide numbers `move_slide` placed. */
+  private readonly moved = new Set<number>()
   /** Parts removed, with the index of the edit that removed them. */
   private readonly removedParts = new Map<string, number>()
   private readonly addedRels: string[] = []
@@ -428,6 +432,7 @@ class DeckEdit {
     const [entry] = this.order.splice(at, 1)
     if (!entry) return
     this.order.splice(to - 1, 0, entry)
+    this.moved.add(slideNumber)
     this.structural = true
     this.summary.push(() => `slide ${slideNumber} moved to position ${this.finalPosition(entry)}`)
   }
@@ -504,7 +509,11 @@ class DeckEdit {
     const entries = this.order.map(
       (e) => e.entryXml ?? `<${qualified(root, 'sldId')} id="${e.slideId}" ${r}id="${e.relId}"/>`,
     )
-    return withSlideList(xml, root, slideList, entries)
+    const sections = this.order.map((e) => ({
+      slideId: e.slideId,
+      placed: e.origin === null || this.moved.has(e.origin),
+    }))
+    return withSectionsFollowing(withSlideList(xml, root, slideList, entries), sections)
   }
 
   private async presentationRels(): Promise<string> {
@@ -576,19 +585,9 @@ class DeckEdit {
     return undefined
   }
 
-  /**
-   * `docProps/app.xml` states the slide count Explorer and Finder show. PowerPoint and LibreOffice
-   * do not check it on open (they rewrite it on save), so only `<Slides>` is kept true; the
-   * heading and title lists there stay as the last saving application wrote them.
-   */
   private async updateAppSlideCount(): Promise<void> {
     const part = 'docProps/app.xml'
     const xml = await this.deck.pkg.textOrNull(part)
-    if (xml === null) return
-    const slides = findFirst(xml, 'Slides')
-    if (!slides || slides.empty) return
-    const count = String(this.order.length)
-    if (xml.slice(slides.innerStart, slides.innerEnd) === count) return
-    this.changes.set(part, applySplices(xml, [{ start: slides.innerStart, end: slides.innerEnd, text: count }]))
+    if (xml !== null) this.setIfChanged(part, xml, withAppSlideCount(xml, this.order.length))
   }
 }

@@ -137,3 +137,14 @@ export function deletedName(deck: Deck, part: string): string {
   const slide = deck.slides.find((s) => s.part === part)
   return slide ? `Slide ${slide.index}` : part
 }
+
+/**
+ * `docProps/app.xml` states the slide count Explorer and Finder show. PowerPoint and LibreOffice
+ * do not check it on open (they rewrite it on save), so only `<Slides>` is kept true; the heading
+ * and title lists there stay as the last saving application wrote them.
+ */
+export function withAppSlideCount(xml: string, count: number): string {
+  const slides = findFirst(xml, 'Slides')
+  if (!slides || slides.empty) return xml
+  return applySplices(xml, [{ start: slides.innerStart, end: slides.innerEnd, text: String(count) }])
+}
