@@ -1,6 +1,417 @@
-import type { DocxDiff } from '../protocol/documents'
+import { diffArrays, diffWordsWithSpace } from 'diff'
+import type { DocxDiff, DocxDiffEntry, TextSegment } from '../protocol/documents'
+import {
+  DOCX_LINE_BREAK,
+  DOCX_LINE_BREAK_SHOWN,
+  openDocx,
+  styleName,
+  type DocxCell,
+  type DocxDocument,
+  type DocxParagraph,
+  type DocxStory,
+  type DocxStyles,
+  type RunProps,
+} from './docx-model'
+import { PackageError } from './zip'
+
+/**
+ * The redline of two DOCX versions (issue 26). Each story (body, each header and footer, notes) is
+ * a sequence of units — paragraphs and table cells — aligned by their text with Myers' diff, so an
+ * inserted paragraph is one addition and not every later paragraph "changed"; a removed and an
+ * added paragraph next to each other pair into one change when their words are alike. Cells pair
+ * by their anchor. Equal text with different run or paragraph properties is a `formatting` entry
+ * naming what changed.
+ */
+
+/** Entries listed at most; the counts stay exact past it. */
+export const DOCX_DIFF_MAX_ENTRIES = 500
+/**
+ * Myers' diff costs time in proportion to the edit distance; past this many differing units the
+ * alignment falls back to trimming the common start and end, which is linear.
+ */
+const MAX_ALIGNED_EDITS = 2_000
+/** Word diffs inside one unit stop past this edit length and show the unit as replaced whole. */
+const MAX_WORD_EDITS = 2_000
+/** Words two paragraphs must share (Dice coefficient) to be shown as one changed paragraph. */
+const SIMILAR = 0.5
+/** How far ahead a removed paragraph looks for its changed counterpart among added ones. */
+const PAIRING_WINDOW = 8
+
+interface Unit {
+  readonly kind: 'paragraph' | 'cell'
+  readonly anchor: string
+  readonly text: string
+  readonly styleId: string | null
+  readonly alignment: string | null
+  readonly props: readonly RunProps[]
+  readonly key: string
+}
+
+interface Side {
+  readonly document: DocxDocument
+  readonly stories: Map<string, DocxStory>
+}
 
 /** What changed inside a DOCX between two versions; null is an absent side (issue 26). */
-export async function diffDocx(_before: Uint8Array | null, _after: Uint8Array | null): Promise<DocxDiff> {
-  throw new Error('not implemented yet (issue 26)')
+export async function diffDocx(before: Uint8Array | null, after: Uint8Array | null): Promise<DocxDiff> {
+  const left = before === null ? null : await sideOf(before)
+  const right = after === null ? null : await sideOf(after)
+  const result = new Redline()
+  const keys = [...new Set([...(left?.stories.keys() ?? []), ...(right?.stories.keys() ?? [])])]
+  for (const key of keys) {
+    const a = left?.stories.get(key)
+    const b = right?.stories.get(key)
+    const story = (b ?? a)?.kind ?? 'body'
+    result.compare(
+      story,
+      a ? unitsOf(a) : [],
+      b ? unitsOf(b) : [],
+      left?.document.styles ?? null,
+      right?.document.styles ?? null,
+    )
+  }
+  return { kind: 'docx', counts: result.counts, entries: result.entries, truncated: result.truncated }
+}
+
+async function sideOf(bytes: Uint8Array): Promise<Side> {
+  const opened = await openDocx(bytes)
+  if (opened.kind === 'refused') {
+    throw new PackageError(opened.reason === 'damaged' ? 'corrupt' : opened.reason, opened.message)
+  }
+  const stories = new Map<string, DocxStory>()
+  for (const story of opened.document.stories) stories.set(story.prefix === '' ? story.kind : story.prefix, story)
+  return { document: opened.document, stories }
+}
+
+function unitsOf(story: DocxStory): Unit[] {
+  const units: Unit[] = []
+  if (story.kind === 'footnotes' || story.kind === 'endnotes') {
+    for (const note of story.notes) units.push(groupUnit('paragraph', note.anchor, note.paragraphs))
+    return units
+  }
+  const addCell = (cell: DocxCell) => {
+    if (cell.mergedInto !== null) return
+    units.push(groupUnit('cell', cell.anchor, cell.paragraphs))
+    for (const nested of cell.nested) {
+      const table = story.tables.get(nested)
+      if (table) table.cells.forEach(addCell)
+    }
+  }
+  for (const block of story.blocks) {
+    if (block.kind === 'paragraph') units.push(groupUnit('paragraph', block.paragraph.anchor, [block.paragraph]))
+    else block.table.cells.forEach(addCell)
+  }
+  return units
+}
+
+const NO_PROPS: RunProps = {
+  bold: false,
+  italic: false,
+  underline: false,
+  strike: false,
+  size: null,
+  color: null,
+  font: null,
+  highlight: null,
+}
+
+function groupUnit(kind: Unit['kind'], anchor: string, paragraphs: readonly DocxParagraph[]): Unit {
+  const text = paragraphs.map((p) => p.text).join('\n')
+  const props: RunProps[] = []
+  paragraphs.forEach((paragraph, i) => {
+    if (i > 0) props.push(NO_PROPS)
+    for (const atom of paragraph.atoms) for (let c = 0; c < atom.text.length; c++) props.push(atom.props)
+  })
+  const first = paragraphs[0]
+  // Cells are matched by position, paragraphs by text: the key carries what identity means for each.
+  const key = kind === 'cell' ? `c\u0000${anchor}\u0000${text}` : `p\u0000${text}`
+  return { kind, anchor, text, styleId: first?.styleId ?? null, alignment: first?.alignment ?? null, props, key }
+}
+
+class Redline {
+  readonly counts = { added: 0, removed: 0, changed: 0 }
+  readonly entries: DocxDiffEntry[] = []
+  truncated = false
+
+  compare(
+    story: string,
+    before: readonly Unit[],
+    after: readonly Unit[],
+    beforeStyles: DocxStyles | null,
+    afterStyles: DocxStyles | null,
+  ): void {
+    const name = (styles: DocxStyles | null, id: string | null) => (styles ? styleName(styles, id) : null)
+    const push = (entry: DocxDiffEntry) => {
+      this.counts[entry.change === 'formatting' ? 'changed' : entry.change]++
+      if (this.entries.length < DOCX_DIFF_MAX_ENTRIES) this.entries.push(entry)
+      else this.truncated = true
+    }
+    const added = (unit: Unit) =>
+      push({
+        change: 'added',
+        story,
+        before_anchor: null,
+        after_anchor: unit.anchor,
+        style: name(afterStyles, unit.styleId),
+        segments: [{ kind: 'added', text: shown(unit.text) }],
+        formatting: [],
+      })
+    const removed = (unit: Unit) =>
+      push({
+        change: 'removed',
+        story,
+        before_anchor: unit.anchor,
+        after_anchor: null,
+        style: name(beforeStyles, unit.styleId),
+        segments: [{ kind: 'removed', text: shown(unit.text) }],
+        formatting: [],
+      })
+    const same = (a: Unit, b: Unit) => {
+      const formatting = formattingChanges(a, b, beforeStyles, afterStyles)
+      if (formatting.length === 0) return
+      push({
+        change: 'formatting',
+        story,
+        before_anchor: a.anchor,
+        after_anchor: b.anchor,
+        style: name(afterStyles, b.styleId),
+        segments: [{ kind: 'same', text: shown(b.text) }],
+        formatting,
+      })
+    }
+    const changed = (a: Unit, b: Unit) => {
+      const styleChange = styleChangeOf(a, b, beforeStyles, afterStyles)
+      push({
+        change: 'changed',
+        story,
+        before_anchor: a.anchor,
+        after_anchor: b.anchor,
+        style: name(afterStyles, b.styleId),
+        segments: wordSegments(a.text, b.text),
+        formatting: styleChange ? [styleChange] : [],
+      })
+    }
+
+    for (const step of align(before, after)) {
+      if (step.kind === 'same') same(step.before, step.after)
+      else pairRun(step.removed, step.added, { added, removed, changed })
+    }
+  }
+}
+
+type Step = { kind: 'same'; before: Unit; after: Unit } | { kind: 'replace'; removed: Unit[]; added: Unit[] }
+
+function align(before: readonly Unit[], after: readonly Unit[]): Step[] {
+  let head = 0
+  while (head < before.length && head < after.length && before[head]?.key === after[head]?.key) head++
+  let tail = 0
+  while (
+    tail < before.length - head &&
+    tail < after.length - head &&
+    before[before.length - 1 - tail]?.key === after[after.length - 1 - tail]?.key
+  ) {
+    tail++
+  }
+  const steps: Step[] = []
+  const sameRange = (from: number, to: number, offsetAfter: number) => {
+    for (let i = from; i < to; i++) {
+      const a = before[i]
+      const b = after[i + offsetAfter]
+      if (a && b) steps.push({ kind: 'same', before: a, after: b })
+    }
+  }
+  sameRange(0, head, 0)
+  const middleBefore = before.slice(head, before.length - tail)
+  const middleAfter = after.slice(head, after.length - tail)
+  const changes =
+    middleBefore.length === 0 || middleAfter.length === 0
+      ? undefined
+      : diffArrays(
+          middleBefore.map((u) => u.key),
+          middleAfter.map((u) => u.key),
+          { maxEditLength: MAX_ALIGNED_EDITS },
+        )
+  if (changes === undefined) {
+    if (middleBefore.length > 0 || middleAfter.length > 0)
+      steps.push({ kind: 'replace', removed: middleBefore, added: middleAfter })
+  } else {
+    let i = 0
+    let j = 0
+    let pending: { kind: 'replace'; removed: Unit[]; added: Unit[] } | null = null
+    for (const change of changes) {
+      const count = change.value.length
+      if (change.removed) {
+        pending ??= { kind: 'replace', removed: [], added: [] }
+        pending.removed.push(...middleBefore.slice(i, i + count))
+        i += count
+      } else if (change.added) {
+        pending ??= { kind: 'replace', removed: [], added: [] }
+        pending.added.push(...middleAfter.slice(j, j + count))
+        j += count
+      } else {
+        if (pending) steps.push(pending)
+        pending = null
+        for (let k = 0; k < count; k++) {
+          const a = middleBefore[i + k]
+          const b = middleAfter[j + k]
+          if (a && b) steps.push({ kind: 'same', before: a, after: b })
+        }
+        i += count
+        j += count
+      }
+    }
+    if (pending) steps.push(pending)
+  }
+  sameRange(before.length - tail, before.length, after.length - before.length)
+  return steps
+}
+
+function pairRun(
+  removed: readonly Unit[],
+  added: readonly Unit[],
+  emit: { added: (u: Unit) => void; removed: (u: Unit) => void; changed: (a: Unit, b: Unit) => void },
+): void {
+  const matches = (a: Unit, b: Unit) =>
+    a.kind === 'cell' || b.kind === 'cell'
+      ? a.kind === b.kind && a.anchor === b.anchor
+      : similarity(a.text, b.text) >= SIMILAR
+  let i = 0
+  let j = 0
+  while (i < removed.length || j < added.length) {
+    const a = removed[i]
+    const b = added[j]
+    if (a && b && matches(a, b)) {
+      emit.changed(a, b)
+      i++
+      j++
+      continue
+    }
+    if (a && b) {
+      // The removed unit's counterpart may come a little later among the added ones.
+      let ahead = -1
+      for (let k = j + 1; k < Math.min(added.length, j + 1 + PAIRING_WINDOW); k++) {
+        const candidate = added[k]
+        if (candidate && matches(a, candidate)) {
+          ahead = k
+          break
+        }
+      }
+      if (ahead !== -1) {
+        for (; j < ahead; j++) {
+          const skipped = added[j]
+          if (skipped) emit.added(skipped)
+        }
+        continue
+      }
+    }
+    if (a) {
+      emit.removed(a)
+      i++
+    } else if (b) {
+      emit.added(b)
+      j++
+    }
+  }
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+}
+
+function similarity(a: string, b: string): number {
+  const left = words(a)
+  const right = words(b)
+  if (left.length === 0 && right.length === 0) return 1
+  const counts = new Map<string, number>()
+  for (const word of left) counts.set(word, (counts.get(word) ?? 0) + 1)
+  let common = 0
+  for (const word of right) {
+    const n = counts.get(word) ?? 0
+    if (n > 0) {
+      common++
+      counts.set(word, n - 1)
+    }
+  }
+  return (2 * common) / (left.length + right.length)
+}
+
+function shown(text: string): string {
+  return text.split(DOCX_LINE_BREAK).join(DOCX_LINE_BREAK_SHOWN)
+}
+
+function wordSegments(before: string, after: string): TextSegment[] {
+  const changes = diffWordsWithSpace(shown(before), shown(after), { maxEditLength: MAX_WORD_EDITS })
+  if (changes === undefined) {
+    return [
+      { kind: 'removed', text: shown(before) },
+      { kind: 'added', text: shown(after) },
+    ]
+  }
+  const segments: TextSegment[] = []
+  for (const change of changes) {
+    const kind = change.added ? 'added' : change.removed ? 'removed' : 'same'
+    const last = segments[segments.length - 1]
+    if (last && last.kind === kind) segments[segments.length - 1] = { kind, text: last.text + change.value }
+    else if (change.value !== '') segments.push({ kind, text: change.value })
+  }
+  return segments
+}
+
+function styleChangeOf(a: Unit, b: Unit, before: DocxStyles | null, after: DocxStyles | null): string | null {
+  const from = before ? styleName(before, a.styleId) : (a.styleId ?? 'Normal')
+  const to = after ? styleName(after, b.styleId) : (b.styleId ?? 'Normal')
+  return from === to ? null : `style ${from} → ${to}`
+}
+
+const TOGGLES: ReadonlyArray<[keyof RunProps, string]> = [
+  ['bold', 'bold'],
+  ['italic', 'italic'],
+  ['underline', 'underline'],
+  ['strike', 'strikethrough'],
+]
+
+function formattingChanges(a: Unit, b: Unit, before: DocxStyles | null, after: DocxStyles | null): string[] {
+  const found: string[] = []
+  const style = styleChangeOf(a, b, before, after)
+  if (style) found.push(style)
+  const length = Math.min(a.props.length, b.props.length)
+  for (const [key, label] of TOGGLES) {
+    let gained = false
+    let lost = false
+    for (let i = 0; i < length; i++) {
+      const x = a.props[i]?.[key]
+      const y = b.props[i]?.[key]
+      if (!x && y) gained = true
+      else if (x && !y) lost = true
+    }
+    if (gained) found.push(`${label} added`)
+    if (lost) found.push(`${label} removed`)
+  }
+  const firstDifference = (key: keyof RunProps) => {
+    for (let i = 0; i < length; i++) {
+      const x = a.props[i]?.[key]
+      const y = b.props[i]?.[key]
+      if (x !== y) return { from: x ?? null, to: y ?? null }
+    }
+    return undefined
+  }
+  const size = firstDifference('size')
+  if (size) found.push(`font size ${points(size.from)} → ${points(size.to)}`)
+  const font = firstDifference('font')
+  if (font) found.push(`font ${String(font.from ?? 'default')} → ${String(font.to ?? 'default')}`)
+  if (firstDifference('color')) found.push('colour changed')
+  const highlight = firstDifference('highlight')
+  if (highlight)
+    found.push(
+      highlight.from === null ? 'highlight added' : highlight.to === null ? 'highlight removed' : 'highlight changed',
+    )
+  if (a.alignment !== b.alignment) found.push(`alignment ${a.alignment ?? 'left'} → ${b.alignment ?? 'left'}`)
+  return found
+}
+
+/** `w:sz` is in half-points. */
+function points(value: string | boolean | null): string {
+  if (typeof value !== 'string') return 'default'
+  const half = Number.parseInt(value, 10)
+  return Number.isFinite(half) ? String(half / 2) : value
 }

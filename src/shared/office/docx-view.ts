@@ -58,15 +58,20 @@ export async function readDocxView(bytes: Uint8Array, request: DocumentReadReque
   const paragraphs = body.blocks.filter((b) => b.kind === 'paragraph').length
   const tables = body.tables.size
   const tracked = [...stories].some((s) => [...s.paragraphs.values()].some((p) => p.tracked))
-  const shown = total === 0 ? 'the body is empty' : offset > total ? `no blocks from ${offset} (the body has ${total})` : `blocks ${offset}–${last} of ${total}`
+  const shown =
+    total === 0
+      ? 'the body is empty'
+      : offset > total
+        ? `no blocks from ${offset} (the body has ${total})`
+        : `blocks ${offset}–${last} of ${total}`
   const header = [
     `DOCX document: ${paragraphs} paragraphs, ${tables} tables (${total} body blocks; a block is a paragraph or a whole table). Showing ${shown}.`,
-    reachedEnd
-      ? 'End of the body; headers, footers and notes follow.'
-      : `More: read again with offset=${last + 1}.`,
+    reachedEnd ? 'End of the body; headers, footers and notes follow.' : `More: read again with offset=${last + 1}.`,
     `Anchors for office_edit: p<N> paragraph, t<N>.r<R>.c<C> table cell (its paragraphs joined by "\\n"), hdr<N>./ftr<N>. for headers and footers; fn/en notes are read-only. ${DOCX_LINE_BREAK_SHOWN} is a line break inside a paragraph.`,
     ...(tracked
-      ? ['The document has tracked changes: text reads as if they were accepted; paragraphs marked (has tracked changes) cannot be edited.']
+      ? [
+          'The document has tracked changes: text reads as if they were accepted; paragraphs marked (has tracked changes) cannot be edited.',
+        ]
       : []),
   ]
   return { kind: 'ok', text: `${header.join('\n')}\n\n${lines.join('\n')}` }
@@ -96,7 +101,9 @@ function renderParagraph(paragraph: DocxParagraph, anchor: string, styles: DocxS
     marks.push(paragraph.listLevel === 0 ? 'list item' : `list item, level ${paragraph.listLevel + 1}`)
   if (paragraph.tracked) marks.push('has tracked changes')
   if (paragraph.container) marks.push(`in a ${paragraph.container}`)
-  const opaque = [...new Set(paragraph.atoms.filter((a) => a.kind === 'opaque' && a.what !== 'field code').map((a) => a.what))]
+  const opaque = [
+    ...new Set(paragraph.atoms.filter((a) => a.kind === 'opaque' && a.what !== 'field code').map((a) => a.what)),
+  ]
   if (opaque.length > 0) marks.push(`holds ${opaque.join(', ')}`)
   const prefix = `[${anchor}]${marks.map((m) => ` (${m})`).join('')}`
   return paragraph.text === '' ? `${prefix} (empty)` : `${prefix} ${shown(paragraph.text)}`
