@@ -190,6 +190,12 @@ describe('DOCX edits', () => {
         { op: 'delete_paragraph', anchor: 'p3' },
       ]),
     )
+    // A paragraph with tracked changes cannot be changed, but it can get a new neighbour.
+    expect(
+      await editDocx(original, [{ op: 'insert_paragraph', after: 'p5', text: 'After the tracked one.' }]),
+    ).toMatchObject({
+      kind: 'ok',
+    })
     const edit = await editDocx(original, [{ op: 'insert_paragraph', after: 'p1', text: 'x', style: 'Heading 2' }])
     expect(edit).toMatchObject({ kind: 'ok', summary: ['inserted a paragraph (Heading 2) after p1'] })
     const view = await viewOf(bytes)
@@ -326,6 +332,16 @@ describe('DOCX redline', () => {
       ['changed', 'p1500', 'p1501'],
       ['removed', 'p1900', null],
     ])
+    // Every other paragraph rewritten: past Myers' bound the linear fallback still finds the 1 000 unchanged ones.
+    const alternate = await makeDocx(
+      Array.from({ length: 2_000 }, (_, i) =>
+        i % 2 === 0 ? `<w:p><w:r><w:t>Rewritten ${i + 1}</w:t></w:r></w:p>` : paragraph(i + 1),
+      ).join(''),
+    )
+    const halves = await diffDocx(before, alternate)
+    expect(halves.counts.added + halves.counts.changed).toBe(1_000)
+    expect(halves.counts.removed + halves.counts.changed).toBe(1_000)
+    expect(halves.entries.some((e) => e.before_anchor === 'p2')).toBe(false)
     // Totally different documents: the list is bounded, the counts stay exact.
     const other = await makeDocx(
       Array.from({ length: 2_000 }, (_, i) => `<w:p><w:r><w:t>Other ${i}</w:t></w:r></w:p>`).join(''),

@@ -30,6 +30,8 @@ export const DOCX_DIFF_MAX_ENTRIES = 500
  * alignment falls back to trimming the common start and end, which is linear.
  */
 const MAX_ALIGNED_EDITS = 2_000
+/** How far the linear fallback looks ahead for the next unchanged unit. */
+const RESYNC_WINDOW = 64
 /** Word diffs inside one unit stop past this edit length and show the unit as replaced whole. */
 const MAX_WORD_EDITS = 2_000
 /** Words two paragraphs must share (Dice coefficient) to be shown as one changed paragraph. */
@@ -232,8 +234,7 @@ function align(before: readonly Unit[], after: readonly Unit[]): Step[] {
           { maxEditLength: MAX_ALIGNED_EDITS },
         )
   if (changes === undefined) {
-    if (middleBefore.length > 0 || middleAfter.length > 0)
-      steps.push({ kind: 'replace', removed: middleBefore, added: middleAfter })
+    steps.push(...greedyAlign(middleBefore, middleAfter))
   } else {
     let i = 0
     let j = 0
@@ -263,6 +264,54 @@ function align(before: readonly Unit[], after: readonly Unit[]): Step[] {
     if (pending) steps.push(pending)
   }
   sameRange(before.length - tail, before.length, after.length - before.length)
+  return steps
+}
+
+/**
+ * The linear fallback when the two sides differ too much for Myers' diff in bounded time: walk both
+ * sides, resynchronising on the nearest equal unit within a window, so the units that did not
+ * change are still reported as unchanged.
+ */
+function greedyAlign(before: readonly Unit[], after: readonly Unit[]): Step[] {
+  const steps: Step[] = []
+  let pending: { kind: 'replace'; removed: Unit[]; added: Unit[] } | null = null
+  const flush = () => {
+    if (pending) steps.push(pending)
+    pending = null
+  }
+  const nextMatch = (units: readonly Unit[], from: number, key: string) => {
+    for (let k = from; k < Math.min(units.length, from + RESYNC_WINDOW); k++) if (units[k]?.key === key) return k
+    return -1
+  }
+  let i = 0
+  let j = 0
+  while (i < before.length || j < after.length) {
+    const a = before[i]
+    const b = after[j]
+    if (a && b && a.key === b.key) {
+      flush()
+      steps.push({ kind: 'same', before: a, after: b })
+      i++
+      j++
+      continue
+    }
+    pending ??= { kind: 'replace', removed: [], added: [] }
+    const inAfter = a ? nextMatch(after, j + 1, a.key) : -1
+    const inBefore = b ? nextMatch(before, i + 1, b.key) : -1
+    if (inAfter !== -1 && (inBefore === -1 || inAfter - j <= inBefore - i)) {
+      pending.added.push(...after.slice(j, inAfter))
+      j = inAfter
+    } else if (inBefore !== -1) {
+      pending.removed.push(...before.slice(i, inBefore))
+      i = inBefore
+    } else {
+      if (a) pending.removed.push(a)
+      if (b) pending.added.push(b)
+      i += a ? 1 : 0
+      j += b ? 1 : 0
+    }
+  }
+  flush()
   return steps
 }
 

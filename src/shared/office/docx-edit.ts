@@ -13,7 +13,7 @@ import {
   type DocxParagraph,
   type DocxStory,
 } from './docx-model'
-import { applySplices, children, escapeText, type Splice, type XmlElement } from './xml'
+import { applySplices, children, escapeAttribute, escapeText, type Splice, type XmlElement } from './xml'
 
 /**
  * `office_edit` on a DOCX (issue 26). Every anchor resolves against the document as it was read,
@@ -161,7 +161,7 @@ class EditPlan {
   }
 
   private insert(after: string, rawText: string, style: string | undefined): string {
-    const target = this.resolve(after)
+    const target = this.resolve(after, 'insert')
     const story = target.story
     const template = target.kind === 'paragraph' ? target.paragraph : target.cell.paragraphs.at(-1)
     if (template?.container) {
@@ -180,7 +180,7 @@ class EditPlan {
         )
       }
       // A named style brings its own look: the new runs carry no direct formatting over it.
-      props = `<w:pPr><w:pStyle w:val="${escapeText(id ?? '')}"/></w:pPr>`
+      props = `<w:pPr><w:pStyle w:val="${escapeAttribute(id ?? '')}"/></w:pPr>`
       runProps = ''
       styleLabel = ` (${styleName(this.document.styles, id ?? null)})`
     }
@@ -228,7 +228,8 @@ class EditPlan {
     return `${paragraph.anchor}: deleted`
   }
 
-  private resolve(rawAnchor: string): Target {
+  /** `insert` only reads its anchor: a paragraph with tracked changes can still get a neighbour. */
+  private resolve(rawAnchor: string, purpose: 'change' | 'insert' = 'change'): Target {
     const anchor = normaliseAnchor(rawAnchor)
     if (/^(fn|en)\d+/.test(anchor)) {
       return refuse('unsupported-content', `${rawAnchor} is a footnote or endnote; notes are read-only here.`)
@@ -239,7 +240,7 @@ class EditPlan {
     if (!story) return refuse('missing-anchor', `There is no ${rawAnchor}: ${storiesLine(this.document)}.`)
     const paragraph = story.paragraphs.get(anchor)
     if (paragraph) {
-      guardParagraph(paragraph, paragraph.anchor)
+      if (purpose === 'change') guardParagraph(paragraph, paragraph.anchor)
       return { kind: 'paragraph', story, paragraph }
     }
     const cell = story.cells.get(anchor)
@@ -250,7 +251,7 @@ class EditPlan {
           `${cell.anchor} is part of the merged cell ${cell.mergedInto}; edit ${cell.mergedInto} instead.`,
         )
       }
-      for (const p of cell.paragraphs) guardParagraph(p, cell.anchor)
+      if (purpose === 'change') for (const p of cell.paragraphs) guardParagraph(p, cell.anchor)
       return { kind: 'cell', story, cell }
     }
     return refuse('missing-anchor', `There is no ${rawAnchor}: ${rangeLine(story)}.`)
