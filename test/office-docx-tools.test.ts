@@ -117,6 +117,13 @@ describe('DOCX read view', () => {
       reason: 'encrypted',
       edit_index: null,
     })
+    const nested = (depth: number): string =>
+      depth === 0 ? '<w:p/>' : `<w:tbl><w:tr><w:tc>${nested(depth - 1)}<w:p/></w:tc></w:tr></w:tbl>`
+    expect(await readDocxView(await makeDocx(nested(40)), {})).toMatchObject({
+      kind: 'refused',
+      reason: 'too-large',
+      message: expect.stringContaining('levels deep'),
+    })
     const bomb = await makeDocx(`<w:p><w:r><w:t>${' '.repeat(3 * 1024 * 1024)}</w:t></w:r></w:p>`)
     expect(await readDocxView(bomb, {})).toMatchObject({ kind: 'refused', reason: 'too-large' })
   })
@@ -156,6 +163,9 @@ describe('DOCX edits', () => {
     expect(xml).toContain('<w:tab/>')
     expect(xml).toContain('<w:br/>')
     expect(await viewOf(bytes)).toContain('[p2] The quarterly-and-annual revenue\tgrew by 5 percent.↵Source: audit.')
+    // An empty paragraph gets a run of its own.
+    const filled = edited(await editDocx(original, [{ op: 'replace_text', anchor: 'p3', text: ' Now filled.' }]))
+    expect(await documentXml(filled)).toContain('<w:p><w:r><w:t xml:space="preserve"> Now filled.</w:t></w:r></w:p>')
   })
 
   test('"\\n" splits a paragraph, makes several paragraphs in a cell; a header cell edits its own part only', async () => {

@@ -276,16 +276,29 @@ function blockChildren(
   xml: string,
   parent: XmlElement,
   container: string | null,
+  depth = 0,
 ): Array<{ element: XmlElement; container: string | null }> {
+  if (depth > MAX_NESTING) throw nestedTooDeep()
   const found: Array<{ element: XmlElement; container: string | null }> = []
   for (const child of children(xml, parent)) {
     if (child.name === 'w:p' || child.name === 'w:tbl') found.push({ element: child, container })
     else if (child.name === 'w:sdt') {
       const content = findFirst(xml, 'w:sdtContent', child.innerStart, child.innerEnd)
-      if (content) found.push(...blockChildren(xml, content, 'content control'))
-    } else if (child.name === 'w:customXml') found.push(...blockChildren(xml, child, container))
+      if (content) found.push(...blockChildren(xml, content, 'content control', depth + 1))
+    } else if (child.name === 'w:customXml') found.push(...blockChildren(xml, child, container, depth + 1))
   }
   return found
+}
+
+/**
+ * Nesting (tables in cells, content controls in content controls) past which a document is refused
+ * as too large: every level re-scans its content, so a hostile file nested thousands deep would
+ * cost quadratic time and could exhaust the stack.
+ */
+export const MAX_NESTING = 32
+
+export function nestedTooDeep(): PackageError {
+  return new PackageError('too-large', `The document nests tables or controls more than ${MAX_NESTING} levels deep.`)
 }
 
 function parseTable(
@@ -294,7 +307,9 @@ function parseTable(
   story: DocxStory,
   counters: { paragraphs: number; tables: number },
   container: string | null,
+  depth = 0,
 ): DocxTable {
+  if (depth > MAX_NESTING) throw nestedTooDeep()
   const anchor = `${story.prefix}t${++counters.tables}`
   const cells: DocxCell[] = []
   // Which cell owns each grid column in the row above, for vertical merges.
@@ -320,7 +335,7 @@ function parseTable(
         if (block.element.name === 'w:p') {
           paragraphs.push(parseParagraph(xml, block.element, `${cellAnchor}#${paragraphs.length + 1}`, block.container))
         } else {
-          const table = parseTable(xml, block.element, story, counters, block.container)
+          const table = parseTable(xml, block.element, story, counters, block.container, depth + 1)
           nested.push(table.anchor)
         }
       }

@@ -1,4 +1,7 @@
 import { attributesAt, children, decodeEntities, findFirst, scanTags, type XmlElement } from './xml'
+import { PackageError } from './zip'
+
+const MAX_INLINE_NESTING = 32
 
 /**
  * One DOCX paragraph read for the tools: its text as atoms (a `w:t`, a tab, a break, or an opaque
@@ -62,6 +65,7 @@ const OPAQUE: Record<string, string> = {
   'w:fldChar': 'field',
   'w:instrText': 'field code',
   'w:ptab': 'positioned tab',
+  'mc:AlternateContent': 'picture',
   'w:ruby': 'ruby text',
 }
 
@@ -102,7 +106,7 @@ export function readParagraph(xml: string, element: XmlElement): ParagraphInfo {
     }
   }
   const atoms: Atom[] = []
-  const state = { at: 0, field: 0 }
+  const state = { at: 0, field: 0, depth: 0 }
   if (!element.empty) collectAtoms(xml, element, null, atoms, state)
   const text = atoms.map((a) => a.text).join('')
   return { text, atoms, styleId, listLevel, tracked, hasSectPr, alignment }
@@ -113,8 +117,14 @@ function collectAtoms(
   parent: XmlElement,
   guard: string | null,
   atoms: Atom[],
-  state: { at: number; field: number },
+  state: { at: number; field: number; depth: number },
 ): void {
+  if (++state.depth > MAX_INLINE_NESTING) {
+    throw new PackageError(
+      'too-large',
+      `A paragraph nests links or controls more than ${MAX_INLINE_NESTING} levels deep.`,
+    )
+  }
   for (const child of children(xml, parent)) {
     switch (child.name) {
       case 'w:r':
@@ -148,6 +158,7 @@ function collectAtoms(
         break
     }
   }
+  state.depth--
 }
 
 function opaque(element: XmlElement, run: XmlElement | null, at: number, what: string): Atom {
@@ -159,7 +170,7 @@ function collectRun(
   run: XmlElement,
   guard: string | null,
   atoms: Atom[],
-  state: { at: number; field: number },
+  state: { at: number; field: number; depth: number },
 ): void {
   if (run.empty) return
   let props = INHERITED_PROPS

@@ -23,8 +23,8 @@ export async function readDocxView(bytes: Uint8Array, request: DocumentReadReque
   if (opened.kind === 'refused') return { ...opened, edit_index: null }
   const { body, stories, styles } = opened.document
   const total = body.blocks.length
-  const offset = Math.max(1, Math.floor(request.offset ?? 1))
-  const limit = Math.max(1, Math.floor(request.limit ?? DOCX_VIEW_DEFAULT_LIMIT))
+  const offset = wholeAtLeastOne(request.offset, 1)
+  const limit = wholeAtLeastOne(request.limit, DOCX_VIEW_DEFAULT_LIMIT)
   const budget = DOCUMENT_READ_MAX_CHARS - 1_000 // room for the header line and the closing note
 
   const lines: string[] = []
@@ -75,6 +75,10 @@ export async function readDocxView(bytes: Uint8Array, request: DocumentReadReque
       : []),
   ]
   return { kind: 'ok', text: `${header.join('\n')}\n\n${lines.join('\n')}` }
+}
+
+function wholeAtLeastOne(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) ? Math.max(1, Math.floor(value)) : fallback
 }
 
 function renderStory(story: DocxStory, styles: DocxStyles): string {
