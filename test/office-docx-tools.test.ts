@@ -314,6 +314,15 @@ describe('DOCX redline', () => {
     const removed = await diffDocx(report, null)
     expect(removed.counts).toEqual({ added: 0, removed: 9, changed: 0 })
 
+    // A new table row: its cells are added, the cells below it are not "changed".
+    const row = `<w:tr><w:tc><w:p><w:r><w:t>APAC</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>4%</w:t></w:r></w:p></w:tc></w:tr>`
+    const withRow = await makeReport(REPORT_BODY.replace('</w:tr><w:tr>', `</w:tr>${row}<w:tr>`))
+    const rows = await diffDocx(report, withRow)
+    expect(rows.entries.map((e) => [e.change, e.after_anchor])).toEqual([
+      ['added', 't1.r2.c1'],
+      ['added', 't1.r2.c2'],
+    ])
+
     const file = corpusFile('poi-60329-tables-hdrftr.docx')
     if (!file) return
     const header = edited(

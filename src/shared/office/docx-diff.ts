@@ -125,8 +125,8 @@ function groupUnit(kind: Unit['kind'], anchor: string, paragraphs: readonly Docx
     for (const atom of paragraph.atoms) for (let c = 0; c < atom.text.length; c++) props.push(atom.props)
   })
   const first = paragraphs[0]
-  // Cells are matched by position, paragraphs by text: the key carries what identity means for each.
-  const key = kind === 'cell' ? `c\u0000${anchor}\u0000${text}` : `p\u0000${text}`
+  // Aligned by text, so an inserted row shifts the later cells without reporting them changed.
+  const key = `${kind === 'cell' ? 'c' : 'p'}\u0000${text}`
   return { kind, anchor, text, styleId: first?.styleId ?? null, alignment: first?.alignment ?? null, props, key }
 }
 
@@ -320,10 +320,9 @@ function pairRun(
   added: readonly Unit[],
   emit: { added: (u: Unit) => void; removed: (u: Unit) => void; changed: (a: Unit, b: Unit) => void },
 ): void {
+  // A cell edited in place keeps its anchor, whatever its new words.
   const matches = (a: Unit, b: Unit) =>
-    a.kind === 'cell' || b.kind === 'cell'
-      ? a.kind === b.kind && a.anchor === b.anchor
-      : similarity(a.text, b.text) >= SIMILAR
+    a.kind === b.kind && ((a.kind === 'cell' && a.anchor === b.anchor) || similarity(a.text, b.text) >= SIMILAR)
   let i = 0
   let j = 0
   while (i < removed.length || j < added.length) {

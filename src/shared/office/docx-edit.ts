@@ -157,6 +157,7 @@ class EditPlan {
       // A cell must end with a paragraph, so new ones go at its very end (after any nested table).
       this.add(story, { start: cell.element.innerEnd, end: cell.element.innerEnd, text: xml })
     }
+    if (text === existing.map((p) => p.text).join('\n')) return `${cell.anchor}: text unchanged`
     return `${cell.anchor}: replaced text${lines.length > 1 ? ` (${lines.length} paragraphs)` : ''}`
   }
 
