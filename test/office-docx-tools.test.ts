@@ -163,6 +163,10 @@ describe('DOCX edits', () => {
     expect(xml).toContain('<w:tab/>')
     expect(xml).toContain('<w:br/>')
     expect(await viewOf(bytes)).toContain('[p2] The quarterly-and-annual revenue\tgrew by 5 percent.↵Source: audit.')
+    // The same text is no change at all: the very same bytes come back.
+    const same = await editDocx(original, [{ op: 'replace_text', anchor: 'p1', text: 'Results' }])
+    expect(same).toMatchObject({ kind: 'ok', summary: ['p1: text unchanged'] })
+    expect(same.kind === 'ok' && same.bytes === original).toBe(true)
     // An empty paragraph gets a run of its own.
     const filled = edited(await editDocx(original, [{ op: 'replace_text', anchor: 'p3', text: ' Now filled.' }]))
     expect(await documentXml(filled)).toContain('<w:p><w:r><w:t xml:space="preserve"> Now filled.</w:t></w:r></w:p>')

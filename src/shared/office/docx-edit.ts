@@ -434,7 +434,8 @@ function runContent(text: string): string {
     if (piece === '') continue
     if (piece === '\t') xml += '<w:tab/>'
     else if (piece === DOCX_LINE_BREAK) xml += '<w:br/>'
-    else xml += `<w:t${/^\s|\s$/.test(piece) ? ' xml:space="preserve"' : ''}>${escapeText(piece)}</w:t>`
+    // Without xml:space="preserve" a reader may drop leading, trailing and repeated spaces.
+    else xml += `<w:t${/^\s|\s$|\s\s/.test(piece) ? ' xml:space="preserve"' : ''}>${escapeText(piece)}</w:t>`
   }
   return xml
 }
