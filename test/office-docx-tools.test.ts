@@ -308,6 +308,17 @@ describe('DOCX redline', () => {
       ['formatting', 'p6', ['bold added', 'font size default → 14']],
     ])
     expect(formatting.counts).toEqual({ added: 0, removed: 0, changed: 2 })
+
+    // Words and formatting changed together: both are named, formatting on the words both keep.
+    const italic = await makeReport(
+      REPORT_BODY.replace(
+        '<w:rPr><w:b/></w:rPr><w:t>quarterly</w:t>',
+        '<w:rPr><w:i/></w:rPr><w:t>quarterly</w:t>',
+      ).replace('grew by 5 percent.', 'grew by 6 percent.'),
+    )
+    expect((await diffDocx(original, italic)).entries).toMatchObject([
+      { change: 'changed', after_anchor: 'p2', formatting: ['bold removed', 'italic added'] },
+    ])
   })
 
   test('a whole document added or removed; headers are their own story', async () => {

@@ -169,7 +169,7 @@ class Redline {
         formatting: [],
       })
     const same = (a: Unit, b: Unit) => {
-      const formatting = formattingChanges(a, b, beforeStyles, afterStyles)
+      const formatting = formattingChanges(a, b, sharedCharacters(a, b, null), beforeStyles, afterStyles)
       if (formatting.length === 0) return
       push({
         change: 'formatting',
@@ -182,15 +182,16 @@ class Redline {
       })
     }
     const changed = (a: Unit, b: Unit) => {
-      const styleChange = styleChangeOf(a, b, beforeStyles, afterStyles)
+      const segments = wordSegments(a.text, b.text)
       push({
         change: 'changed',
         story,
         before_anchor: a.anchor,
         after_anchor: b.anchor,
         style: name(afterStyles, b.styleId),
-        segments: wordSegments(a.text, b.text),
-        formatting: styleChange ? [styleChange] : [],
+        segments,
+        // Formatting is compared on the words both versions share, so retyped words are not "bold added".
+        formatting: formattingChanges(a, b, sharedCharacters(a, b, segments), beforeStyles, afterStyles),
       })
     }
 
@@ -418,29 +419,57 @@ const TOGGLES: ReadonlyArray<[keyof RunProps, string]> = [
   ['strike', 'strikethrough'],
 ]
 
-function formattingChanges(a: Unit, b: Unit, before: DocxStyles | null, after: DocxStyles | null): string[] {
+/** The run properties of each character both sides share: all of them when the texts are equal. */
+function sharedCharacters(a: Unit, b: Unit, segments: readonly TextSegment[] | null): Array<[RunProps, RunProps]> {
+  const pairs: Array<[RunProps, RunProps]> = []
+  if (segments === null) {
+    for (let i = 0; i < Math.min(a.props.length, b.props.length); i++) {
+      const x = a.props[i]
+      const y = b.props[i]
+      if (x && y) pairs.push([x, y])
+    }
+    return pairs
+  }
+  // Segments are of the shown text, which has as many characters as the text itself.
+  let i = 0
+  let j = 0
+  for (const segment of segments) {
+    const length = segment.text.length
+    if (segment.kind === 'same') {
+      for (let k = 0; k < length; k++) {
+        const x = a.props[i + k]
+        const y = b.props[j + k]
+        if (x && y) pairs.push([x, y])
+      }
+    }
+    if (segment.kind !== 'added') i += length
+    if (segment.kind !== 'removed') j += length
+  }
+  return pairs
+}
+
+function formattingChanges(
+  a: Unit,
+  b: Unit,
+  pairs: ReadonlyArray<[RunProps, RunProps]>,
+  before: DocxStyles | null,
+  after: DocxStyles | null,
+): string[] {
   const found: string[] = []
   const style = styleChangeOf(a, b, before, after)
   if (style) found.push(style)
-  const length = Math.min(a.props.length, b.props.length)
   for (const [key, label] of TOGGLES) {
     let gained = false
     let lost = false
-    for (let i = 0; i < length; i++) {
-      const x = a.props[i]?.[key]
-      const y = b.props[i]?.[key]
-      if (!x && y) gained = true
-      else if (x && !y) lost = true
+    for (const [x, y] of pairs) {
+      if (!x[key] && y[key]) gained = true
+      else if (x[key] && !y[key]) lost = true
     }
     if (gained) found.push(`${label} added`)
     if (lost) found.push(`${label} removed`)
   }
   const firstDifference = (key: keyof RunProps) => {
-    for (let i = 0; i < length; i++) {
-      const x = a.props[i]?.[key]
-      const y = b.props[i]?.[key]
-      if (x !== y) return { from: x ?? null, to: y ?? null }
-    }
+    for (const [x, y] of pairs) if (x[key] !== y[key]) return { from: x[key], to: y[key] }
     return undefined
   }
   const size = firstDifference('size')
