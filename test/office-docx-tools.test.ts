@@ -264,6 +264,21 @@ describe('DOCX edits', () => {
       expect(outcome, JSON.stringify(edits)).toMatchObject({ kind: 'refused', reason, edit_index: index })
       if (outcome.kind === 'refused') expect(outcome.message).toMatch(message)
     }
+    // A block content control is read but not edited; text inside a hyperlink is edited in place.
+    const controlled = await makeDocx(
+      `<w:sdt><w:sdtContent><w:p><w:r><w:t>In a control</w:t></w:r></w:p></w:sdtContent></w:sdt>` +
+        `<w:p><w:hyperlink r:id="rId1"><w:r><w:t>link text</w:t></w:r></w:hyperlink><w:r><w:t xml:space="preserve"> after</w:t></w:r></w:p>`,
+    )
+    expect(await viewOf(controlled)).toContain('[p1] (in a content control) In a control')
+    expect(await editDocx(controlled, [{ op: 'replace_text', anchor: 'p1', text: 'x' }])).toMatchObject({
+      kind: 'refused',
+      reason: 'unsupported-content',
+      message: 'p1 is inside a content control; Retrace does not edit those.',
+    })
+    const linked = edited(await editDocx(controlled, [{ op: 'replace_text', anchor: 'p2', text: 'link words after' }]))
+    expect(await documentXml(linked)).toContain(
+      '<w:hyperlink r:id="rId1"><w:r><w:t>link words</w:t></w:r></w:hyperlink>',
+    )
     // The words around the field stay editable.
     const around = edited(await editDocx(original, [{ op: 'replace_text', anchor: 'p4', text: 'Net 7 margin fell.' }]))
     expect(await viewOf(around)).toContain('Net 7 margin fell.')
