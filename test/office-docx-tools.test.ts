@@ -78,6 +78,35 @@ describe('DOCX read view', () => {
     expect(text).toContain('[ftr1.t2.r1.c1] Report Date: 5/2/2016 3:06:17 PM')
   })
 
+  test('footnotes are shown read-only with their ids; the separators Word adds are not', async () => {
+    const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    const noted = await makeDocx(
+      `<w:p><w:r><w:t>Claim.</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p><w:p><w:r><w:t>End.</w:t></w:r></w:p>`,
+      {
+        parts: {
+          'word/footnotes.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:footnotes ${W}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="1"><w:p><w:r><w:t>Source: the annual report.</w:t></w:r></w:p></w:footnote></w:footnotes>`,
+        },
+        rels: `<Relationship Id="rId5" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/>`,
+      },
+    )
+    const text = await viewOf(noted)
+    expect(text).toContain('[p1] (holds footnote reference) Claim.')
+    expect(text).toContain('--- footnotes (read-only) (word/footnotes.xml)\n[fn1] Source: the annual report.')
+    expect(text).not.toContain('fn-1')
+    expect(await editDocx(noted, [{ op: 'replace_text', anchor: 'fn1', text: 'x' }])).toMatchObject({
+      kind: 'refused',
+      reason: 'unsupported-content',
+    })
+    // New words keep the reference where it stands; deleting the paragraph would lose it.
+    const reworded = edited(await editDocx(noted, [{ op: 'replace_text', anchor: 'p1', text: 'Other claim.' }]))
+    expect(await documentXml(reworded)).toContain('<w:t>Other claim.</w:t></w:r><w:r><w:footnoteReference w:id="1"/>')
+    expect(await editDocx(noted, [{ op: 'delete_paragraph', anchor: 'p1' }])).toMatchObject({
+      kind: 'refused',
+      reason: 'unsupported-content',
+      message: 'p1 holds a footnote reference; deleting it would remove that too.',
+    })
+  })
+
   test('pages by body blocks and says how to read on; the view never passes the character bound', async () => {
     const long = await makeLongDocx(40)
     const first = await viewOf(long, { limit: 10 })
