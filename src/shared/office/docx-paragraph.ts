@@ -1,8 +1,6 @@
 import { attributesAt, children, decodeEntities, findFirst, scanTags, type XmlElement } from './xml'
 import { PackageError } from './zip'
 
-const MAX_INLINE_NESTING = 32
-
 /**
  * One DOCX paragraph read for the tools: its text as atoms (a `w:t`, a tab, a break, or an opaque
  * element such as a picture or a field mark), each pointing at the exact XML it came from, with the
@@ -11,6 +9,8 @@ const MAX_INLINE_NESTING = 32
 
 /** Soft line break (`w:br`, `w:cr`) inside a paragraph's text, as in PowerPoint's object model. */
 export const DOCX_LINE_BREAK = '\u000b'
+/** Hyperlinks in smart tags in content controls…: past this a paragraph is refused as too large. */
+const MAX_INLINE_NESTING = 32
 /** How the view shows a soft line break; `office_edit` text takes it back (and U+000B). */
 export const DOCX_LINE_BREAK_SHOWN = '↵'
 
@@ -176,8 +176,8 @@ function collectRun(
   let props = INHERITED_PROPS
   for (const child of children(xml, run)) {
     const runGuard = guard ?? (state.field > 0 ? 'field' : null)
-    const push = (kind: Atom['kind'], text: string) => {
-      atoms.push({ kind, element: child, run, text, from: state.at, guard: runGuard, what: null, props })
+    const push = (kind: Atom['kind'], text: string, what: string | null = null) => {
+      atoms.push({ kind, element: child, run, text, from: state.at, guard: runGuard, what, props })
       state.at += text.length
     }
     switch (child.name) {
@@ -201,7 +201,7 @@ function collectRun(
         push('break', DOCX_LINE_BREAK)
         break
       case 'w:noBreakHyphen':
-        push('opaque', '\u2011')
+        push('opaque', '\u2011', 'non-breaking hyphen')
         break
       case 'w:fldChar': {
         const type = attributesAt(xml, child.start).get('w:fldCharType')

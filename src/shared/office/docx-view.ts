@@ -106,7 +106,11 @@ function renderParagraph(paragraph: DocxParagraph, anchor: string, styles: DocxS
   if (paragraph.tracked) marks.push('has tracked changes')
   if (paragraph.container) marks.push(`in a ${paragraph.container}`)
   const opaque = [
-    ...new Set(paragraph.atoms.filter((a) => a.kind === 'opaque' && a.what !== 'field code').map((a) => a.what)),
+    ...new Set(
+      paragraph.atoms
+        .filter((a) => a.kind === 'opaque' && a.text === '' && a.what !== null && a.what !== 'field code')
+        .map((a) => a.what),
+    ),
   ]
   if (opaque.length > 0) marks.push(`holds ${opaque.join(', ')}`)
   const prefix = `[${anchor}]${marks.map((m) => ` (${m})`).join('')}`
