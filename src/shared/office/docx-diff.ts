@@ -54,7 +54,11 @@ interface Side {
   readonly stories: Map<string, DocxStory>
 }
 
-/** What changed inside a DOCX between two versions; null is an absent side (issue 26). */
+/**
+ * What changed inside a DOCX between two versions; null is an absent side (issue 26). A side that
+ * cannot be read throws a `PackageError` (`corrupt`, `encrypted`, `too-large`) for the caller to
+ * answer `unreadable` with its message.
+ */
 export async function diffDocx(before: Uint8Array | null, after: Uint8Array | null): Promise<DocxDiff> {
   const left = before === null ? null : await sideOf(before)
   const right = after === null ? null : await sideOf(after)
