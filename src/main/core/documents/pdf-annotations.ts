@@ -37,6 +37,7 @@ interface RawAnnotation {
   rect?: ArrayLike<number> | null
   quadPoints?: ArrayLike<number> | null
   popupRef?: unknown
+  defaultAppearanceData?: { fontColor?: ArrayLike<number> | null } | null
 }
 
 export function colorHex(color: ArrayLike<number> | null | undefined): string | null {
@@ -69,7 +70,8 @@ export async function pageAnnotations(
         id: linked ? pdfjsId : `p${pageNumber}.a${entries.length + 1}`,
         page: pageNumber,
         type,
-        color: colorHex(annotation.color),
+        // A free text has no /C: its colour is the text's, in its default appearance string.
+        color: colorHex(annotation.color ?? (type === 'freetext' ? annotation.defaultAppearanceData?.fontColor : null)),
         contents: typeof annotation.contentsObj?.str === 'string' ? annotation.contentsObj.str : '',
         quoted: TEXT_MARKUP.has(type) ? textUnderQuads(items, quadsOf(annotation.quadPoints)) : '',
         rect: [round(rect?.[0]), round(rect?.[1]), round(rect?.[2]), round(rect?.[3])],
