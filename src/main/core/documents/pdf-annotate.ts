@@ -64,6 +64,7 @@ interface PageCache {
 
 /** What one checked edit adds to the save, and how to name its result afterwards. */
 interface Planned {
+  readonly kind: 'planned'
   readonly index: number
   readonly page: number
   /** The serialized editor value for pdf.js's annotationStorage. */
@@ -119,6 +120,7 @@ export async function annotatePdf(bytes: Uint8Array, edits: readonly PdfAnnotati
         removed.set(edit.id, index)
         const { info, pdfjsId, popupRef } = found.entry
         planned.push({
+          kind: 'planned',
           index,
           page: info.page,
           value: { id: pdfjsId, deleted: true, pageIndex: info.page - 1, popupRef: popupRef ?? '' },
@@ -169,6 +171,7 @@ function planHighlight(
   const note = edit.note?.trim() ? edit.note : undefined
   const pageRight = viewport.viewBox[2] ?? rect[2]
   return {
+    kind: 'planned',
     index,
     page: edit.page,
     value: {
@@ -272,6 +275,7 @@ function planNote(edit: Extract<PdfAnnotationEdit, { op: 'note' }>, index: numbe
   const marker = `retrace-sticky-${randomUUID()}`
   const where = edit.near_text !== undefined ? ` next to ${quote(edit.near_text, 40)}` : ''
   return {
+    kind: 'planned',
     index,
     page: edit.page,
     // A sticky note is first saved by pdf.js as a colourless free text carrying a marker: pdf.js

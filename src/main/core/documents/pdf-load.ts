@@ -23,7 +23,13 @@ export const PDF_TIME_BUDGET_MS = 20_000
 
 export type PdfLoadOutcome =
   | { kind: 'ok'; doc: PDFDocumentProxy; lib: typeof PdfjsLib; close: () => Promise<void> }
-  | { kind: 'refused'; reason: Extract<DocumentEditRefusalReason, 'encrypted' | 'damaged' | 'too-large'>; message: string }
+  | {
+      kind: 'refused'
+      reason: Extract<DocumentEditRefusalReason, 'encrypted' | 'damaged' | 'too-large'>
+      message: string
+      /** The time budget ran out (reason `too-large`): Review says "timeout" for it. */
+      timedOut: boolean
+    }
 
 /** Thrown when a budget runs out; the public functions turn it into a `too-large` refusal. */
 export class PdfBudgetExceeded extends Error {
@@ -83,6 +89,7 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
       kind: 'refused',
       reason: 'too-large',
       message: `the PDF is ${bytes.byteLength} bytes; the limit is ${PDF_MAX_BYTES}`,
+      timedOut: false,
     }
   }
   const lib = await loadPdfjs()
@@ -98,7 +105,6 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
           standardFontDataUrl: join(folder, 'standard_fonts') + '/',
         }
       : {}),
-    isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
     enableXfa: false,
@@ -113,13 +119,13 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
     return { kind: 'ok', doc, lib, close }
   } catch (error) {
     await close()
-    if (error instanceof PdfBudgetExceeded) return { kind: 'refused', reason: 'too-large', message: error.message }
+    if (error instanceof PdfBudgetExceeded) return { kind: 'refused', reason: 'too-large', message: error.message, timedOut: true }
     const name = error instanceof Error ? error.name : ''
     const detail = error instanceof Error ? error.message : String(error)
     if (name === 'PasswordException') {
-      return { kind: 'refused', reason: 'encrypted', message: 'the PDF is password-protected' }
+      return { kind: 'refused', reason: 'encrypted', message: 'the PDF is password-protected', timedOut: false }
     }
-    return { kind: 'refused', reason: 'damaged', message: `the PDF cannot be read: ${detail}` }
+    return { kind: 'refused', reason: 'damaged', message: `the PDF cannot be read: ${detail}`, timedOut: false }
   }
 }
 

@@ -15,7 +15,9 @@ export const PDF_VIEW_MAX_PAGES = 200
 export async function readPdfView(bytes: Uint8Array, request: DocumentReadRequest): Promise<DocumentReadOutcome> {
   const budget = new PdfBudget()
   const loaded = await loadPdf(bytes, budget)
-  if (loaded.kind === 'refused') return { ...loaded, edit_index: null }
+  if (loaded.kind === 'refused') {
+    return { kind: 'refused', reason: loaded.reason, message: loaded.message, edit_index: null }
+  }
   const { doc } = loaded
   try {
     const pageCount = doc.numPages
