@@ -95,9 +95,10 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
   const lib = await loadPdfjs()
   const folder = pdfjsFolder()
   const task = lib.getDocument({
-    // getDocument detaches the buffer it is given: the caller's bytes stay intact (they are the
-    // prefix of the saved file and the journal's before-blob).
-    data: bytes.slice(),
+    // getDocument detaches the buffer it is given: a copy keeps the caller's bytes intact (they
+    // are the prefix of the saved file and the journal's before-blob). `new Uint8Array` rather
+    // than `slice()`: a Node Buffer's slice is a view of the same memory, and pdf.js refuses Buffers.
+    data: new Uint8Array(bytes),
     ...(folder
       ? {
           cMapUrl: join(folder, 'cmaps') + '/',
@@ -116,6 +117,7 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
   }
   try {
     const doc = await budget.run(task.promise)
+    ignoreRepeatedFonts(doc)
     return { kind: 'ok', doc, lib, close }
   } catch (error) {
     await close()
@@ -126,6 +128,26 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
       return { kind: 'refused', reason: 'encrypted', message: 'the PDF is password-protected', timedOut: false }
     }
     return { kind: 'refused', reason: 'damaged', message: `the PDF cannot be read: ${detail}`, timedOut: false }
+  }
+}
+
+/**
+ * pdf.js 6.3 sends a font to the document twice when two pages' new free-text annotations are
+ * saved in one `saveDocument()` (one evaluator per page), and the second arrival, while the first
+ * is still being bound, resolves the same object again: `Object already resolved g_d2_f2`, thrown
+ * inside a promise callback nobody awaits — an unhandled rejection, which ends a Node process. The
+ * font data is the same both times, so the document's shared object store is made to keep the
+ * first one. (Seen with two FreeText annotations on two pages; one page or one note does not.)
+ */
+function ignoreRepeatedFonts(doc: PDFDocumentProxy): void {
+  const transport = (doc as unknown as { _transport?: { commonObjs?: unknown } })._transport
+  const objects = transport?.commonObjs as
+    | { has: (id: string) => boolean; resolve: (id: string, data?: unknown) => void }
+    | undefined
+  if (!objects || typeof objects.resolve !== 'function' || typeof objects.has !== 'function') return
+  const resolve = objects.resolve.bind(objects)
+  objects.resolve = (id: string, data?: unknown) => {
+    if (!objects.has(id)) resolve(id, data)
   }
 }
 

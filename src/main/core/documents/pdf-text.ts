@@ -338,7 +338,9 @@ export function pageText(items: readonly PdfTextItem[]): string {
     }
     const pitch = previous.y - line.y
     const resized = Math.abs(line.size - previous.size) > Math.max(line.size, previous.size) * 0.25
-    const breaks = typical <= 0 || pitch <= 0 || pitch > typical * 1.4 || resized
+    // A first line set in from the line before starts a paragraph (an indent, not a wrap).
+    const indented = line.x - previous.x > line.size * 0.8
+    const breaks = typical <= 0 || pitch <= 0 || pitch > typical * 1.4 || resized || indented
     if (breaks) {
       paragraphs.push(paragraph)
       paragraph = line.text.trim()
