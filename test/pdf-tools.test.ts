@@ -214,6 +214,25 @@ describe('pdf_annotate', () => {
     if (qpdfAvailable) expect(qpdfCheck(result.bytes).status).toBe(0)
   })
 
+  test('a sticky note in a PDF with cross-reference streams: the update adds no qpdf warning and reads back', async () => {
+    const comments = corpus('pdfjs-comments.pdf')
+    const result = saved(
+      await annotatePdf(comments, [{ op: 'note', page: 3, text: 'Relire ce passage — 再读一遍', style: 'sticky', near_text: 'trace' }]),
+    )
+    expect(isPrefix(comments, result.bytes)).toBe(true)
+    const id = /\((\d+R)\)$/u.exec(result.summary[0] ?? '')?.[1]
+    const view = viewText(await readPdfView(result.bytes, { offset: 3, limit: 1 }))
+    expect(view).toContain(`page 3, text ${id} (#ffd400) — note: Relire ce passage — 再读一遍`)
+    if (!qpdfAvailable) return
+    const warnings = (bytes: Uint8Array) =>
+      qpdfCheck(bytes)
+        .output.split('\n')
+        .filter((line) => line.startsWith('WARNING'))
+        .map((line) => line.replace(/^WARNING: \S+/u, 'WARNING:'))
+    expect(warnings(result.bytes)).toEqual(warnings(comments))
+    expect(onDisk(result.bytes)).toContainEqual({ subtype: 'Text', contents: 'Relire ce passage — 再读一遍' })
+  })
+
   test('removes an existing annotation by the id the read view shows, with its popup', async () => {
     const comments = corpus('pdfjs-comments.pdf')
     const result = saved(await annotatePdf(comments, [{ op: 'remove', id: '612R' }]))

@@ -1,7 +1,7 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import type { PdfAnnotationInfo } from '../../../shared/protocol/documents'
 import type { PdfBudget } from './pdf-load'
-import { quadsOf, textUnderQuads, type PdfTextItem } from './pdf-text'
+import { charCentres, quadsOf, textUnderQuads, type CharCentres, type PdfTextItem } from './pdf-text'
 
 /**
  * A page's existing annotations as `read`, `pdf_annotate` and Review name them.
@@ -20,6 +20,11 @@ const NOT_LISTED = new Set(['popup', 'link', 'widget'])
 /** Markup annotations whose meaning is the page text under them. */
 const TEXT_MARKUP = new Set(['highlight', 'underline', 'squiggly', 'strikeout'])
 const REF_ID = /^\d+R$/u
+/**
+ * Markup annotations of one page whose quoted text is worked out (each costs a pass over the
+ * page's characters); past it `quoted` is "" — on both sides of a diff alike.
+ */
+const QUOTED_PER_PAGE = 500
 
 export interface PdfAnnotationEntry {
   readonly info: PdfAnnotationInfo
@@ -59,12 +64,20 @@ export async function pageAnnotations(
 ): Promise<PdfAnnotationEntry[]> {
   const raw = (await budget.run(page.getAnnotations({ intent: 'display' }))) as RawAnnotation[]
   const entries: PdfAnnotationEntry[] = []
+  let chars: CharCentres | null = null
+  let quotedLeft = QUOTED_PER_PAGE
   for (const annotation of raw) {
     const type = typeof annotation.subtype === 'string' ? annotation.subtype.toLowerCase() : 'unknown'
     if (NOT_LISTED.has(type)) continue
     const pdfjsId = typeof annotation.id === 'string' ? annotation.id : ''
     const linked = REF_ID.test(pdfjsId)
     const rect = annotation.rect
+    let quoted = ''
+    if (TEXT_MARKUP.has(type) && quotedLeft > 0 && items.length > 0) {
+      quotedLeft--
+      chars ??= charCentres(items)
+      quoted = textUnderQuads(chars, quadsOf(annotation.quadPoints))
+    }
     entries.push({
       info: {
         id: linked ? pdfjsId : `p${pageNumber}.a${entries.length + 1}`,
@@ -73,7 +86,7 @@ export async function pageAnnotations(
         // A free text has no /C: its colour is the text's, in its default appearance string.
         color: colorHex(annotation.color ?? (type === 'freetext' ? annotation.defaultAppearanceData?.fontColor : null)),
         contents: typeof annotation.contentsObj?.str === 'string' ? annotation.contentsObj.str : '',
-        quoted: TEXT_MARKUP.has(type) ? textUnderQuads(items, quadsOf(annotation.quadPoints)) : '',
+        quoted,
         rect: [round(rect?.[0]), round(rect?.[1]), round(rect?.[2]), round(rect?.[3])],
       },
       pdfjsId,

@@ -240,11 +240,37 @@ function plainText(items: readonly PdfTextItem[]): { text: string; itemStart: nu
   return { text: text.replace(/\s/gu, ' '), itemStart }
 }
 
+/** Every character's centre on the page, computed once for all of a page's markup annotations. */
+export interface CharCentres {
+  readonly units: string[]
+  readonly x: Float64Array
+  readonly y: Float64Array
+  /** Index of the first unit after which the item's end of line falls. */
+  readonly lineEnds: Set<number>
+}
+
+export function charCentres(items: readonly PdfTextItem[]): CharCentres {
+  const units: string[] = []
+  const xs: number[] = []
+  const ys: number[] = []
+  const lineEnds = new Set<number>()
+  for (const item of items) {
+    for (let i = 0; i < item.str.length; i++) {
+      const quad = quadOf(item, i, i + 1)
+      units.push(item.str[i] ?? '')
+      xs.push((quad[0] + quad[2] + quad[4] + quad[6]) / 4)
+      ys.push((quad[1] + quad[3] + quad[5] + quad[7]) / 4)
+    }
+    if (item.hasEOL) lineEnds.add(units.length - 1)
+  }
+  return { units, x: Float64Array.from(xs), y: Float64Array.from(ys), lineEnds }
+}
+
 /**
  * The page text under the quads of a markup annotation (a highlight's words): the characters whose
  * centre lies inside one of the quads, in reading order.
  */
-export function textUnderQuads(items: readonly PdfTextItem[], quads: readonly Quad[]): string {
+export function textUnderQuads(chars: CharCentres, quads: readonly Quad[]): string {
   if (quads.length === 0) return ''
   const boxes = quads.map((quad) => {
     const [x1, y1, x2, y2] = boundsOf([quad])
@@ -252,23 +278,20 @@ export function textUnderQuads(items: readonly PdfTextItem[], quads: readonly Qu
   })
   let text = ''
   let pendingSpace = false
-  for (const item of items) {
-    for (let i = 0; i < item.str.length; i++) {
-      const unit = item.str[i] ?? ''
-      const quad = quadOf(item, i, i + 1)
-      const cx = (quad[0] + quad[2] + quad[4] + quad[6]) / 4
-      const cy = (quad[1] + quad[3] + quad[5] + quad[7]) / 4
-      const inside = boxes.some((b) => cx >= b.x1 && cx <= b.x2 && cy >= b.y1 && cy <= b.y2)
-      if (!inside) continue
+  for (let k = 0; k < chars.units.length; k++) {
+    const unit = chars.units[k] ?? ''
+    const cx = chars.x[k] ?? 0
+    const cy = chars.y[k] ?? 0
+    if (boxes.some((b) => cx >= b.x1 && cx <= b.x2 && cy >= b.y1 && cy <= b.y2)) {
       if (WHITESPACE.test(unit)) {
         pendingSpace = text !== ''
-        continue
+      } else {
+        if (pendingSpace) text += ' '
+        pendingSpace = false
+        text += unit
       }
-      if (pendingSpace) text += ' '
-      pendingSpace = false
-      text += unit
     }
-    if (item.hasEOL && text !== '') pendingSpace = true
+    if (chars.lineEnds.has(k) && text !== '') pendingSpace = true
   }
   return spellLigatures(text.replaceAll(SOFT_HYPHEN, ''))
 }
