@@ -285,6 +285,25 @@ describe('pdf_annotate', () => {
     expect(Buffer.from(original).equals(copy)).toBe(true)
   })
 
+  test('a PDF encrypted with an empty user password: highlights and free text are saved, a sticky note is refused', async () => {
+    const encrypted = paperPdf({ userPassword: '' })
+    const result = saved(
+      await annotatePdf(encrypted, [
+        { op: 'highlight', page: 1, text: 'Lattice methods', note: 'Définition' },
+        { op: 'note', page: 1, text: 'Free text' },
+      ]),
+    )
+    const view = viewText(await readPdfView(result.bytes, { limit: 1 }))
+    expect(view).toMatch(/page 1, highlight \d+R \(#ffff98\): "Lattice methods" — note: Définition/)
+    if (qpdfAvailable) expect(qpdfCheck(result.bytes).status).toBe(0)
+    expect(
+      await annotatePdf(encrypted, [
+        { op: 'highlight', page: 1, text: 'Lattice methods' },
+        { op: 'note', page: 1, text: 'x', style: 'sticky' },
+      ]),
+    ).toMatchObject({ kind: 'refused', reason: 'encrypted', edit_index: 1 })
+  })
+
   test('an annotation written inline in the page (no object of its own) is named by page and place, and not removable', async () => {
     const pdf = writePdf({
       pages: [{ texts: [{ x: 72, y: 760, size: 11, text: 'Inline note below.' }], notes: [{ rect: [72, 700, 92, 720], text: 'Inline' }] }],

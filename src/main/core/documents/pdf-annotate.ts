@@ -331,8 +331,8 @@ class AnnotationIndex {
 
   private async readPage(number: number): Promise<void> {
     const page = await this.budget.run(this.doc.getPage(number))
-    const items = await pageTextItems(page, this.budget)
-    for (const entry of await pageAnnotations(page, number, items, this.budget)) this.byId.set(entry.info.id, entry)
+    // No text needed: a removal names the annotation by id, not by the words under it.
+    for (const entry of await pageAnnotations(page, number, [], this.budget)) this.byId.set(entry.info.id, entry)
   }
 }
 
