@@ -7,7 +7,11 @@ import { writePdf } from '../e2e/support/pdf-writer'
 import { annotatePdf } from '../src/main/core/documents/pdf-annotate'
 import { diffPdf, PdfDiffError } from '../src/main/core/documents/pdf-diff'
 import { readPdfView } from '../src/main/core/documents/pdf-view'
-import type { DocumentEditOutcome, DocumentReadOutcome } from '../src/shared/office/document-edits'
+import {
+  DOCUMENT_READ_MAX_CHARS,
+  type DocumentEditOutcome,
+  type DocumentReadOutcome,
+} from '../src/shared/office/document-edits'
 import { tempDir } from './support/temp'
 
 /**
@@ -121,6 +125,23 @@ describe('read view of a PDF', () => {
     expect(tail).not.toContain('not shown')
     const past = viewText(await readPdfView(long, { offset: 2_001 }))
     expect(past).toContain('offset 2001 is past the last page, 2000')
+  })
+
+  test('stops at the output bound between pages and says where to read on', async () => {
+    const line = 'The quick brown fox jumps over the lazy dog while the report keeps going on and on.'
+    const dense = writePdf({
+      pages: Array.from({ length: 30 }, (_, p) => ({
+        texts: Array.from({ length: 45 }, (_, i) => ({ x: 40, y: 800 - i * 17, size: 9, text: `${p + 1}.${i + 1} ${line}` })),
+      })),
+    })
+    const first = viewText(await readPdfView(dense, {}))
+    expect(first.length).toBeLessThanOrEqual(DOCUMENT_READ_MAX_CHARS)
+    const next = /\[output limit of 60000 characters reached; read on with offset (\d+)\]$/u.exec(first)?.[1]
+    expect(next).toBeDefined()
+    expect(first).toContain(`--- page ${Number(next) - 1} ---`)
+    expect(first).not.toContain(`--- page ${next} ---`)
+    const more = viewText(await readPdfView(dense, { offset: Number(next) }))
+    expect(more).toContain(`--- page ${next} ---\n${next}.1 The quick brown fox`)
   })
 
   test('refuses an encrypted PDF as encrypted and a damaged one as damaged', async () => {

@@ -18,6 +18,7 @@ import type { DocumentEditRefusalReason } from '../../../shared/office/document-
  */
 
 export const PDF_MAX_BYTES = 256 * 1024 * 1024
+const CLOSE_WAIT_MS = 2_000
 /** Wall-clock budget of one view, edit or diff of one PDF. */
 export const PDF_TIME_BUDGET_MS = 20_000
 
@@ -94,26 +95,41 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
   }
   const lib = await loadPdfjs()
   const folder = pdfjsFolder()
-  const task = lib.getDocument({
-    // getDocument detaches the buffer it is given: a copy keeps the caller's bytes intact (they
-    // are the prefix of the saved file and the journal's before-blob). `new Uint8Array` rather
-    // than `slice()`: a Node Buffer's slice is a view of the same memory, and pdf.js refuses Buffers.
-    data: new Uint8Array(bytes),
-    ...(folder
-      ? {
-          cMapUrl: join(folder, 'cmaps') + '/',
-          cMapPacked: true,
-          standardFontDataUrl: join(folder, 'standard_fonts') + '/',
-        }
-      : {}),
-    disableFontFace: true,
-    useSystemFonts: false,
-    enableXfa: false,
-    stopAtErrors: false,
-    verbosity: lib.VerbosityLevel.ERRORS,
-  })
+  let task: ReturnType<typeof lib.getDocument>
+  try {
+    task = lib.getDocument({
+      // getDocument detaches the buffer it is given: a copy keeps the caller's bytes intact (they
+      // are the prefix of the saved file and the journal's before-blob). `new Uint8Array` rather
+      // than `slice()`: a Node Buffer's slice is a view of the same memory, and pdf.js refuses Buffers.
+      data: new Uint8Array(bytes),
+      ...(folder
+        ? {
+            cMapUrl: join(folder, 'cmaps') + '/',
+            cMapPacked: true,
+            standardFontDataUrl: join(folder, 'standard_fonts') + '/',
+          }
+        : {}),
+      disableFontFace: true,
+      useSystemFonts: false,
+      enableXfa: false,
+      stopAtErrors: false,
+      verbosity: lib.VerbosityLevel.ERRORS,
+    })
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    return { kind: 'refused', reason: 'damaged', message: `the PDF cannot be read: ${detail}`, timedOut: false }
+  }
+  // Closing must not become the wait it was meant to end: a document stuck mid-parse is dropped
+  // after CLOSE_WAIT_MS whether or not pdf.js has finished tearing it down.
   const close = async () => {
-    await task.destroy().catch(() => undefined)
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([
+      task.destroy().catch(() => undefined),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_WAIT_MS)
+      }),
+    ])
+    clearTimeout(timer)
   }
   try {
     const doc = await budget.run(task.promise)
@@ -121,7 +137,8 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
     return { kind: 'ok', doc, lib, close }
   } catch (error) {
     await close()
-    if (error instanceof PdfBudgetExceeded) return { kind: 'refused', reason: 'too-large', message: error.message, timedOut: true }
+    if (error instanceof PdfBudgetExceeded)
+      return { kind: 'refused', reason: 'too-large', message: error.message, timedOut: true }
     const name = error instanceof Error ? error.name : ''
     const detail = error instanceof Error ? error.message : String(error)
     if (name === 'PasswordException') {
@@ -142,8 +159,7 @@ export async function loadPdf(bytes: Uint8Array, budget: PdfBudget): Promise<Pdf
 function ignoreRepeatedFonts(doc: PDFDocumentProxy): void {
   const transport = (doc as unknown as { _transport?: { commonObjs?: unknown } })._transport
   const objects = transport?.commonObjs as
-    | { has: (id: string) => boolean; resolve: (id: string, data?: unknown) => void }
-    | undefined
+    { has: (id: string) => boolean; resolve: (id: string, data?: unknown) => void } | undefined
   if (!objects || typeof objects.resolve !== 'function' || typeof objects.has !== 'function') return
   const resolve = objects.resolve.bind(objects)
   objects.resolve = (id: string, data?: unknown) => {
