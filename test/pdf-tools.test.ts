@@ -387,6 +387,22 @@ describe('PDF diff', () => {
     expect(removed.counts).toMatchObject({ added: 0, removed: added.counts.added })
   })
 
+  test('an annotation without an id is matched by page, type and place: a new text is a change', async () => {
+    const withNote = (text: string) =>
+      writePdf({
+        pages: [{ texts: [{ x: 72, y: 760, size: 11, text: 'Body' }], notes: [{ rect: [72, 700, 92, 720], text }] }],
+      })
+    const diff = await diffPdf(withNote('First thought'), withNote('Second thought'))
+    expect(diff.counts).toEqual({ added: 0, removed: 0, changed: 1, pages_changed: 0 })
+    expect(diff.annotations).toEqual([
+      {
+        change: 'changed',
+        before: expect.objectContaining({ id: 'p1.a1', type: 'text', contents: 'First thought' }),
+        after: expect.objectContaining({ id: 'p1.a1', type: 'text', contents: 'Second thought' }),
+      },
+    ])
+  })
+
   test('a content change on page 2 shows in pages_changed, and a page added at the end too', async () => {
     const diff = await diffPdf(reportPdf(), reportPdf('The second page lists the corrected results.'))
     expect(diff.pages_changed).toEqual([2])
