@@ -216,6 +216,17 @@ describe('pdf_annotate', () => {
     }
   })
 
+  test('a highlight of text running over a line break covers both lines', async () => {
+    const original = reportPdf()
+    const result = saved(await annotatePdf(original, [{ op: 'highlight', page: 1, text: 'in the quarter. Costs stayed' }]))
+    const diff = await diffPdf(original, result.bytes)
+    const highlight = diff.annotations[0]?.after
+    expect(highlight).toMatchObject({ type: 'highlight', quoted: 'in the quarter. Costs stayed' })
+    // The two lines' baselines are 16 pt apart: the highlight spans both.
+    const [, y1 = 0, , y2 = 0] = highlight?.rect ?? []
+    expect(y2 - y1).toBeGreaterThan(16)
+  })
+
   test('places a note given in points from the top-left corner of a rotated page inside the page', async () => {
     const rotated = corpus('pdfjs-rotation.pdf')
     const result = saved(
