@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { longPdf, PAPER, paperPdf } from '../e2e/support/pdf-fixtures'
 import { writePdf } from '../e2e/support/pdf-writer'
+import { detectLibreOffice } from '../src/main/core/office/libreoffice/detect'
 import { annotatePdf } from '../src/main/core/documents/pdf-annotate'
 import { diffPdf, PdfDiffError } from '../src/main/core/documents/pdf-diff'
 import { readPdfView } from '../src/main/core/documents/pdf-view'
@@ -12,6 +13,7 @@ import {
   type DocumentEditOutcome,
   type DocumentReadOutcome,
 } from '../src/shared/office/document-edits'
+import { unzipParts } from './support/office-fixtures'
 import { tempDir } from './support/temp'
 
 /**
@@ -22,6 +24,9 @@ import { tempDir } from './support/temp'
 
 const CORPUS = '/work/shared/corpus/pdf'
 const corpus = (name: string) => new Uint8Array(readFileSync(join(CORPUS, name)))
+
+const libreOffice = await detectLibreOffice()
+if (libreOffice.kind === 'missing') console.warn(`pdf-tools: the LibreOffice check is skipped — ${libreOffice.reason}`)
 
 const qpdfAvailable = spawnSync('qpdf', ['--version'], { stdio: 'ignore' }).status === 0
 if (!qpdfAvailable) console.warn('pdf-tools: qpdf is not installed (Debian package qpdf): the qpdf checks are skipped')
@@ -192,6 +197,29 @@ describe('pdf_annotate', () => {
         { subtype: 'Text', contents: 'Add the table here' },
       ]),
     )
+  })
+
+  test.runIf(libreOffice.kind === 'found')('LibreOffice opens the annotated PDF, pages and free text included', async () => {
+    if (libreOffice.kind !== 'found') return
+    const result = saved(
+      await annotatePdf(reportPdf(), [
+        { op: 'highlight', page: 1, text: 'Revenue grew' },
+        { op: 'note', page: 2, text: 'Seen by LibreOffice', at: { x: 72, y: 200 } },
+        { op: 'note', page: 3, text: 'Sticky', style: 'sticky' },
+      ]),
+    )
+    const dir = tempDir('pdf-tools-lo-')
+    const file = join(dir, 'annotated.pdf')
+    writeFileSync(file, result.bytes)
+    const run = spawnSync(
+      libreOffice.install.soffice,
+      [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', 'odg', '--outdir', dir, file],
+      { encoding: 'utf8', timeout: 120_000 },
+    )
+    expect(run.status, run.stderr).toBe(0)
+    const content = (await unzipParts(readFileSync(join(dir, 'annotated.odg')))).get('content.xml')?.toString('utf8') ?? ''
+    expect(content.match(/<draw:page /gu)?.length).toBe(3)
+    expect(content).toContain('Seen by LibreOffice')
   })
 
   test('free-text notes on two pages in one call save without an unhandled rejection from pdf.js', async () => {
