@@ -271,6 +271,11 @@ describe('pdf_annotate', () => {
       ]),
     )
     expect(diff.annotations.find((c) => c.after?.type === 'highlight')?.after?.quoted).toBe('landscape layout')
+    // Page 2 is turned 90° clockwise: the top-left corner as shown is the PDF origin, and the box's
+    // width as shown runs up the PDF's y axis.
+    const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = diff.annotations.find((c) => c.after?.type === 'freetext')?.after?.rect ?? []
+    expect([x1, y1]).toEqual([40, 40])
+    expect(y2 - y1).toBeGreaterThan(x2 - x1)
     if (qpdfAvailable) expect(qpdfCheck(result.bytes).status).toBe(0)
   })
 
