@@ -7,6 +7,7 @@ import { writePdf } from '../e2e/support/pdf-writer'
 import { detectLibreOffice } from '../src/main/core/office/libreoffice/detect'
 import { annotatePdf } from '../src/main/core/documents/pdf-annotate'
 import { diffPdf, PdfDiffError } from '../src/main/core/documents/pdf-diff'
+import { loadPdf, PdfBudget, PdfBudgetExceeded } from '../src/main/core/documents/pdf-load'
 import { readPdfView } from '../src/main/core/documents/pdf-view'
 import {
   DOCUMENT_READ_MAX_CHARS,
@@ -462,5 +463,17 @@ describe('PDF diff', () => {
     const error = await diffPdf(reportPdf(), corpus('pdfjs-issue3371-encrypted.pdf')).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PdfDiffError)
     expect(error).toMatchObject({ reason: 'encrypted', side: 'after' })
+  })
+})
+
+describe('the time budget of a PDF', () => {
+  test('a pdf.js call that never settles ends with the budget, and loading past it is refused as a timeout', async () => {
+    const budget = new PdfBudget(50)
+    await expect(budget.run(new Promise<never>(() => undefined))).rejects.toBeInstanceOf(PdfBudgetExceeded)
+    await expect(loadPdf(reportPdf(), budget)).resolves.toMatchObject({
+      kind: 'refused',
+      reason: 'too-large',
+      timedOut: true,
+    })
   })
 })
