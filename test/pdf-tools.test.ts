@@ -56,7 +56,8 @@ function onDisk(bytes: Uint8Array): Array<{ subtype: string; contents: string | 
   const found: Array<{ subtype: string; contents: string | null }> = []
   for (const object of Object.values(json.qpdf[1])) {
     const value = object.value as Record<string, unknown> | undefined
-    if (!value || typeof value !== 'object' || value['/Type'] !== '/Annot' || typeof value['/Subtype'] !== 'string') continue
+    if (!value || typeof value !== 'object' || value['/Type'] !== '/Annot' || typeof value['/Subtype'] !== 'string')
+      continue
     const contents = value['/Contents']
     found.push({
       subtype: value['/Subtype'].slice(1),
@@ -102,7 +103,9 @@ describe('read view of a PDF', () => {
     const text = viewText(await readPdfView(corpus('pdfjs-comments.pdf'), {}))
     expect(text.split('\n')[0]).toBe('PDF: 14 pages')
     expect(text).toContain('--- page 1 ---\nTrace-based Just-in-Time Type Specialization for Dynamic')
-    expect(text).toContain('page 1, highlight 612R (#ffff99): "Trace-based Just-in-Time" — note: Lorem ipsum dolor sit amet')
+    expect(text).toContain(
+      'page 1, highlight 612R (#ffff99): "Trace-based Just-in-Time" — note: Lorem ipsum dolor sit amet',
+    )
     expect(text).toContain('page 1, stamp 713R — note: Image with a comment')
     // Popups repeat their parent's text and are not listed.
     expect(text).not.toMatch(/, popup /)
@@ -137,7 +140,12 @@ describe('read view of a PDF', () => {
     const line = 'The quick brown fox jumps over the lazy dog while the report keeps going on and on.'
     const dense = writePdf({
       pages: Array.from({ length: 30 }, (_, p) => ({
-        texts: Array.from({ length: 45 }, (_, i) => ({ x: 40, y: 800 - i * 17, size: 9, text: `${p + 1}.${i + 1} ${line}` })),
+        texts: Array.from({ length: 45 }, (_, i) => ({
+          x: 40,
+          y: 800 - i * 17,
+          size: 9,
+          text: `${p + 1}.${i + 1} ${line}`,
+        })),
       })),
     })
     const first = viewText(await readPdfView(dense, {}))
@@ -180,7 +188,9 @@ describe('pdf_annotate', () => {
     expect(isPrefix(original, result.bytes)).toBe(true)
     expect(result.summary).toHaveLength(3)
     expect(result.summary[0]).toMatch(/^page 1: highlighted "twelve percent" \(\d+R\) with a note$/)
-    expect(result.summary[1]).toMatch(/^page 1: added a free-text note "Source: finance team" next to "Costs stayed flat" \(\d+R\)$/)
+    expect(result.summary[1]).toMatch(
+      /^page 1: added a free-text note "Source: finance team" next to "Costs stayed flat" \(\d+R\)$/,
+    )
     expect(result.summary[2]).toMatch(/^page 2: added a sticky note "Add the table here" \(\d+R\)$/)
 
     const view = viewText(await readPdfView(result.bytes, {}))
@@ -200,28 +210,40 @@ describe('pdf_annotate', () => {
     )
   })
 
-  test.runIf(libreOffice.kind === 'found')('LibreOffice opens the annotated PDF, pages and free text included', async () => {
-    if (libreOffice.kind !== 'found') return
-    const result = saved(
-      await annotatePdf(reportPdf(), [
-        { op: 'highlight', page: 1, text: 'Revenue grew' },
-        { op: 'note', page: 2, text: 'Seen by LibreOffice', at: { x: 72, y: 200 } },
-        { op: 'note', page: 3, text: 'Sticky', style: 'sticky' },
-      ]),
-    )
-    const dir = tempDir('pdf-tools-lo-')
-    const file = join(dir, 'annotated.pdf')
-    writeFileSync(file, result.bytes)
-    const run = spawnSync(
-      libreOffice.install.soffice,
-      [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', 'odg', '--outdir', dir, file],
-      { encoding: 'utf8', timeout: 120_000 },
-    )
-    expect(run.status, run.stderr).toBe(0)
-    const content = (await unzipParts(readFileSync(join(dir, 'annotated.odg')))).get('content.xml')?.toString('utf8') ?? ''
-    expect(content.match(/<draw:page /gu)?.length).toBe(3)
-    expect(content).toContain('Seen by LibreOffice')
-  })
+  test.runIf(libreOffice.kind === 'found')(
+    'LibreOffice opens the annotated PDF, pages and free text included',
+    async () => {
+      if (libreOffice.kind !== 'found') return
+      const result = saved(
+        await annotatePdf(reportPdf(), [
+          { op: 'highlight', page: 1, text: 'Revenue grew' },
+          { op: 'note', page: 2, text: 'Seen by LibreOffice', at: { x: 72, y: 200 } },
+          { op: 'note', page: 3, text: 'Sticky', style: 'sticky' },
+        ]),
+      )
+      const dir = tempDir('pdf-tools-lo-')
+      const file = join(dir, 'annotated.pdf')
+      writeFileSync(file, result.bytes)
+      const run = spawnSync(
+        libreOffice.install.soffice,
+        [
+          `-env:UserInstallation=file://${join(dir, 'profile')}`,
+          '--headless',
+          '--convert-to',
+          'odg',
+          '--outdir',
+          dir,
+          file,
+        ],
+        { encoding: 'utf8', timeout: 120_000 },
+      )
+      expect(run.status, run.stderr).toBe(0)
+      const content =
+        (await unzipParts(readFileSync(join(dir, 'annotated.odg')))).get('content.xml')?.toString('utf8') ?? ''
+      expect(content.match(/<draw:page /gu)?.length).toBe(3)
+      expect(content).toContain('Seen by LibreOffice')
+    },
+  )
 
   test('free-text notes on two pages in one call save without an unhandled rejection from pdf.js', async () => {
     const unhandled: unknown[] = []
@@ -247,7 +269,9 @@ describe('pdf_annotate', () => {
 
   test('a highlight of text running over a line break covers both lines', async () => {
     const original = reportPdf()
-    const result = saved(await annotatePdf(original, [{ op: 'highlight', page: 1, text: 'in the quarter. Costs stayed' }]))
+    const result = saved(
+      await annotatePdf(original, [{ op: 'highlight', page: 1, text: 'in the quarter. Costs stayed' }]),
+    )
     const diff = await diffPdf(original, result.bytes)
     const highlight = diff.annotations[0]?.after
     expect(highlight).toMatchObject({ type: 'highlight', quoted: 'in the quarter. Costs stayed' })
@@ -274,7 +298,8 @@ describe('pdf_annotate', () => {
     expect(diff.annotations.find((c) => c.after?.type === 'highlight')?.after?.quoted).toBe('landscape layout')
     // Page 2 is turned 90° clockwise: the top-left corner as shown is the PDF origin, and the box's
     // width as shown runs up the PDF's y axis.
-    const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = diff.annotations.find((c) => c.after?.type === 'freetext')?.after?.rect ?? []
+    const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] =
+      diff.annotations.find((c) => c.after?.type === 'freetext')?.after?.rect ?? []
     expect([x1, y1]).toEqual([40, 40])
     expect(y2 - y1).toBeGreaterThan(x2 - x1)
     if (qpdfAvailable) expect(qpdfCheck(result.bytes).status).toBe(0)
@@ -283,7 +308,9 @@ describe('pdf_annotate', () => {
   test('a sticky note in a PDF with cross-reference streams: the update adds no qpdf warning and reads back', async () => {
     const comments = corpus('pdfjs-comments.pdf')
     const result = saved(
-      await annotatePdf(comments, [{ op: 'note', page: 3, text: 'Relire ce passage — 再读一遍', style: 'sticky', near_text: 'trace' }]),
+      await annotatePdf(comments, [
+        { op: 'note', page: 3, text: 'Relire ce passage — 再读一遍', style: 'sticky', near_text: 'trace' },
+      ]),
     )
     expect(isPrefix(comments, result.bytes)).toBe(true)
     const id = /\((\d+R)\)$/u.exec(result.summary[0] ?? '')?.[1]
@@ -329,6 +356,16 @@ describe('pdf_annotate', () => {
     expect(third).toMatchObject({ kind: 'refused', reason: 'no-text-found', edit_index: 0 })
     expect(third.kind === 'refused' && third.message).toContain('"grew" occurs 2 times on page 1, not 3')
 
+    expect(
+      await annotatePdf(original, [
+        { op: 'highlight', page: 1, text: 'Revenue' },
+        { op: 'note', page: 0, text: 'x' },
+      ]),
+    ).toMatchObject({
+      kind: 'refused',
+      reason: 'missing-anchor',
+      edit_index: 1,
+    })
     expect(await annotatePdf(original, [{ op: 'note', page: 9, text: 'x' }])).toMatchObject({
       kind: 'refused',
       reason: 'missing-anchor',
@@ -372,7 +409,12 @@ describe('pdf_annotate', () => {
 
   test('an annotation written inline in the page (no object of its own) is named by page and place, and not removable', async () => {
     const pdf = writePdf({
-      pages: [{ texts: [{ x: 72, y: 760, size: 11, text: 'Inline note below.' }], notes: [{ rect: [72, 700, 92, 720], text: 'Inline' }] }],
+      pages: [
+        {
+          texts: [{ x: 72, y: 760, size: 11, text: 'Inline note below.' }],
+          notes: [{ rect: [72, 700, 92, 720], text: 'Inline' }],
+        },
+      ],
     })
     const view = viewText(await readPdfView(pdf, {}))
     expect(view).toContain('page 1, text p1.a1 — note: Inline')
@@ -422,7 +464,10 @@ describe('PDF diff', () => {
     const result = saved(await annotatePdf(comments, [{ op: 'remove', id: '613R' }]))
     const diff = await diffPdf(comments, result.bytes)
     expect(diff.counts).toMatchObject({ added: 0, removed: 1, changed: 0 })
-    expect(diff.annotations[0]).toMatchObject({ change: 'removed', before: { id: '613R', page: 1, type: 'highlight', color: '#ff809e' } })
+    expect(diff.annotations[0]).toMatchObject({
+      change: 'removed',
+      before: { id: '613R', page: 1, type: 'highlight', color: '#ff809e' },
+    })
 
     const added = await diffPdf(null, comments)
     expect(added.counts.removed).toBe(0)

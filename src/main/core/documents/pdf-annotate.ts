@@ -77,6 +77,8 @@ interface Planned {
 
 /** Applies `pdf_annotate`'s edits, saved as the reader saves (an incremental update); all or nothing (issue 26). */
 export async function annotatePdf(bytes: Uint8Array, edits: readonly PdfAnnotationEdit[]): Promise<DocumentEditOutcome> {
+  // Nothing to do writes nothing (the tool's schema asks for at least one edit; this is its floor).
+  if (edits.length === 0) return { kind: 'ok', bytes, summary: [] }
   const budget = new PdfBudget()
   const loaded = await loadPdf(bytes, budget)
   if (loaded.kind === 'refused') return refuse(loaded.reason, loaded.message, null)
@@ -130,7 +132,7 @@ export async function annotatePdf(bytes: Uint8Array, edits: readonly PdfAnnotati
         })
         continue
       }
-      if (edit.page > doc.numPages) {
+      if (!Number.isInteger(edit.page) || edit.page < 1 || edit.page > doc.numPages) {
         return refuse('missing-anchor', `page ${edit.page} does not exist: the PDF has ${doc.numPages} pages`, index)
       }
       const cache = await pageOf(edit.page)
