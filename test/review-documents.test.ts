@@ -534,4 +534,42 @@ describe('the agent changes documents and Review shows what changed inside them'
     const answer = resultOf(await agent.session('review.document', { snapshot_id: snapshotId, path: 'report.docx' }))
     expect(answer).toMatchObject({ kind: 'unreadable', reason: 'too-large' })
   }, 60_000)
+
+  test('Review of a document replaced by a password-protected or damaged version answers unreadable with the reason', async () => {
+    const encryptedPath = join(CORPUS_OFFICE, '..', 'pdf', 'pdfjs-issue3371-encrypted.pdf')
+    if (!existsSync(encryptedPath)) {
+      console.log(`skipped: corpus file ${encryptedPath} is not present`)
+      return
+    }
+    const root = projectWith({
+      'paper.pdf': makePdf('An open paper.'),
+      'locked.pdf': readFileSync(encryptedPath),
+      'report.docx': await makeDocx(paragraph('Quarterly report')),
+      // A ZIP named .docx whose package has no Word document in it.
+      'broken.docx': await makeDocx('').then((bytes) => Buffer.from(bytes).subarray(0, 60)),
+    })
+    const llm = await scriptedModel(
+      [
+        { id: 'r1', name: 'read', input: { file_path: 'paper.pdf' } },
+        { id: 'r2', name: 'read', input: { file_path: 'report.docx' } },
+      ],
+      [
+        { id: 'w1', name: 'write', input: { file_path: 'paper.pdf', source_path: 'locked.pdf' } },
+        { id: 'w2', name: 'write', input: { file_path: 'report.docx', source_path: 'broken.docx' } },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('swap them')
+    await agent.finished(turnId, 30_000)
+    const paper = await turnRow(agent, turnId, 'paper.pdf')
+    expect(paper.row.document_counts).toBeNull()
+    expect(
+      resultOf(await agent.session('review.document', { snapshot_id: paper.snapshotId, path: 'paper.pdf' })),
+    ).toMatchObject({ kind: 'unreadable', reason: 'encrypted' })
+    const report = await turnRow(agent, turnId, 'report.docx')
+    expect(report.row.document_counts).toBeNull()
+    expect(
+      resultOf(await agent.session('review.document', { snapshot_id: report.snapshotId, path: 'report.docx' })),
+    ).toMatchObject({ kind: 'unreadable', reason: 'damaged' })
+  }, 60_000)
 })

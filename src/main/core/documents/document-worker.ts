@@ -18,7 +18,10 @@ import { annotatePdf } from './pdf-annotate'
 import { diffPdf } from './pdf-diff'
 import { readPdfView } from './pdf-view'
 import type { DocumentKind } from './kind'
-import type { DocumentJob, DocumentReply } from './worker-protocol'
+import { PackageError } from '../../../shared/office/zip'
+import { DeckRefusal } from '../../../shared/office/pptx-deck'
+import { PdfDiffError } from './pdf-diff'
+import type { DocumentJob, DocumentReply, FailureCause } from './worker-protocol'
 
 const VIEWS = { docx: readDocxView, xlsx: readXlsxView, pptx: readPptxView, pdf: readPdfView }
 const EDITS = { docx: editDocx, xlsx: editXlsx, pptx: editPptx }
@@ -61,6 +64,27 @@ async function run(job: DocumentJob): Promise<DocumentReply> {
   }
 }
 
+/** The diff functions throw their refusals (an unreadable side); each names why. */
+function causeOf(error: unknown): FailureCause | undefined {
+  if (error instanceof PackageError) {
+    const causes: Record<PackageError['reason'], FailureCause> = {
+      corrupt: 'damaged',
+      'missing-part': 'damaged',
+      encrypted: 'encrypted',
+      'too-large': 'too-large',
+      unsupported: 'wrong-format',
+    }
+    return causes[error.reason]
+  }
+  if (error instanceof DeckRefusal) {
+    return error.reason === 'encrypted' || error.reason === 'too-large' || error.reason === 'wrong-format'
+      ? error.reason
+      : 'damaged'
+  }
+  if (error instanceof PdfDiffError) return error.reason
+  return undefined
+}
+
 parentPort?.on('message', (job: DocumentJob) => {
   void run(job).then(
     (reply): void => {
@@ -68,11 +92,14 @@ parentPort?.on('message', (job: DocumentJob) => {
         reply.kind === 'done' && reply.value.op === 'edit' ? [reply.value.bytes.buffer as ArrayBuffer] : []
       parentPort?.postMessage(reply, transfer)
     },
-    (error: unknown): void =>
+    (error: unknown): void => {
+      const cause = causeOf(error)
       parentPort?.postMessage({
         id: job.id,
         kind: 'failed',
         message: error instanceof Error ? error.message : String(error),
-      } satisfies DocumentReply),
+        ...(cause !== undefined ? { cause } : {}),
+      } satisfies DocumentReply)
+    },
   )
 })

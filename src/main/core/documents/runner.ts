@@ -30,9 +30,7 @@ export const DOCUMENT_LIMITS: DocumentLimits = {
 export type DocumentLimitKind = 'time' | 'memory' | 'input-bytes' | 'output-bytes'
 
 export type DocumentRunOutcome =
-  | Exclude<DocumentReply, { kind: 'failed' }>
-  | { id: number; kind: 'failed'; message: string }
-  | { kind: 'limit'; limit: DocumentLimitKind; value: number; message: string }
+  DocumentReply | { kind: 'limit'; limit: DocumentLimitKind; value: number; message: string }
 
 /** The worker script: next to the bundle in a build, the TypeScript source (through tsx) under tests. */
 function workerScript(): { file: string; execArgv?: string[] } {

@@ -119,10 +119,22 @@ function runFailure(path: string, outcome: Exclude<DocumentRunOutcome, { kind: '
               limit: outcome.value,
             })
     case 'failed':
-      return fail('INVALID_REQUEST', `"${path}" could not be read as a document (${outcome.message}).`, {
-        path,
-        reason: 'damaged',
-      })
+      switch (outcome.cause) {
+        case 'encrypted':
+          return encryptedFailure(path)
+        case 'too-large':
+          return fail('TOO_LARGE', `"${path}": ${outcome.message}${tail}`, { path, reason: 'document-limit' })
+        case 'timeout':
+          return fail('TOO_LARGE', `"${path}": ${outcome.message}${tail}`, { path, reason: 'time' })
+        case 'wrong-format':
+          return fail('INVALID_REQUEST', `"${path}": ${outcome.message}${tail}`, { path, reason: 'wrong-format' })
+        case 'damaged':
+        case undefined:
+          return fail('INVALID_REQUEST', `"${path}" could not be read as a document (${outcome.message}).${tail}`, {
+            path,
+            reason: 'damaged',
+          })
+      }
   }
 }
 
@@ -145,8 +157,18 @@ function unreadableOf(outcome: Exclude<DocumentRunOutcome, { kind: 'done' }>): D
         reason: outcome.limit === 'time' ? 'timeout' : 'too-large',
         message: outcome.message,
       }
-    case 'failed':
-      return { kind: 'unreadable', reason: 'damaged', message: `The document could not be read (${outcome.message}).` }
+    case 'failed': {
+      const reasons: Record<NonNullable<typeof outcome.cause>, UnreadableReason> = {
+        encrypted: 'encrypted',
+        damaged: 'damaged',
+        'too-large': 'too-large',
+        timeout: 'timeout',
+        'wrong-format': 'not-a-document',
+      }
+      return outcome.cause === undefined
+        ? { kind: 'unreadable', reason: 'damaged', message: `The document could not be read (${outcome.message}).` }
+        : { kind: 'unreadable', reason: reasons[outcome.cause], message: outcome.message }
+    }
   }
 }
 

@@ -25,6 +25,12 @@ export type DocumentValue =
 export type DocumentReply = { id: number } & (
   | { kind: 'done'; value: DocumentValue }
   | { kind: 'refused'; reason: DocumentEditRefusalReason; message: string; edit_index: number | null }
-  /** The format function threw: a document it could not parse (or a bug); never a partial result. */
-  | { kind: 'failed'; message: string }
+  /**
+   * The format function threw: a document it could not parse (or a bug); never a partial result.
+   * `cause` when the error said why (the diff functions throw their refusals).
+   */
+  | { kind: 'failed'; message: string; cause?: FailureCause }
 )
+
+/** Why a format function threw, when its error says so. */
+export type FailureCause = 'encrypted' | 'damaged' | 'too-large' | 'wrong-format' | 'timeout'
