@@ -13,8 +13,11 @@ import type { BlobStore } from '../store'
 import type { ReviewPaging } from './review-files'
 import type { ReviewRow } from './scope-candidates'
 
-/** One document diff may take this long in the worker before Review shows `timeout`. */
-export const DOCUMENT_DIFF_BUDGET_MS = 10_000
+/**
+ * One document diff may take this long before Review shows `timeout`: the documents worker's own
+ * limit, so a long paper's page comparison has the time a read or an edit of it has.
+ */
+export const DOCUMENT_DIFF_BUDGET_MS = 20_000
 /**
  * Decision: the counts of one page of rows get 1.5 s together, so the list never waits long on its
  * documents; rows past it get null and the renderer asks `review.document` for them (the diff
