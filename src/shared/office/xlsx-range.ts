@@ -51,8 +51,10 @@ export function resolveRange(
   const sheetName = split.sheet ?? explicitSheet
   const range = parseCellRange(split.ref)
   if (!range && allowSheetOnly && split.sheet === undefined) {
-    // A bare sheet name.
-    const sheet = sheetByName(model, trimmed)
+    // A bare sheet name, quoted or not.
+    const unquoted =
+      trimmed.length >= 2 && trimmed.startsWith("'") && trimmed.endsWith("'") ? trimmed.slice(1, -1).replace(/''/g, "'") : trimmed
+    const sheet = sheetByName(model, unquoted)
     if (sheet) return { kind: 'ok', sheet, sheetIndex: model.sheets.indexOf(sheet), range: sheet.used }
   }
   const sheet = sheetName === undefined ? model.sheets[0] : sheetByName(model, sheetName)
