@@ -26,6 +26,7 @@ import {
   loadWorkbookModel,
   quoteSheetName,
   refusalOf,
+  type ModelCell,
   type ModelSheet,
   type WorkbookModel,
   type XlsxScalar,
@@ -103,6 +104,7 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
       )
     }
     const tables = await tableHeaders(model, sheet)
+    const formulaOwners = [...sheet.cells.values()].filter((cell) => cell.formulaRef !== undefined)
     const plan = planned.get(sheetIndex) ?? { index: sheetIndex, inputs: new Map<number, CellInput>() }
     let cleared = 0
     for (let r = 0; r < rows; r++) {
@@ -121,7 +123,7 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
             index,
           )
         }
-        const blocked = formulaBlock(sheet, row, column, range)
+        const blocked = formulaBlock(formulaOwners, row, column, range)
         if (blocked) return refused('unsupported-content', `${quoteSheetName(sheet.name)}!${address} ${blocked}.`, index)
         const header = tables.find((t) => row === t.range.from.row && inRange(t.range, { row, column }))
         if (header) {
@@ -239,8 +241,8 @@ function calcCellOf(input: CellInput): CalcCell | undefined {
 }
 
 /** Why a cell cannot be set on its own: it belongs to an array formula or heads a shared one. */
-function formulaBlock(sheet: ModelSheet, row: number, column: number, editRange: Range): string | undefined {
-  for (const cell of sheet.cells.values()) {
+function formulaBlock(owners: readonly ModelCell[], row: number, column: number, editRange: Range): string | undefined {
+  for (const cell of owners) {
     if (cell.formulaRef === undefined) continue
     const covered = parseRange(cell.formulaRef)
     if (!covered) continue
@@ -323,6 +325,7 @@ function patchSheet(
   const splices: Splice[] = []
   const tags = new TagEdits(xml)
   const rows = rowsOf(xml, data, p)
+  const rowByNumber = new Map(rows.map((r) => [r.row, r]))
   const byRow = new Map<number, Array<[number, CellInput]>>()
   for (const [key, input] of inputs) {
     const list = byRow.get(keyRow(key)) ?? []
@@ -342,7 +345,7 @@ function patchSheet(
   let rowsMadeExplicit = false
   for (const [rowNumber, list] of [...byRow].sort((a, b) => a[0] - b[0])) {
     list.sort((a, b) => a[0] - b[0])
-    const row = rows.find((r) => r.row === rowNumber)
+    const row = rowByNumber.get(rowNumber)
     if (row) {
       const cells = cellsIn(row)
       const edited = new Set(list.map(([column]) => column))
