@@ -1,5 +1,4 @@
 import type { DocumentEdit, DocumentEditOutcome, DocumentEditRefusalReason } from './document-edits'
-import { relationshipsOf } from './opc'
 import {
   MAIN_NS,
   TagEdits,
@@ -12,6 +11,7 @@ import {
   parseCellInput,
   parseRange,
   rowsOf,
+  tableHeaderRows,
   withFullCalcOnLoad,
   type CellInput,
   type PlacedCell,
@@ -103,7 +103,7 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
         index,
       )
     }
-    const tables = await tableHeaders(model, sheet)
+    const tables = await tableHeaderRows(model.book.pkg, sheet.part)
     const formulaOwners = [...sheet.cells.values()].filter((cell) => cell.formulaRef !== undefined)
     const plan = planned.get(sheetIndex) ?? { index: sheetIndex, inputs: new Map<number, CellInput>() }
     let cleared = 0
@@ -259,22 +259,6 @@ function formulaBlock(owners: readonly ModelCell[], row: number, column: number,
     }
   }
   return undefined
-}
-
-async function tableHeaders(model: WorkbookModel, sheet: ModelSheet): Promise<Array<{ name: string; range: Range }>> {
-  const found: Array<{ name: string; range: Range }> = []
-  for (const rel of await relationshipsOf(model.book.pkg, sheet.part)) {
-    if (rel.type !== 'table' || rel.external) continue
-    const xml = await model.book.pkg.textOrNull(rel.target)
-    if (xml === null) continue
-    const table = findFirst(xml, `${prefixFor(xml, MAIN_NS) ?? ''}table`)
-    if (!table) continue
-    const attributes = attributesAt(xml, table.start)
-    const range = parseRange(attributes.get('ref') ?? '')
-    if (!range || attributes.get('headerRowCount') === '0') continue
-    found.push({ name: attributes.get('displayName') ?? attributes.get('name') ?? '', range })
-  }
-  return found
 }
 
 export function sameValue(a: XlsxScalar, b: XlsxScalar): boolean {

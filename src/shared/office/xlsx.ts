@@ -149,7 +149,7 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
  * The number format of each cell style (`cellXfs`, by index): a custom code from `numFmts`, or a
  * built-in id. The General format (id 0) is left out: such numbers are shown as stored.
  */
-export async function cellNumberFormats(book: Workbook): Promise<Array<string | number | undefined>> {
+async function cellNumberFormats(book: Workbook): Promise<Array<string | number | undefined>> {
   const rel = (await relationshipsOf(book.pkg, book.part)).find((r) => r.type === 'styles')
   if (!rel) return []
   const xml = await book.pkg.textOrNull(rel.target)
@@ -281,7 +281,7 @@ export function cellsOf(xml: string, row: PlacedRow, p: string): PlacedCell[] {
   return cells
 }
 
-export function* walkCells(xml: string, data: XmlElement, p: string): Generator<PlacedCell> {
+function* walkCells(xml: string, data: XmlElement, p: string): Generator<PlacedCell> {
   for (const row of rowsOf(xml, data, p)) yield* cellsOf(xml, row, p)
 }
 
@@ -494,7 +494,19 @@ export function cellXml(p: string, address: string, style: string | undefined, i
   }
 }
 
-export async function tableHeaderAt(pkg: OfficePackage, sheetPart: string, cell: CellAddress): Promise<string | undefined> {
+async function tableHeaderAt(pkg: OfficePackage, sheetPart: string, cell: CellAddress): Promise<string | undefined> {
+  const header = (await tableHeaderRows(pkg, sheetPart)).find(
+    ({ range }) => cell.row === range.from.row && cell.column >= range.from.column && cell.column <= range.to.column,
+  )
+  return header?.name
+}
+
+/** The tables on a sheet that have a header row (whose cells are the tables' column names). */
+export async function tableHeaderRows(
+  pkg: OfficePackage,
+  sheetPart: string,
+): Promise<Array<{ name: string; range: Range }>> {
+  const found: Array<{ name: string; range: Range }> = []
   for (const rel of await relationshipsOf(pkg, sheetPart)) {
     if (rel.type !== 'table' || rel.external) continue
     const xml = await pkg.textOrNull(rel.target)
@@ -504,11 +516,9 @@ export async function tableHeaderAt(pkg: OfficePackage, sheetPart: string, cell:
     const attributes = attributesAt(xml, table.start)
     const range = parseRange(attributes.get('ref') ?? '')
     if (!range || attributes.get('headerRowCount') === '0') continue
-    if (cell.row === range.from.row && cell.column >= range.from.column && cell.column <= range.to.column) {
-      return attributes.get('displayName') ?? attributes.get('name') ?? ''
-    }
+    found.push({ name: attributes.get('displayName') ?? attributes.get('name') ?? '', range })
   }
-  return undefined
+  return found
 }
 
 export async function withFullCalcOnLoad(book: Workbook): Promise<string> {
