@@ -41,7 +41,7 @@ describe('read view of a XLSX', () => {
     expect(text).toContain('- Summary: used range A1')
     expect(text).toContain('A1 = 10')
     expect(text).toContain('B1 = "Label"')
-    expect(text).toContain('A4 = 60  (=SUM(A1:A3))')
+    expect(text).toContain('A4 = 60 (shown as "60.00")  (=SUM(A1:A3))')
     expect(text).toContain('B4 = "Total"')
     expect(text).not.toContain('Summary!A1')
   })
@@ -229,8 +229,9 @@ describe('cell diff of a XLSX', () => {
         change: 'changed',
         old_name: null,
         cells: [
-          { address: 'A1', before: { value: '10', formula: null }, after: { value: '15', formula: null } },
-          { address: 'A4', before: { value: '60', formula: 'SUM(A1:A3)' }, after: { value: '65', formula: 'SUM(A1:A3)' } },
+          // Values as the cells' number format (0.00) shows them.
+          { address: 'A1', before: { value: '10.00', formula: null }, after: { value: '15.00', formula: null } },
+          { address: 'A4', before: { value: '60.00', formula: 'SUM(A1:A3)' }, after: { value: '65.00', formula: 'SUM(A1:A3)' } },
         ],
         cell_count: 2,
         truncated: false,
@@ -276,9 +277,17 @@ describe('cell diff of a XLSX', () => {
     expect(diff.sheets[0]?.cells[0]?.address).toBe('A1')
   })
 
-  test('a formats workbook with no change diffs empty', async () => {
+  test('dates and percentages read and diff as their number format shows them', async () => {
     const bytes = await makeFormatsXlsx()
     expect(await diffXlsx(bytes, bytes)).toEqual({ kind: 'xlsx', counts: { cells: 0, sheets_added: 0, sheets_removed: 0 }, sheets: [] })
+    const text = await viewText(bytes)
+    expect(text).toContain('A1 = 45354 (shown as "2024-03-03")')
+    expect(text).toContain('B1 = 0.0234 (shown as "2.34%")')
+    const after = okBytes(await editXlsx(bytes, [setCells('A1', [[45355]])]))
+    const diff = await diffXlsx(bytes, after)
+    expect(diff.sheets[0]?.cells).toEqual([
+      { address: 'A1', before: { value: '2024-03-03', formula: null }, after: { value: '2024-03-04', formula: null } },
+    ])
   })
 })
 

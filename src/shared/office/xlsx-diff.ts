@@ -4,7 +4,7 @@ import { keyColumn, keyRow, parseWorkbookModel, type ModelCell, type ModelSheet 
 
 /**
  * What changed inside a XLSX between two versions (issue 26), for Review: per sheet, the cells
- * whose displayed value or formula differ, in row-major order. Sheets are matched by their
+ * whose displayed value (in the cell's number format) or formula differ, in row-major order. Sheets are matched by their
  * `sheetId` (stable across a rename), then by name; a sheet present on one side only lists its
  * cells as added or removed. Lists are cut at `XLSX_DIFF_MAX_CELLS` per sheet; counts stay exact.
  * An unreadable side throws the package's error (the engine answers `unreadable`).
@@ -79,7 +79,7 @@ function diffCells(
 
 function stateOf(cell: ModelCell | undefined): CellState | null {
   if (!cell) return null
-  return { value: cell.value === null ? null : cell.text, formula: cell.formula ?? null }
+  return { value: cell.value === null ? null : (cell.shown ?? cell.text), formula: cell.formula ?? null }
 }
 
 function sameCell(a: ModelCell | undefined, b: ModelCell | undefined): boolean {

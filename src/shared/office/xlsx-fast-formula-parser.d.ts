@@ -43,5 +43,9 @@ declare module 'fast-formula-parser' {
     supportedFunctions(): string[]
     static readonly DepParser: typeof DepParser
     static readonly FormulaError: typeof FormulaError
+    /** The bundled SheetJS SSF 0.10 (Apache-2.0): a value in a spreadsheet number format. */
+    static readonly SSF: {
+      format(format: string | number, value: number, options?: { date1904?: boolean }): string
+    }
   }
 }

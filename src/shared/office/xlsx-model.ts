@@ -1,8 +1,10 @@
 import type { DocumentEditRefusalReason } from './document-edits'
 import { localName } from './opc'
 import { shiftFormula } from './xlsx-formula-text'
+import FormulaParser from 'fast-formula-parser'
 import {
   MAIN_NS,
+  cellNumberFormats,
   formatAddress,
   openWorkbook,
   parseRange,
@@ -31,6 +33,8 @@ export interface ModelCell {
   readonly value: XlsxScalar
   /** The cached value as shown to the model and in Review: numbers as stored, booleans TRUE/FALSE. */
   readonly text: string
+  /** A number as its cell's number format shows it (`2024-03-03`, `2.34%`), when that differs from `text`. */
+  readonly shown?: string
   /** Without the leading "="; a shared formula's dependent cell gets the master's text moved to it. */
   readonly formula?: string
   readonly formulaType?: 'normal' | 'shared' | 'array'
@@ -125,12 +129,25 @@ export function refusalOf(error: unknown): { reason: DocumentEditRefusalReason; 
 export async function parseWorkbookModel(bytes: Uint8Array): Promise<WorkbookModel> {
   const book = await openWorkbook(bytes)
   const shared = await sharedStrings(book)
+  const formats = await cellNumberFormats(book)
+  const workbookPr = findFirst(book.xml, `${prefixFor(book.xml, MAIN_NS) ?? ''}workbookPr`)
+  const date1904 = workbookPr ? /^(1|true)$/.test(attributesAt(book.xml, workbookPr.start).get('date1904') ?? '') : false
+  const show = (value: number, style: string | undefined): string | undefined => {
+    const format = formats[Number(style ?? 0)]
+    if (format === undefined) return undefined
+    try {
+      const text = FormulaParser.SSF.format(format, value, { date1904 })
+      return text === displayText(value) ? undefined : text
+    } catch {
+      return undefined
+    }
+  }
   const sheets: ModelSheet[] = []
   const ids = sheetIds(book.xml)
   for (const [index, info] of book.sheets.entries()) {
     const xml = await book.pkg.textOrNull(info.part)
     if (xml === null) throw new PackageError('missing-part', `The sheet "${info.name}" has no part "${info.part}".`)
-    sheets.push({ ...info, sheetId: ids.get(info.name) ?? String(index + 1), ...parseSheetXml(xml, shared) })
+    sheets.push({ ...info, sheetId: ids.get(info.name) ?? String(index + 1), ...parseSheetXml(xml, shared, show) })
   }
   return { book, sheets, names: definedNames(book.xml) }
 }
@@ -173,6 +190,7 @@ interface SharedMaster {
 function parseSheetXml(
   xml: string,
   shared: readonly string[],
+  show: (value: number, style: string | undefined) => string | undefined,
 ): Pick<ModelSheet, 'cells' | 'merges' | 'used'> {
   const p = prefixFor(xml, MAIN_NS) ?? ''
   const cells = new Map<number, ModelCell>()
@@ -206,11 +224,13 @@ function parseSheetXml(
         if (value === null && f === undefined) continue
         const formulaType = f?.attributes.get('t')
         const ref = f?.attributes.get('ref')
+        const shown = typeof value === 'number' ? show(value, attributes.get('s')) : undefined
         const base: Omit<ModelCell, 'formula'> = {
           row: cell.row,
           column: cell.column,
           value,
           text: displayText(value),
+          ...(shown !== undefined ? { shown } : {}),
           ...(f ? { formulaType: formulaType === 'shared' || formulaType === 'array' ? formulaType : 'normal' } : {}),
           ...(ref !== undefined ? { formulaRef: ref } : {}),
         }

@@ -31,7 +31,8 @@ export async function readXlsxView(bytes: Uint8Array, request: DocumentReadReque
   const model = loaded.model
   const sheetLines = model.sheets.map((sheet) => {
     const state = sheet.state === 'visible' ? '' : sheet.state === 'hidden' ? ' (hidden)' : ' (very hidden)'
-    const used = sheet.used ? `used range ${rangeText(sheet.used)}, ${sheet.cells.size} non-empty cells` : 'empty'
+    const count = sheet.cells.size
+    const used = sheet.used ? `used range ${rangeText(sheet.used)}, ${count} non-empty cell${count === 1 ? '' : 's'}` : 'empty'
     return `- ${quoteSheetName(sheet.name)}: ${used}${state}`
   })
   const header = [`Workbook with ${model.sheets.length} sheet${model.sheets.length === 1 ? '' : 's'}:`, ...sheetLines]
@@ -137,8 +138,9 @@ function cellLine(cell: ModelCell): string {
   if (cell.value === null) value = cell.formula !== undefined ? '(not calculated yet)' : '""'
   else if (typeof cell.value === 'string') value = JSON.stringify(cut(cell.value))
   else value = displayText(cell.value)
+  const shown = cell.shown !== undefined ? ` (shown as ${JSON.stringify(cut(cell.shown))})` : ''
   const formula = cell.formula !== undefined ? `  (=${cut(cell.formula)})` : ''
-  return `${address} = ${value}${formula}`
+  return `${address} = ${value}${shown}${formula}`
 }
 
 function cut(text: string): string {

@@ -149,7 +149,7 @@ export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
  * The number format of each cell style (`cellXfs`, by index): a custom code from `numFmts`, or a
  * built-in id. The General format (id 0) is left out: such numbers are shown as stored.
  */
-async function cellNumberFormats(book: Workbook): Promise<Array<string | number | undefined>> {
+export async function cellNumberFormats(book: Workbook): Promise<Array<string | number | undefined>> {
   const rel = (await relationshipsOf(book.pkg, book.part)).find((r) => r.type === 'styles')
   if (!rel) return []
   const xml = await book.pkg.textOrNull(rel.target)
