@@ -119,9 +119,17 @@ describe('set_cells on a XLSX', () => {
 
   test('a new formula gets its computed value; text, booleans and clears are typed', async () => {
     const before = await makeXlsx()
-    const after = okBytes(
-      await editXlsx(before, [setCells('C1:C4', [['=A1*1.25'], ['hello'], [true], ['=A4/0']], 'Data'), setCells('B1', [[null]], 'Data')]),
-    )
+    const outcome = await editXlsx(before, [
+      setCells('C1:C4', [['=A1*1.25'], ['hello'], [true], ['=A4/0']], 'Data'),
+      setCells('B1', [[null]], 'Data'),
+    ])
+    const after = okBytes(outcome)
+    if (outcome.kind === 'ok') {
+      expect(outcome.summary).toEqual([
+        'Data!C1:C4: 4 cells set',
+        'Data!B1: 1 cell set (1 cleared); formula results: Data!C1 = 12.5, Data!C4 = #DIV/0!',
+      ])
+    }
     const sheet1 = (await unzipParts(after)).get('xl/worksheets/sheet1.xml')?.toString() ?? ''
     expect(sheet1).toContain('<c r="C1"><f>A1*1.25</f><v>12.5</v></c>')
     expect(sheet1).toContain('<c r="C2" t="inlineStr"><is><t>hello</t></is></c>')
@@ -198,22 +206,51 @@ describe('set_cells on a XLSX', () => {
     expect(sheet).toContain('<c r="B1"><f t="shared" ref="B1:B2" si="0">A1*10</f><v>10</v></c>')
   })
 
-  test('the dependent formula value matches LibreOffice recalculation', async () => {
+  test('LibreOffice reopens the edited files and its recalculation agrees with the cached values', async () => {
     if (detection.kind !== 'found') return
-    const after = okBytes(await editXlsx(await makeXlsx(), [setCells('Data!A1:A3', [[1.5], [2], ['=A1*4']])]))
     const dir = tempDir('retrace-xlsx-lo-')
-    const file = join(dir, 'book.xlsx')
-    writeFileSync(file, after)
+    const book = okBytes(await editXlsx(await makeXlsx(), [setCells('Data!A1:A3', [[1.5], [2], ['=A1*4']])]))
+    const parts = await unzipParts(book)
+    expect(parts.get('xl/worksheets/sheet1.xml')?.toString()).toContain('<f>SUM(A1:A3)</f><v>9.5</v>')
+    expect(parts.get('xl/worksheets/sheet2.xml')?.toString()).toContain('<f>Data!A4*2</f><v>19</v>')
+    writeFileSync(join(dir, 'book.xlsx'), book)
+    // The same workbook without any cached formula result: LibreOffice has to compute them itself.
+    const uncached = Object.fromEntries(
+      [...parts].map(([name, bytes]) => [
+        name,
+        name.startsWith('xl/worksheets/') ? bytes.toString().replace(/(<\/f>)<v>[^<]*<\/v>/g, '$1') : new Uint8Array(bytes),
+      ]),
+    )
+    writeFileSync(join(dir, 'uncached.xlsx'), await zipParts(uncached))
+    const poi = corpusFile(MERGED)
+    if (poi) writeFileSync(join(dir, 'poi.xlsx'), okBytes(await editXlsx(poi, [setCells('C5', [['=2*21']])])))
+    // Every sheet to its own CSV (the 12th filter token, -1), with LibreOffice's own recalculation.
     execFileSync(
       detection.install.soffice,
-      [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', 'csv', '--outdir', dir, file],
+      [
+        `-env:UserInstallation=file://${join(dir, 'profile')}`,
+        '--headless',
+        '--convert-to',
+        'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1',
+        '--outdir',
+        dir,
+        join(dir, 'book.xlsx'),
+        join(dir, 'uncached.xlsx'),
+        ...(poi ? [join(dir, 'poi.xlsx')] : []),
+      ],
       { stdio: 'ignore', timeout: 120_000 },
     )
-    const csv = readFileSync(join(dir, readdirSync(dir).find((n) => n.endsWith('.csv')) ?? 'missing.csv'), 'utf8')
-    const a4 = csv.split(/\r?\n/)[3]?.split(',')[0]
-    const sheet = (await unzipParts(after)).get('xl/worksheets/sheet1.xml')?.toString() ?? ''
-    expect(sheet).toContain('<f>SUM(A1:A3)</f><v>9.5</v>')
-    expect(a4).toBe('9.5')
+    const csv = (name: string) => {
+      const file = readdirSync(dir).find((n) => n === name)
+      if (!file) throw new Error(`LibreOffice wrote no ${name} (${readdirSync(dir).join(', ')})`)
+      return readFileSync(join(dir, file), 'utf8').split(/\r?\n/).map((line) => line.split(','))
+    }
+    expect(csv('book-Data.csv')[3]?.[0]).toBe('9.5')
+    expect(csv('book-Summary.csv')[0]?.[0]).toBe('19')
+    expect(csv('uncached-Data.csv')[3]?.[0]).toBe('9.5')
+    expect(csv('uncached-Data.csv')[2]?.[0]).toBe('6')
+    expect(csv('uncached-Summary.csv')[0]?.[0]).toBe('19')
+    if (poi) expect(csv('poi-MIDCON-PJM.csv')[4]?.[2]).toBe('42')
   }, 150_000)
 })
 

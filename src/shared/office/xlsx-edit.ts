@@ -161,6 +161,7 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
 
   const changes = new Map<string, string | null>()
   const recalculated: string[] = []
+  const newFormulas: string[] = []
   const leftForApp: string[] = []
   let formulaAddedOrRemoved = false
   for (const [index, sheet] of model.sheets.entries()) {
@@ -187,6 +188,9 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
       const hadFormula = sheet.cells.get(key)?.formula !== undefined
       if (hadFormula !== (input.kind === 'formula')) formulaAddedOrRemoved = true
       if (input.kind !== 'formula') continue
+      const value = computed.get(key)
+      const address = `${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })}`
+      if (value !== undefined) newFormulas.push(`${address} = ${displayText(value)}`)
       const why = unknown.get(key)
       if (why) leftForApp.push(`${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })} (${why.detail})`)
     }
@@ -198,6 +202,9 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
   if (formulaAddedOrRemoved) await dropCalcChain(model.book, changes)
 
   const tail: string[] = []
+  if (newFormulas.length > 0) {
+    tail.push(`formula result${newFormulas.length === 1 ? '' : 's'}: ${newFormulas.slice(0, 10).join(', ')}${newFormulas.length > 10 ? ', …' : ''}`)
+  }
   if (recalculated.length > 0) {
     const shown = recalculated.slice(0, 10).join(', ')
     tail.push(
