@@ -185,6 +185,16 @@ describe('set_cells on a XLSX', () => {
     })
   })
 
+  test('an unbalanced formula is refused; a post-2007 function is stored as Excel stores it and evaluated', async () => {
+    const bytes = await makeXlsx()
+    const refused = await editXlsx(bytes, [setCells('C1', [['=SUM(A1:A3']])])
+    expect(refused).toMatchObject({ kind: 'refused', reason: 'unsupported-content', edit_index: 0 })
+    if (refused.kind === 'refused') expect(refused.message).toContain('"(" is not closed')
+    const after = okBytes(await editXlsx(bytes, [setCells('C1', [['=IFS(A1>5,"big",TRUE,"small")&" ifs("']])]))
+    const sheet = (await unzipParts(after)).get('xl/worksheets/sheet1.xml')?.toString() ?? ''
+    expect(sheet).toContain('<c r="C1" t="str"><f>_xlfn.IFS(A1&gt;5,"big",TRUE,"small")&amp;" ifs("</f><v>big ifs(</v></c>')
+  })
+
   test('a formula cycle keeps no stale value and is named in the summary', async () => {
     const bytes = await workbookWith(
       '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f>A1+C1</f><v>3</v></c><c r="C1"><f>B1</f><v>2</v></c></row>',

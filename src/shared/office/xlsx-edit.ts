@@ -17,6 +17,7 @@ import {
   type PlacedCell,
   type Range,
 } from './xlsx'
+import { formulaSyntaxProblem, withFutureFunctionPrefixes } from './xlsx-formula-text'
 import { recalculate, type CalcCell, type CalcCellRef, type NotEvaluated } from './xlsx-calc'
 import {
   cellKey,
@@ -133,6 +134,16 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
             index,
           )
         }
+        if (input.kind === 'formula') {
+          const problem = formulaSyntaxProblem(input.formula)
+          if (problem) {
+            return refused(
+              'unsupported-content',
+              `${quoteSheetName(sheet.name)}!${address}: "=${input.formula}" is not a formula a spreadsheet app can read (${problem}).`,
+              index,
+            )
+          }
+        }
         if (input.kind === 'empty') cleared++
         plan.inputs.set(cellKey(row, column), input)
       }
@@ -231,7 +242,8 @@ export function inputOf(value: string | number | boolean | null): CellInput {
   if (typeof value === 'number') return { kind: 'number', value }
   if (typeof value === 'boolean') return { kind: 'boolean', value }
   if (value.startsWith("'")) return { kind: 'string', value: value.slice(1) }
-  return parseCellInput(value)
+  const input = parseCellInput(value)
+  return input.kind === 'formula' ? { kind: 'formula', formula: withFutureFunctionPrefixes(input.formula) } : input
 }
 
 function calcCellOf(input: CellInput): CalcCell | undefined {

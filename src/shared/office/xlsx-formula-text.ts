@@ -101,3 +101,81 @@ function moveColumn(absolute: boolean, letters: string, by: number): string {
   const column = columnNumber(letters) + by
   return column < 1 || column > MAX_COLUMN ? '#REF!' : columnName(column)
 }
+
+/** Why a typed formula cannot be stored: a spreadsheet app would call the file damaged. */
+export function formulaSyntaxProblem(formula: string): string | undefined {
+  let parentheses = 0
+  let braces = 0
+  for (let i = 0; i < formula.length; i++) {
+    const c = formula[i]
+    if (c === '"' || c === "'") {
+      let j = i + 1
+      for (; j < formula.length; j++) {
+        if (formula[j] === c) {
+          if (formula[j + 1] === c) j++
+          else break
+        }
+      }
+      if (j >= formula.length) return c === '"' ? 'a text in double quotes is not closed' : 'a quoted sheet name is not closed'
+      i = j
+    } else if (c === '(') parentheses++
+    else if (c === ')') {
+      if (--parentheses < 0) return 'a ")" closes nothing'
+    } else if (c === '{') braces++
+    else if (c === '}') {
+      if (--braces < 0) return 'a "}" closes nothing'
+    }
+  }
+  if (parentheses > 0) return `${parentheses} "(" ${parentheses === 1 ? 'is' : 'are'} not closed`
+  if (braces > 0) return 'a "{" is not closed'
+  return undefined
+}
+
+/**
+ * Functions added to Excel after 2007 are stored with the `_xlfn.` prefix; written bare, Excel
+ * shows #NAME? until the cell is retyped. Dynamic-array functions (FILTER, SORT, UNIQUE, …) also
+ * need spill metadata this patcher does not write, so they are left as typed.
+ */
+const FUTURE_FUNCTIONS = new Set(
+  `AGGREGATE ACOT ACOTH ARABIC BASE BETA.DIST BETA.INV BINOM.DIST BINOM.DIST.RANGE BINOM.INV BITAND BITLSHIFT BITOR
+  BITRSHIFT BITXOR CEILING.MATH CEILING.PRECISE CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT CHISQ.TEST COMBINA
+  CONCAT CONFIDENCE.NORM CONFIDENCE.T COT COTH COVARIANCE.P COVARIANCE.S CSC CSCH DAYS DECIMAL ERF.PRECISE
+  ERFC.PRECISE EXPON.DIST F.DIST F.DIST.RT F.INV F.INV.RT F.TEST FLOOR.MATH FLOOR.PRECISE FORECAST.LINEAR FORMULATEXT
+  GAMMA GAMMA.DIST GAMMA.INV GAMMALN.PRECISE GAUSS HYPGEOM.DIST IFNA IFS IMCOSH IMCOT IMCSC IMCSCH IMSEC IMSECH
+  IMSINH IMTAN ISFORMULA ISOWEEKNUM LET LOGNORM.DIST LOGNORM.INV MAXIFS MINIFS MODE.MULT MODE.SNGL MUNIT
+  NEGBINOM.DIST NETWORKDAYS.INTL NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV NUMBERVALUE PDURATION PERCENTILE.EXC
+  PERCENTILE.INC PERCENTRANK.EXC PERCENTRANK.INC PHI POISSON.DIST QUARTILE.EXC QUARTILE.INC RANK.AVG RANK.EQ RRI SEC
+  SECH SHEET SHEETS STDEV.P STDEV.S SWITCH T.DIST T.DIST.2T T.DIST.RT T.INV T.INV.2T T.TEST TEXTJOIN UNICHAR UNICODE
+  VAR.P VAR.S WEIBULL.DIST WORKDAY.INTL XLOOKUP XMATCH XOR Z.TEST`.split(/\s+/),
+)
+
+export function withFutureFunctionPrefixes(formula: string): string {
+  let out = ''
+  let i = 0
+  while (i < formula.length) {
+    const c = formula[i] ?? ''
+    if (c === '"' || c === "'") {
+      let j = i + 1
+      for (; j < formula.length; j++) {
+        if (formula[j] === c) {
+          if (formula[j + 1] === c) j++
+          else break
+        }
+      }
+      out += formula.slice(i, j + 1)
+      i = j + 1
+      continue
+    }
+    if (NAME_CHAR.test(c)) {
+      let j = i + 1
+      while (j < formula.length && NAME_CHAR.test(formula[j] ?? '')) j++
+      const name = formula.slice(i, j)
+      out += formula[j] === '(' && FUTURE_FUNCTIONS.has(name.toUpperCase()) ? `_xlfn.${name}` : name
+      i = j
+      continue
+    }
+    out += c
+    i++
+  }
+  return out
+}

@@ -22,6 +22,10 @@ import { resolveRange } from './xlsx-range'
 
 /** Non-empty cells one read shows. */
 export const XLSX_VIEW_MAX_CELLS = 2_000
+/** Sheets listed in the header. */
+const XLSX_VIEW_MAX_SHEETS = 200
+/** Merged ranges listed for one read. */
+const XLSX_VIEW_MAX_MERGES = 200
 /** Characters of one cell's value shown; a longer text is cut with its length named. */
 const CELL_TEXT_MAX = 1_000
 
@@ -35,7 +39,12 @@ export async function readXlsxView(bytes: Uint8Array, request: DocumentReadReque
     const used = sheet.used ? `used range ${rangeText(sheet.used)}, ${count} non-empty cell${count === 1 ? '' : 's'}` : 'empty'
     return `- ${quoteSheetName(sheet.name)}: ${used}${state}`
   })
-  const header = [`Workbook with ${model.sheets.length} sheet${model.sheets.length === 1 ? '' : 's'}:`, ...sheetLines]
+  // A hostile workbook may hold thousands of sheets: the list is bounded like the cells.
+  const header = [
+    `Workbook with ${model.sheets.length} sheet${model.sheets.length === 1 ? '' : 's'}:`,
+    ...sheetLines.slice(0, XLSX_VIEW_MAX_SHEETS),
+    ...(sheetLines.length > XLSX_VIEW_MAX_SHEETS ? [`- … and ${sheetLines.length - XLSX_VIEW_MAX_SHEETS} more sheets`] : []),
+  ]
   if (model.sheets.length === 0) return { kind: 'ok', text: header.join('\n') }
 
   const target = resolveRange(model, request.range ?? quoteSheetName(model.sheets[0]?.name ?? ''), undefined, true)
@@ -64,7 +73,8 @@ export async function readXlsxView(bytes: Uint8Array, request: DocumentReadReque
   const budget = DOCUMENT_READ_MAX_CHARS - header.join('\n').length - 600
   const lines: string[] = []
   const merges = sheet.merges.filter((m) => intersects(m, page))
-  for (const merge of merges.slice(0, 200)) lines.push(`merged ${rangeText(merge)}`)
+  for (const merge of merges.slice(0, XLSX_VIEW_MAX_MERGES)) lines.push(`merged ${rangeText(merge)}`)
+  if (merges.length > XLSX_VIEW_MAX_MERGES) lines.push(`(${merges.length - XLSX_VIEW_MAX_MERGES} more merged ranges in this range)`)
   let used = lines.reduce((n, line) => n + line.length + 1, 0)
   let shown = 0
   let stoppedAt: ModelCell | undefined
