@@ -51,6 +51,23 @@ describe('recalculation of dependent formulas', () => {
     expect(result.notEvaluated.size).toBe(0)
   })
 
+  test('a cell of one sheet inside the rows and columns of a range of another sheet is still a dependency', () => {
+    const workbook = book({ Data: { A1: 1, A2: 2, A3: 3 }, Summary: { A2: 10, B1: '=SUM(Data!A1:A3)+A2' } })
+    const result = recalculate(workbook, [{ sheet: 1, key: at('A2') }])
+    expect(result.values.get(1)?.get(at('B1'))).toBe(16)
+  })
+
+  test('a formula that does not parse has unknown references: any change leaves it to the app', () => {
+    const workbook = book({ Data: { A1: 1, B1: '=SUM(Table1[Amount])', C1: '=A1+TaxRate', D1: '=5' } }, [
+      { name: 'TaxRate', localSheet: undefined, text: '0.2' },
+    ])
+    const result = recalculate(workbook, [{ sheet: 0, key: at('A1') }])
+    expect(result.notEvaluated.get(0)?.get(at('B1'))?.reason).toBe('unsupported')
+    // A constant name reads no cell, but the engine cannot evaluate it: reported, not guessed.
+    expect(result.notEvaluated.get(0)?.get(at('C1'))?.reason).toBe('unsupported')
+    expect(result.notEvaluated.get(0)?.has(at('D1'))).toBe(false)
+  })
+
   test('defined names that are references, and functions only formulajs has (MAX, SUMIFS, COUNTA)', () => {
     const workbook = book(
       {

@@ -1,6 +1,6 @@
 import * as formulajs from '@formulajs/formulajs'
 import FormulaParser, { type CellRef, type FunctionArg, type Position, type RangeRef } from 'fast-formula-parser'
-import { parseAddress } from './xlsx'
+import { columnName, parseAddress } from './xlsx'
 import { cellKey, type DefinedName, type XlsxScalar } from './xlsx-model'
 
 /**
@@ -63,7 +63,6 @@ export interface RecalcResult {
 }
 
 const { DepParser, FormulaError } = FormulaParser
-const MAX_ROW = 1_048_576
 const MAX_COLUMN = 16_384
 const SHEET_SPAN = 2 ** 35
 /** Inline recursion depth before a precedent is evaluated first from the work stack instead. */
@@ -137,24 +136,19 @@ export function recalculate(
   const byCell = new Map<number, number[]>()
   const rangesBySheet = new Map<number, Array<{ range: RangeRef; id: number }>>()
   const unknownReferences: number[] = []
-  const depParser = new DepParser({ onVariable: (name, sheet) => resolveName(name, sheet) })
+  const references = referenceCollector(book, resolveName)
   for (const [n, id] of formulas.entries()) {
     if (n % 256 === 0 && Date.now() > deadline) {
       return failAll({ reason: 'budget', detail: 'the time budget ran out reading dependencies' }, formulas)
     }
-    const cell = cellOf(id)
-    const formula = cell?.formula ?? ''
+    const formula = cellOf(id)?.formula ?? ''
     const sheet = Math.floor(id / SHEET_SPAN)
-    const key = id % SHEET_SPAN
-    let references: Array<CellRef | RangeRef>
-    try {
-      if (DYNAMIC_REFERENCE.test(formula)) throw new Error('dynamic references')
-      references = depParser.parse(formula, positionOf(sheetNameOf(sheet), key), true)
-    } catch {
+    const found = DYNAMIC_REFERENCE.test(formula) ? undefined : references(formula, positionOf(sheetNameOf(sheet), id % SHEET_SPAN))
+    if (!found) {
       unknownReferences.push(id)
       continue
     }
-    for (const reference of references) {
+    for (const reference of found) {
       const target = sheetIndex.get((reference.sheet ?? sheetNameOf(sheet)).toLowerCase())
       if (target === undefined) continue
       if ('from' in reference) {
@@ -349,10 +343,7 @@ function positionOf(sheet: string, key: number): Position {
 }
 
 function cellLabel(sheet: string, key: number): string {
-  const column = (key % MAX_COLUMN) + 1
-  let letters = ''
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters
-  return `${sheet}!${letters}${Math.floor(key / MAX_COLUMN) + 1}`
+  return `${sheet}!${columnName((key % MAX_COLUMN) + 1)}${Math.floor(key / MAX_COLUMN) + 1}`
 }
 
 function unwrap(error: unknown): unknown {
@@ -384,6 +375,62 @@ function fromParserValue(result: unknown): XlsxScalar {
 
 function dateSerial(date: Date): number {
   return date.getTime() / 86_400_000 + 25_569
+}
+
+interface DependencyHooks {
+  position: Position
+  getCell(ref: Partial<CellRef>): number
+  getRange(ref: RangeRef): number[][]
+}
+
+/**
+ * The cells and ranges a formula reads, found by parsing it (nothing is evaluated). The library's
+ * own collector drops a cell that falls inside an already-seen range of another sheet, so its
+ * hooks are replaced by ones that keep every reference. Undefined: the references are unknown
+ * (the formula does not parse, or uses a name that is not a plain reference).
+ */
+function referenceCollector(
+  book: CalcWorkbook,
+  resolveName: (name: string, sheetName: string) => CellRef | RangeRef | null,
+): (formula: string, position: Position) => Array<CellRef | RangeRef> | undefined {
+  let found: Array<CellRef | RangeRef> = []
+  let unknown = false
+  const parser = new DepParser({
+    onVariable: (name, sheetName) => {
+      const resolved = resolveName(name, sheetName)
+      // A name holding a constant (`0.2`, `"EUR"`) reads no cell; any other unresolved name might.
+      if (resolved === null && !isConstantName(book, name)) unknown = true
+      return resolved
+    },
+  })
+  const hooks = parser as unknown as DependencyHooks
+  hooks.getCell = (ref) => {
+    if (ref.row !== undefined && ref.col !== undefined) {
+      found.push({ sheet: ref.sheet ?? hooks.position.sheet, row: ref.row, col: ref.col })
+    }
+    return 0
+  }
+  hooks.getRange = (ref) => {
+    found.push({ sheet: ref.sheet ?? hooks.position.sheet, from: ref.from, to: ref.to })
+    return [[0]]
+  }
+  return (formula, position) => {
+    found = []
+    unknown = false
+    try {
+      parser.parse(formula, position, false)
+    } catch {
+      return undefined
+    }
+    return unknown ? undefined : found
+  }
+}
+
+function isConstantName(book: CalcWorkbook, name: string): boolean {
+  const lower = name.toLowerCase()
+  const entry = book.names.find((n) => n.name.toLowerCase() === lower)
+  if (!entry) return false
+  return /^\s*(-?[0-9.]+([eE][-+]?[0-9]+)?|"[^"]*"|TRUE|FALSE)\s*$/i.test(entry.text)
 }
 
 /** Defined names that are plain references (`Data!$B$2:$B$9`); others are unknown to the engine. */
@@ -445,4 +492,3 @@ function adapt(implementation: (...args: unknown[]) => unknown): (...args: Funct
   }
 }
 
-export { MAX_ROW as CALC_MAX_ROW }

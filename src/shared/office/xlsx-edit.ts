@@ -26,13 +26,14 @@ import {
   keyRow,
   loadWorkbookModel,
   quoteSheetName,
+  rangeText,
   refusalOf,
   type ModelCell,
   type ModelSheet,
   type WorkbookModel,
   type XlsxScalar,
 } from './xlsx-model'
-import { mergeAt, rangeText, resolveRange } from './xlsx-range'
+import { mergeAt, resolveRange } from './xlsx-range'
 import { PackageError } from './zip'
 import { applySplices, attributesAt, escapeText, findFirst, prefixFor, withAttribute, type Splice } from './xml'
 
@@ -207,7 +208,8 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
     }
     if (inputs.size === 0 && updates.size === 0) continue
     const xml = await model.book.pkg.text(sheet.part)
-    changes.set(sheet.part, patchSheet(xml, sheet, inputs, computed, updates))
+    const patched = patchSheet(xml, sheet, inputs, computed, updates)
+    if (patched !== xml) changes.set(sheet.part, patched)
   }
   changes.set(model.book.part, await withFullCalcOnLoad(model.book))
   if (formulaAddedOrRemoved) await dropCalcChain(model.book, changes)

@@ -1,5 +1,5 @@
 import { parseRange, type Range } from './xlsx'
-import { rangeText, sheetByName, type ModelSheet, type WorkbookModel } from './xlsx-model'
+import { sheetByName, type ModelSheet, type WorkbookModel } from './xlsx-model'
 
 /**
  * What the agent writes to name cells: `Data!B2:D4`, `'Q1 figures'!A1`, `B2:D4` (with a separate
@@ -84,5 +84,3 @@ export function mergeAt(sheet: ModelSheet, row: number, column: number): Range |
     (m) => row >= m.from.row && row <= m.to.row && column >= m.from.column && column <= m.to.column,
   )
 }
-
-export { rangeText }
