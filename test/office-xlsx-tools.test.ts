@@ -195,6 +195,19 @@ describe('set_cells on a XLSX', () => {
     expect(sheet).toContain('<c r="C1" t="str"><f>_xlfn.IFS(A1&gt;5,"big",TRUE,"small")&amp;" ifs("</f><v>big ifs(</v></c>')
   })
 
+  test('the head of a shared formula and any cell of an array formula are refused alone', async () => {
+    const bytes = await workbookWith(
+      '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f t="shared" ref="B1:B2" si="0">A1*10</f><v>10</v></c><c r="C1"><f t="array" ref="C1:C2">A1:A2*2</f><v>2</v></c></row>' +
+        '<row r="2"><c r="A2"><v>2</v></c><c r="B2"><f t="shared" si="0"/><v>20</v></c><c r="C2"><v>4</v></c></row>',
+    )
+    const shared = await editXlsx(bytes, [setCells('B1', [[5]])])
+    expect(shared).toMatchObject({ kind: 'refused', reason: 'unsupported-content', edit_index: 0 })
+    if (shared.kind === 'refused') expect(shared.message).toContain('B1:B2')
+    expect(await editXlsx(bytes, [setCells('C2', [[5]])])).toMatchObject({ kind: 'refused', reason: 'unsupported-content' })
+    const whole = okBytes(await editXlsx(bytes, [setCells('B1:B2', [['=A1*100'], ['=A2*100']])]))
+    expect(await viewText(whole)).toContain('B2 = 200  (=A2*100)')
+  })
+
   test('a formula cycle keeps no stale value and is named in the summary', async () => {
     const bytes = await workbookWith(
       '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f>A1+C1</f><v>3</v></c><c r="C1"><f>B1</f><v>2</v></c></row>',

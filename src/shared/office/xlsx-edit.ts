@@ -28,7 +28,6 @@ import {
   quoteSheetName,
   rangeText,
   refusalOf,
-  type ModelCell,
   type ModelSheet,
   type WorkbookModel,
   type XlsxScalar,
@@ -71,6 +70,7 @@ export async function editXlsx(bytes: Uint8Array, edits: readonly DocumentEdit[]
 
 async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]): Promise<DocumentEditOutcome> {
   const planned = new Map<number, PlannedSheet>()
+  const ownersBySheet = new Map<number, FormulaOwners>()
   const summary: string[] = []
   let total = 0
   for (const [index, edit] of edits.entries()) {
@@ -106,7 +106,8 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
       )
     }
     const tables = await tableHeaderRows(model.book.pkg, sheet.part)
-    const formulaOwners = [...sheet.cells.values()].filter((cell) => cell.formulaRef !== undefined)
+    const formulaOwners = ownersBySheet.get(sheetIndex) ?? formulaOwnersOf(sheet)
+    ownersBySheet.set(sheetIndex, formulaOwners)
     const plan = planned.get(sheetIndex) ?? { index: sheetIndex, inputs: new Map<number, CellInput>() }
     let cleared = 0
     for (let r = 0; r < rows; r++) {
@@ -261,23 +262,31 @@ function calcCellOf(input: CellInput): CalcCell | undefined {
   }
 }
 
+interface FormulaOwners {
+  readonly arrays: ReadonlyArray<{ ref: string; range: Range }>
+  /** Shared formulas' first cells, by cell key. */
+  readonly sharedMasters: ReadonlyMap<number, { ref: string; range: Range }>
+}
+
+function formulaOwnersOf(sheet: ModelSheet): FormulaOwners {
+  const arrays: Array<{ ref: string; range: Range }> = []
+  const sharedMasters = new Map<number, { ref: string; range: Range }>()
+  for (const cell of sheet.cells.values()) {
+    const range = cell.formulaRef === undefined ? undefined : parseRange(cell.formulaRef)
+    if (!range || cell.formulaRef === undefined) continue
+    if (cell.formulaType === 'array') arrays.push({ ref: cell.formulaRef, range })
+    else if (cell.formulaType === 'shared') sharedMasters.set(cellKey(cell.row, cell.column), { ref: cell.formulaRef, range })
+  }
+  return { arrays, sharedMasters }
+}
+
 /** Why a cell cannot be set on its own: it belongs to an array formula or heads a shared one. */
-function formulaBlock(owners: readonly ModelCell[], row: number, column: number, editRange: Range): string | undefined {
-  for (const cell of owners) {
-    if (cell.formulaRef === undefined) continue
-    const covered = parseRange(cell.formulaRef)
-    if (!covered) continue
-    if (cell.formulaType === 'array' && inRange(covered, { row, column })) {
-      return `is part of the array formula over ${cell.formulaRef}; change it in a spreadsheet app`
-    }
-    if (
-      cell.formulaType === 'shared' &&
-      cell.row === row &&
-      cell.column === column &&
-      !(inRange(editRange, covered.from) && inRange(editRange, covered.to))
-    ) {
-      return `holds the formula the cells ${cell.formulaRef} share; set all of ${cell.formulaRef} in one edit`
-    }
+function formulaBlock(owners: FormulaOwners, row: number, column: number, editRange: Range): string | undefined {
+  const array = owners.arrays.find(({ range }) => inRange(range, { row, column }))
+  if (array) return `is part of the array formula over ${array.ref}; change it in a spreadsheet app`
+  const shared = owners.sharedMasters.get(cellKey(row, column))
+  if (shared && !(inRange(editRange, shared.range.from) && inRange(editRange, shared.range.to))) {
+    return `holds the formula the cells ${shared.ref} share; set all of ${shared.ref} in one edit`
   }
   return undefined
 }
