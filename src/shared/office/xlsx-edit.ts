@@ -71,6 +71,7 @@ export async function editXlsx(bytes: Uint8Array, edits: readonly DocumentEdit[]
 async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]): Promise<DocumentEditOutcome> {
   const planned = new Map<number, PlannedSheet>()
   const ownersBySheet = new Map<number, FormulaOwners>()
+  const tablesBySheet = new Map<number, Awaited<ReturnType<typeof tableHeaderRows>>>()
   const summary: string[] = []
   let total = 0
   for (const [index, edit] of edits.entries()) {
@@ -105,7 +106,8 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
         index,
       )
     }
-    const tables = await tableHeaderRows(model.book.pkg, sheet.part)
+    const tables = tablesBySheet.get(sheetIndex) ?? (await tableHeaderRows(model.book.pkg, sheet.part))
+    tablesBySheet.set(sheetIndex, tables)
     const formulaOwners = ownersBySheet.get(sheetIndex) ?? formulaOwnersOf(sheet)
     ownersBySheet.set(sheetIndex, formulaOwners)
     const plan = planned.get(sheetIndex) ?? { index: sheetIndex, inputs: new Map<number, CellInput>() }
@@ -135,6 +137,9 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
             `${quoteSheetName(sheet.name)}!${address} is a column name of the table "${header.name}"; rename the column in a spreadsheet app.`,
             index,
           )
+        }
+        if (input.kind === 'number' && !Number.isFinite(input.value)) {
+          return refused('unsupported-content', `${quoteSheetName(sheet.name)}!${address}: a cell holds only finite numbers.`, index)
         }
         if (input.kind === 'formula') {
           const problem = formulaSyntaxProblem(input.formula)
