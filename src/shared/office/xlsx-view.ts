@@ -97,7 +97,10 @@ export async function readXlsxView(bytes: Uint8Array, request: DocumentReadReque
   ]
   const next = nextRange(stoppedAt, page, range, lastRow)
   if (next) summary.push(`More: read with range "${name}!${next}".`)
-  summary.push('Each line: address = value (text in quotes), then (=formula) for a formula cell. Set cells with office_edit set_cells.')
+  if (model.sheets.length > 1) summary.push('Another sheet: read with range "<sheet name>" or "<sheet name>!A1:F200".')
+  summary.push(
+    'Each line: address = value (text in quotes; "shown as" when the number format displays it differently), then (=formula) for a formula cell. Set cells with office_edit set_cells.',
+  )
   if (cells.length === 0) lines.push('(no non-empty cells in this range)')
   return { kind: 'ok', text: [...header, ...summary, '', ...lines].join('\n') }
 }
