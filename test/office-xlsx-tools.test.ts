@@ -7,7 +7,7 @@ import { XlsxDiffSchema } from '../src/shared/protocol/documents'
 import { diffXlsx } from '../src/shared/office/xlsx-diff'
 import { editXlsx } from '../src/shared/office/xlsx-edit'
 import { readXlsxView } from '../src/shared/office/xlsx-view'
-import type { DocumentEdit, DocumentEditOutcome } from '../src/shared/office/document-edits'
+import { DOCUMENT_READ_MAX_CHARS, type DocumentEdit, type DocumentEditOutcome } from '../src/shared/office/document-edits'
 import { changedParts, corpusFile, makeFormatsXlsx, makeXlsx, unzipParts, zipParts } from './support/office-fixtures'
 import { tempDir } from './support/temp'
 
@@ -67,6 +67,15 @@ describe('read view of a XLSX', () => {
     expect(text).toContain('2000 shown')
     expect(text).toContain('More: read with range "Data!A2001:A3000"')
     expect(text).not.toContain('A2001 =')
+  })
+
+  test('long texts are cut per cell and the whole view stays within the read bound', async () => {
+    const long = 'x'.repeat(5000)
+    const rows = Array.from({ length: 100 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${long}</t></is></c></row>`).join('')
+    const text = await viewText(await workbookWith(rows))
+    expect(text.length).toBeLessThanOrEqual(DOCUMENT_READ_MAX_CHARS)
+    expect(text).toContain('… (5000 characters in all)')
+    expect(text).toMatch(/More: read with range "Data!A\d+:A100"/)
   })
 
   test('lists merged ranges of the real POI workbook', async () => {
