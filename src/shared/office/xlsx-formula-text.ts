@@ -30,13 +30,7 @@ export function shiftFormula(formula: string, rows: number, columns: number): st
     const c = formula[i] ?? ''
     if (c === '"' || c === "'") {
       // A string literal or a quoted sheet name: copied whole (a doubled quote escapes one).
-      let j = i + 1
-      for (; j < formula.length; j++) {
-        if (formula[j] === c) {
-          if (formula[j + 1] === c) j++
-          else break
-        }
-      }
+      const j = closingQuote(formula, i)
       out += formula.slice(i, j + 1)
       i = j + 1
       continue
@@ -109,13 +103,7 @@ export function formulaSyntaxProblem(formula: string): string | undefined {
   for (let i = 0; i < formula.length; i++) {
     const c = formula[i]
     if (c === '"' || c === "'") {
-      let j = i + 1
-      for (; j < formula.length; j++) {
-        if (formula[j] === c) {
-          if (formula[j + 1] === c) j++
-          else break
-        }
-      }
+      const j = closingQuote(formula, i)
       if (j >= formula.length) return c === '"' ? 'a text in double quotes is not closed' : 'a quoted sheet name is not closed'
       i = j
     } else if (c === '(') parentheses++
@@ -155,13 +143,7 @@ export function withFutureFunctionPrefixes(formula: string): string {
   while (i < formula.length) {
     const c = formula[i] ?? ''
     if (c === '"' || c === "'") {
-      let j = i + 1
-      for (; j < formula.length; j++) {
-        if (formula[j] === c) {
-          if (formula[j + 1] === c) j++
-          else break
-        }
-      }
+      const j = closingQuote(formula, i)
       out += formula.slice(i, j + 1)
       i = j + 1
       continue
@@ -178,4 +160,16 @@ export function withFutureFunctionPrefixes(formula: string): string {
     i++
   }
   return out
+}
+
+/** Index of the quote closing the literal that opens at `start` (a doubled quote escapes one); the formula's length when none does. */
+function closingQuote(formula: string, start: number): number {
+  const quote = formula[start]
+  for (let j = start + 1; j < formula.length; j++) {
+    if (formula[j] === quote) {
+      if (formula[j + 1] === quote) j++
+      else return j
+    }
+  }
+  return formula.length
 }
