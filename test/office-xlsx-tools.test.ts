@@ -334,6 +334,12 @@ describe('cell diff of a XLSX', () => {
     ])
   })
 
+  test('an unreadable side throws the package error the engine reports', async () => {
+    const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])
+    await expect(diffXlsx(await makeXlsx(), ole)).rejects.toMatchObject({ reason: 'encrypted' })
+    await expect(diffXlsx(new Uint8Array([1, 2, 3]), null)).rejects.toMatchObject({ reason: 'corrupt' })
+  })
+
   test('a 50 000-cell sheet diff is cut at the list bound with exact counts', async () => {
     const rows = (shift: number) =>
       Array.from({ length: 5000 }, (_, r) =>

@@ -92,14 +92,6 @@ export type ModelOutcome =
 
 /** Opens a workbook for the agent's tools: every failure is a refusal with a reason, never a throw. */
 export async function loadWorkbookModel(bytes: Uint8Array): Promise<ModelOutcome> {
-  if (isOleCompoundFile(bytes)) {
-    return {
-      kind: 'refused',
-      reason: 'encrypted',
-      message:
-        'The workbook is password-protected (an encrypted OLE container); open it in a spreadsheet app and remove the password first.',
-    }
-  }
   try {
     return { kind: 'ok', model: await parseWorkbookModel(bytes) }
   } catch (error) {
@@ -127,6 +119,12 @@ export function refusalOf(error: unknown): { reason: DocumentEditRefusalReason; 
 
 /** Throws PackageError / XmlError for an unreadable package. */
 export async function parseWorkbookModel(bytes: Uint8Array): Promise<WorkbookModel> {
+  if (isOleCompoundFile(bytes)) {
+    throw new PackageError(
+      'encrypted',
+      'The workbook is password-protected (an encrypted OLE container); open it in a spreadsheet app and remove the password first.',
+    )
+  }
   const book = await openWorkbook(bytes)
   const shared = await sharedStrings(book)
   const formats = await cellNumberFormats(book)
