@@ -219,7 +219,8 @@ function parseSheetXml(
           } else if (name === 'is') inline = textOf(xml, `${p}t`, child.innerStart, child.innerEnd)
         }
         const value = typedValue(type, raw, inline, shared)
-        if (value === null && f === undefined) continue
+        // An empty text shows nothing: like the grid's readSheet, such a cell is not a value.
+        if ((value === null || value === '') && f === undefined) continue
         const formulaType = f?.attributes.get('t')
         const ref = f?.attributes.get('ref')
         const shown = typeof value === 'number' ? show(value, attributes.get('s')) : undefined

@@ -151,7 +151,9 @@ function cellLine(cell: ModelCell): string {
   if (cell.value === null) value = cell.formula !== undefined ? '(not calculated yet)' : '""'
   else if (typeof cell.value === 'string') value = JSON.stringify(cut(cell.value))
   else value = displayText(cell.value)
-  const shown = cell.shown !== undefined ? ` (shown as ${JSON.stringify(cut(cell.shown))})` : ''
+  // "33.00" for 33 tells the model nothing; a date, a percentage or a currency does.
+  const plain = cell.shown !== undefined && Number(cell.shown.replace(/,/g, '')) === cell.value
+  const shown = cell.shown !== undefined && !plain ? ` (shown as ${JSON.stringify(cut(cell.shown))})` : ''
   const formula = cell.formula !== undefined ? `  (=${cut(cell.formula)})` : ''
   return `${address} = ${value}${shown}${formula}`
 }
