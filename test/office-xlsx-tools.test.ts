@@ -217,6 +217,24 @@ describe('set_cells on a XLSX', () => {
     expect(await viewText(whole)).toContain('B2 = 200  (=A2*100)')
   })
 
+  test('a column name of a table is refused; the cells under it are set', async () => {
+    const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
+    const bytes = await workbookWith(
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>Amount</t></is></c></row><row r="2"><c r="A2"><v>5</v></c></row>',
+      '<tableParts count="1"><tablePart r:id="rId1"/></tableParts>',
+      {
+        'xl/worksheets/_rels/sheet1.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/table" Target="../tables/table1.xml"/></Relationships>`,
+        'xl/tables/table1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<table xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" id="1" name="Sales" displayName="Sales" ref="A1:A2"><tableColumns count="1"><tableColumn id="1" name="Amount"/></tableColumns></table>`,
+      },
+    )
+    const refused = await editXlsx(bytes, [setCells('A1:A2', [['Total'], [6]])])
+    expect(refused).toMatchObject({ kind: 'refused', reason: 'unsupported-content', edit_index: 0 })
+    if (refused.kind === 'refused') expect(refused.message).toContain('"Sales"')
+    expect(await viewText(okBytes(await editXlsx(bytes, [setCells('A2', [[6]])])))).toContain('A2 = 6')
+  })
+
   test('a formula cycle keeps no stale value and is named in the summary', async () => {
     const bytes = await workbookWith(
       '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f>A1+C1</f><v>3</v></c><c r="C1"><f>B1</f><v>2</v></c></row>',
@@ -367,7 +385,7 @@ describe('cell diff of a XLSX', () => {
 })
 
 /** A one-sheet workbook ("Data") with the given rows and trailing sheet XML. */
-async function workbookWith(rows: string, tail = ''): Promise<Uint8Array> {
+async function workbookWith(rows: string, tail = '', extraParts: Record<string, string> = {}): Promise<Uint8Array> {
   const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
   const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships'
   return zipParts({
@@ -380,6 +398,7 @@ async function workbookWith(rows: string, tail = ''): Promise<Uint8Array> {
     'xl/_rels/workbook.xml.rels': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
     'xl/worksheets/sheet1.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData>${tail}</worksheet>`,
+<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${REL}"><sheetData>${rows}</sheetData>${tail}</worksheet>`,
+    ...extraParts,
   })
 }
