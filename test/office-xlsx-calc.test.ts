@@ -138,6 +138,27 @@ describe('recalculation of dependent formulas', () => {
     expect(result.notEvaluated.get(0)?.has(at('C1'))).toBe(false)
   })
 
+  test('functions whose cost a hostile argument controls answer Excel errors instead of running away', () => {
+    const workbook = book({
+      Data: {
+        A1: 1,
+        B1: '=LEN(REPT("ab",1E+8))+A1',
+        B2: '=SUM(MUNIT(2000))+A1',
+        B3: '=DEC2BIN(A1,20)',
+        B4: '=WORKDAY(A1,1E+9)',
+        B5: '=REPT("",1E+15)&A1',
+        B6: '=REPT("ab",2)&A1',
+      },
+    })
+    const values = recalculate(workbook, [{ sheet: 0, key: at('A1') }]).values.get(0)
+    expect(values?.get(at('B1'))).toEqual({ error: '#VALUE!' })
+    expect(values?.get(at('B2'))).toEqual({ error: '#VALUE!' })
+    expect(values?.get(at('B3'))).toEqual({ error: '#NUM!' })
+    expect(values?.get(at('B4'))).toEqual({ error: '#NUM!' })
+    expect(values?.get(at('B5'))).toBe('1')
+    expect(values?.get(at('B6'))).toBe('abab1')
+  })
+
   test('errors and text results are values; a new formula is evaluated', () => {
     const workbook = book({ Data: { A1: 0, B1: '=1/A1', C1: '="n="&A1', D1: '=A1=0' } })
     const result = recalculate(workbook, [{ sheet: 0, key: at('A1') }])

@@ -234,7 +234,7 @@ export function recalculate(
   }
 
   const parser = new FormulaParser({
-    functions: fallbackFunctions(),
+    functions: { ...fallbackFunctions(), ...boundedFunctions() },
     onCell: (ref) => readCell(sheetOfRef(ref.sheet), cellKey(ref.row, ref.col)),
     onRange: (ref) => {
       const sheet = sheetOfRef(ref.sheet)
@@ -456,6 +456,66 @@ function nameResolver(
     if (from.row === to.row && from.column === to.column) return { sheet, row: from.row, col: from.column }
     return { sheet, from: { row: from.row, col: from.column }, to: { row: to.row, col: to.column } }
   }
+}
+
+type Implementation = (...args: FunctionArg[]) => unknown
+
+/**
+ * Functions whose cost grows with an argument a hostile workbook controls (`REPT("",1E15)` loops
+ * forever in the library): refused past the limits Excel itself applies, before they run.
+ */
+const ARGUMENT_BOUNDS: ReadonlyArray<{
+  names: readonly string[]
+  check: (args: FunctionArg[]) => string | undefined
+}> = [
+  {
+    names: ['REPT'],
+    check: ([text, times]) => {
+      const length = String(text?.value ?? '').length
+      const count = numberArg(times)
+      return count !== undefined && (count < 0 || length * Math.trunc(count) > 32_767) ? '#VALUE!' : undefined
+    },
+  },
+  { names: ['MUNIT'], check: ([n]) => ((numberArg(n) ?? 0) > 1_000 ? '#VALUE!' : undefined) },
+  // Past 3 million days a workday lies beyond 31 December 9999, where Excel answers #NUM!.
+  { names: ['WORKDAY', 'WORKDAY.INTL'], check: ([, days]) => (Math.abs(numberArg(days) ?? 0) > 3_000_000 ? '#NUM!' : undefined) },
+  { names: ['FIXED'], check: ([, decimals]) => (Math.abs(numberArg(decimals) ?? 0) > 127 ? '#VALUE!' : undefined) },
+  {
+    names: ['DEC2BIN', 'DEC2HEX', 'DEC2OCT', 'HEX2BIN', 'HEX2OCT', 'OCT2BIN', 'OCT2HEX', 'BIN2HEX', 'BIN2OCT'],
+    check: ([, places]) => ((numberArg(places) ?? 0) > 10 ? '#NUM!' : undefined),
+  },
+  { names: ['BASE'], check: ([, , length]) => ((numberArg(length) ?? 0) > 255 ? '#NUM!' : undefined) },
+]
+
+function numberArg(arg: FunctionArg | undefined): number | undefined {
+  const value = arg?.value
+  if (typeof value === 'number') return value
+  if (typeof value === 'boolean') return value ? 1 : 0
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value)
+  return undefined
+}
+
+let bounded: Record<string, Implementation> | undefined
+
+function boundedFunctions(): Record<string, Implementation> {
+  if (bounded) return bounded
+  const library = new FormulaParser().functions
+  const found: Record<string, Implementation> = {}
+  for (const { names, check } of ARGUMENT_BOUNDS) {
+    for (const name of names) {
+      const implementation = library[name]
+      if (!implementation) continue
+      found[name] = (...args) => {
+        const error = check(args)
+        if (error) throw new FormulaError(error)
+        // An empty text repeated any number of times is empty; the library would still loop.
+        if (name === 'REPT' && String(args[0]?.value ?? '') === '') return ''
+        return implementation(...args)
+      }
+    }
+  }
+  bounded = found
+  return found
 }
 
 let fallbacks: Record<string, (...args: FunctionArg[]) => unknown> | undefined

@@ -41,6 +41,8 @@ declare module 'fast-formula-parser' {
     constructor(config?: ParserConfig)
     parse(formula: string, position: Position, allowReturnArray?: boolean): unknown
     supportedFunctions(): string[]
+    /** Every implementation by upper-case name; each takes `FunctionArg`s. */
+    readonly functions: Record<string, (...args: FunctionArg[]) => unknown>
     static readonly DepParser: typeof DepParser
     static readonly FormulaError: typeof FormulaError
     /** The bundled SheetJS SSF 0.10 (Apache-2.0): a value in a spreadsheet number format. */
