@@ -159,6 +159,13 @@ describe('recalculation of dependent formulas', () => {
     expect(values?.get(at('B6'))).toBe('abab1')
   })
 
+  test('date functions are not evaluated in a workbook that counts days from 1904', () => {
+    const workbook = { ...book({ Data: { A1: 1, B1: '=DATE(2024,1,A1)', C1: '=A1+1' } }), date1904: true }
+    const result = recalculate(workbook, [{ sheet: 0, key: at('A1') }])
+    expect(result.notEvaluated.get(0)?.get(at('B1'))?.reason).toBe('unsupported')
+    expect(result.values.get(0)?.get(at('C1'))).toBe(2)
+  })
+
   test('errors and text results are values; a new formula is evaluated', () => {
     const workbook = book({ Data: { A1: 0, B1: '=1/A1', C1: '="n="&A1', D1: '=A1=0' } })
     const result = recalculate(workbook, [{ sheet: 0, key: at('A1') }])

@@ -29,6 +29,8 @@ export interface CalcSheet {
 export interface CalcWorkbook {
   readonly sheets: readonly CalcSheet[]
   readonly names: readonly DefinedName[]
+  /** Serial day numbers count from 1904; the engine's date functions count from 1900. */
+  readonly date1904?: boolean
 }
 
 /** A cell of the workbook: the sheet's index and `cellKey(row, column)`. */
@@ -67,6 +69,9 @@ const MAX_COLUMN = 16_384
 const SHEET_SPAN = 2 ** 35
 /** Inline recursion depth before a precedent is evaluated first from the work stack instead. */
 const INLINE_DEPTH = 24
+/** Functions that make or read serial dates, which the engine counts from 1900. */
+const DATE_FUNCTION =
+  /\b(DATE|DATEVALUE|DATEDIF|DAY|DAYS|DAYS360|EDATE|EOMONTH|ISOWEEKNUM|MONTH|NETWORKDAYS|NETWORKDAYS\.INTL|NOW|TEXT|TODAY|WEEKDAY|WEEKNUM|WORKDAY|WORKDAY\.INTL|YEAR|YEARFRAC)\s*\(/i
 /** Functions whose references only exist at evaluation time: their static dependencies are unknown. */
 const DYNAMIC_REFERENCE = /\b(INDIRECT|OFFSET)\s*\(/i
 
@@ -265,6 +270,12 @@ export function recalculate(
     const sheet = Math.floor(id / SHEET_SPAN)
     const key = id % SHEET_SPAN
     if (cell?.formula === undefined) return { kind: 'ok', value: cell?.value ?? null }
+    if (book.date1904 === true && DATE_FUNCTION.test(cell.formula)) {
+      return settle(id, {
+        kind: 'failed',
+        why: { reason: 'unsupported', detail: 'date functions in a workbook that counts days from 1904 are not evaluated' },
+      })
+    }
     if (cell.formulaType === 'array') {
       return settle(id, { kind: 'failed', why: { reason: 'array-formula', detail: 'array formulas are not evaluated' } })
     }

@@ -175,7 +175,7 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
   const changed: CalcCellRef[] = [...planned.values()].flatMap((plan) =>
     [...plan.inputs.keys()].map((key) => ({ sheet: plan.index, key })),
   )
-  const recalc = recalculate({ sheets: calcSheets, names: model.names }, changed)
+  const recalc = recalculate({ sheets: calcSheets, names: model.names, date1904: model.date1904 }, changed)
 
   const changes = new Map<string, string | null>()
   const recalculated: string[] = []

@@ -65,6 +65,8 @@ export interface WorkbookModel {
   readonly book: Workbook
   readonly sheets: ModelSheet[]
   readonly names: DefinedName[]
+  /** Serial day numbers count from 1904 (old Mac workbooks), not 1900. */
+  readonly date1904: boolean
 }
 
 const COLUMNS = 16_384
@@ -147,7 +149,7 @@ export async function parseWorkbookModel(bytes: Uint8Array): Promise<WorkbookMod
     if (xml === null) throw new PackageError('missing-part', `The sheet "${info.name}" has no part "${info.part}".`)
     sheets.push({ ...info, sheetId: ids.get(info.name) ?? String(index + 1), ...parseSheetXml(xml, shared, show) })
   }
-  return { book, sheets, names: definedNames(book.xml) }
+  return { book, sheets, names: definedNames(book.xml), date1904 }
 }
 
 function sheetIds(xml: string): Map<string, string> {
