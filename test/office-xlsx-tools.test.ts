@@ -9,6 +9,7 @@ import { editXlsx } from '../src/shared/office/xlsx-edit'
 import { readXlsxView } from '../src/shared/office/xlsx-view'
 import { DOCUMENT_READ_MAX_CHARS, type DocumentEdit, type DocumentEditOutcome } from '../src/shared/office/document-edits'
 import { changedParts, corpusFile, makeFormatsXlsx, makeXlsx, unzipParts, zipParts } from './support/office-fixtures'
+import { deflatedRepeat, MiB, zip } from './support/office-bombs'
 import { tempDir } from './support/temp'
 
 const detection: Detection = await detectLibreOffice()
@@ -76,6 +77,23 @@ describe('read view of a XLSX', () => {
     expect(text.length).toBeLessThanOrEqual(DOCUMENT_READ_MAX_CHARS)
     expect(text).toContain('… (5000 characters in all)')
     expect(text).toMatch(/More: read with range "Data!A\d+:A100"/)
+  })
+
+  test('a sheet part that inflates past the bounds is refused as too large, before it is inflated', async () => {
+    const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
+    const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships'
+    const rows = Buffer.from('<row><c><v>1</v></c></row>'.repeat(1024))
+    const bomb = zip([
+      { name: '_rels/.rels', stored: `<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>` },
+      {
+        name: 'xl/workbook.xml',
+        stored: `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${REL}"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      },
+      { name: 'xl/_rels/workbook.xml.rels', stored: `<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>` },
+      { name: 'xl/worksheets/sheet1.xml', deflated: await deflatedRepeat(rows, 4 * MiB), declaredSize: 300 * MiB },
+    ])
+    expect(await readXlsxView(bomb, {})).toMatchObject({ kind: 'refused', reason: 'too-large' })
+    expect(await editXlsx(bomb, [setCells('A1', [[1]])])).toMatchObject({ kind: 'refused', reason: 'too-large' })
   })
 
   test('lists merged ranges of the real POI workbook', async () => {
