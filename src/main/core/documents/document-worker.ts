@@ -3,33 +3,52 @@
 // this source through tsx. Unzipping, XML parsing, PDF parsing and diffing a hostile document all
 // happen here; the runner ends this thread when a job outlives its time budget or its heap.
 import { parentPort } from 'node:worker_threads'
-import { editDocx } from '../../../shared/office/docx-edit'
-import { diffDocx } from '../../../shared/office/docx-diff'
-import { readDocxView } from '../../../shared/office/docx-view'
-import { editPptx } from '../../../shared/office/pptx-edit'
-import { diffPptx } from '../../../shared/office/pptx-diff'
-import { readPptxView } from '../../../shared/office/pptx-view'
-import { editXlsx } from '../../../shared/office/xlsx-edit'
-import { diffXlsx } from '../../../shared/office/xlsx-diff'
-import { readXlsxView } from '../../../shared/office/xlsx-view'
-import type { DocumentEditOutcome, DocumentReadOutcome } from '../../../shared/office/document-edits'
-import type { DocumentDiff } from '../../../shared/protocol'
-import { annotatePdf } from './pdf-annotate'
-import { diffPdf } from './pdf-diff'
-import { readPdfView } from './pdf-view'
-import type { DocumentKind } from './kind'
-import { PackageError } from '../../../shared/office/zip'
+import type {
+  DocumentEdit,
+  DocumentEditOutcome,
+  DocumentReadOutcome,
+  DocumentReadRequest,
+  PdfAnnotationEdit,
+} from '../../../shared/office/document-edits'
 import { DeckRefusal } from '../../../shared/office/pptx-deck'
-import { PdfDiffError } from './pdf-diff'
+import { PackageError } from '../../../shared/office/zip'
+import type { DocumentDiff } from '../../../shared/protocol'
+import type { DocumentKind } from './kind'
 import type { DocumentJob, DocumentReply, FailureCause } from './worker-protocol'
 
-const VIEWS = { docx: readDocxView, xlsx: readXlsxView, pptx: readPptxView, pdf: readPdfView }
-const EDITS = { docx: editDocx, xlsx: editXlsx, pptx: editPptx }
-const DIFFS: Record<DocumentKind, (before: Uint8Array | null, after: Uint8Array | null) => Promise<DocumentDiff>> = {
-  docx: diffDocx,
-  xlsx: diffXlsx,
-  pptx: diffPptx,
-  pdf: diffPdf,
+interface FormatCode<Edit> {
+  view(bytes: Uint8Array, request: DocumentReadRequest): Promise<DocumentReadOutcome>
+  edit(bytes: Uint8Array, edits: readonly Edit[]): Promise<DocumentEditOutcome>
+  diff(before: Uint8Array | null, after: Uint8Array | null): Promise<DocumentDiff>
+}
+
+/**
+ * Each format's code is loaded when a job first needs it: a format whose module cannot load (a
+ * missing dependency, a bug at import) fails its own jobs, never the other formats'.
+ */
+const FORMATS: {
+  [K in DocumentKind]: () => Promise<FormatCode<K extends 'pdf' ? PdfAnnotationEdit : DocumentEdit>>
+} = {
+  docx: async () => ({
+    view: (await import('../../../shared/office/docx-view')).readDocxView,
+    edit: (await import('../../../shared/office/docx-edit')).editDocx,
+    diff: (await import('../../../shared/office/docx-diff')).diffDocx,
+  }),
+  xlsx: async () => ({
+    view: (await import('../../../shared/office/xlsx-view')).readXlsxView,
+    edit: (await import('../../../shared/office/xlsx-edit')).editXlsx,
+    diff: (await import('../../../shared/office/xlsx-diff')).diffXlsx,
+  }),
+  pptx: async () => ({
+    view: (await import('../../../shared/office/pptx-view')).readPptxView,
+    edit: (await import('../../../shared/office/pptx-edit')).editPptx,
+    diff: (await import('../../../shared/office/pptx-diff')).diffPptx,
+  }),
+  pdf: async () => ({
+    view: (await import('./pdf-view')).readPdfView,
+    edit: (await import('./pdf-annotate')).annotatePdf,
+    diff: (await import('./pdf-diff')).diffPdf,
+  }),
 }
 
 const view = (buffer: ArrayBuffer | null) => (buffer === null ? null : new Uint8Array(buffer))
@@ -50,19 +69,23 @@ function fromRead(id: number, outcome: DocumentReadOutcome): DocumentReply {
 async function run(job: DocumentJob): Promise<DocumentReply> {
   switch (job.op) {
     case 'read':
-      return fromRead(job.id, await VIEWS[job.format](new Uint8Array(job.bytes), job.request))
+      return fromRead(job.id, await (await FORMATS[job.format]()).view(new Uint8Array(job.bytes), job.request))
     case 'edit':
-      return fromEdit(job.id, await EDITS[job.format](new Uint8Array(job.bytes), job.edits))
+      return fromEdit(job.id, await (await FORMATS[job.format]()).edit(new Uint8Array(job.bytes), job.edits))
     case 'annotate':
-      return fromEdit(job.id, await annotatePdf(new Uint8Array(job.bytes), job.annotations))
-    case 'diff':
+      return fromEdit(job.id, await (await FORMATS.pdf()).edit(new Uint8Array(job.bytes), job.annotations))
+    case 'diff': {
+      const code = await FORMATS[job.format]()
       return {
         id: job.id,
         kind: 'done',
-        value: { op: 'diff', diff: await DIFFS[job.format](view(job.before), view(job.after)) },
+        value: { op: 'diff', diff: await code.diff(view(job.before), view(job.after)) },
       }
+    }
   }
 }
+
+const PDF_DIFF_CAUSES: ReadonlySet<string> = new Set(['encrypted', 'damaged', 'too-large', 'timeout'])
 
 /** The diff functions throw their refusals (an unreadable side); each names why. */
 function causeOf(error: unknown): FailureCause | undefined {
@@ -81,7 +104,11 @@ function causeOf(error: unknown): FailureCause | undefined {
       ? error.reason
       : 'damaged'
   }
-  if (error instanceof PdfDiffError) return error.reason
+  // pdf-diff's PdfDiffError, recognised by name so the PDF code loads only for PDF jobs.
+  if (error instanceof Error && error.name === 'PdfDiffError') {
+    const reason = (error as Error & { reason?: unknown }).reason
+    return typeof reason === 'string' && PDF_DIFF_CAUSES.has(reason) ? (reason as FailureCause) : 'damaged'
+  }
   return undefined
 }
 
