@@ -218,14 +218,19 @@ describe('the agent changes documents and Review shows what changed inside them'
     if (diff.kind !== 'xlsx') return
     const data = diff.sheets.find((sheet) => sheet.name === 'Data')
     expect(data?.cells.find((cell) => cell.address === 'A1')).toMatchObject({
-      before: { value: '10' },
-      after: { value: '15' },
+      // Shown as the cell's number format (0.00) shows it.
+      before: { value: '10.00' },
+      after: { value: '15.00' },
     })
     // The total over A1:A3 follows its input: 60 → 65.
     expect(data?.cells.find((cell) => cell.address === 'A4')).toMatchObject({
-      before: { value: '60', formula: 'SUM(A1:A3)' },
-      after: { value: '65', formula: 'SUM(A1:A3)' },
+      before: { value: '60.00', formula: 'SUM(A1:A3)' },
+      after: { value: '65.00', formula: 'SUM(A1:A3)' },
     })
+    // And so does the other sheet's formula over that total: Data!A4*2.
+    expect(diff.sheets.find((sheet) => sheet.name === 'Summary')?.cells).toEqual([
+      { address: 'A1', before: { value: '120', formula: 'Data!A4*2' }, after: { value: '130', formula: 'Data!A4*2' } },
+    ])
     expect(row.document_counts?.changed).toBe(diff.counts.cells)
 
     reopensInLibreOffice(readFileSync(join(root, 'numbers.xlsx')), 'numbers.xlsx')
