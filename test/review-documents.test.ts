@@ -177,6 +177,8 @@ describe('the agent changes documents and Review shows what changed inside them'
 
     const { snapshotId, row } = await turnRow(agent, turnId, 'report.docx')
     expect(row.document_counts).toEqual({ unit: 'paragraph', added: 1, removed: 0, changed: 1 })
+    const branch = resultOf(await agent.session('review.files', { scope: 'branch' })) as Files
+    expect(branch.files.find((file) => file.path === 'report.docx')?.document_counts).toEqual(row.document_counts)
     const diff = await documentDiff(agent, snapshotId, 'report.docx')
     expect(diff.kind).toBe('docx')
     if (diff.kind !== 'docx') return
