@@ -216,4 +216,41 @@ describe('office_edit refuses with zero writes', () => {
     await agent.finished(turnId, 30_000)
     expect(Buffer.compare(readFileSync(join(root, 'report.docx')), Buffer.from(before))).toBe(0)
   }, 30_000)
+
+  test('each tool refuses the other kind of document and names the right tool, writing nothing', async () => {
+    const docx = Buffer.from(await makeDocx(paragraph('Quarterly report')))
+    const pdf = Buffer.from('%PDF-1.4\n%\xff\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n', 'latin1')
+    const root = projectWith({ 'report.docx': docx, 'paper.pdf': pdf })
+    const llm = await scriptedModel(
+      [
+        { id: 'r1', name: 'read', input: { file_path: 'report.docx' } },
+        { id: 'r2', name: 'read', input: { file_path: 'paper.pdf' } },
+      ],
+      [
+        {
+          id: 'a1',
+          name: 'pdf_annotate',
+          input: { path: 'report.docx', annotations: [{ op: 'note', page: 1, text: 'Check this' }] },
+        },
+        {
+          id: 'e1',
+          name: 'office_edit',
+          input: { path: 'paper.pdf', edits: [{ op: 'delete_paragraph', anchor: 'p1' }] },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('mark them up')
+    await agent.finished(turnId, 30_000)
+    const parts = toolParts(await agent.turn(turnId))
+    const annotate = parts.find((part) => part.id === 'a1')
+    expect(annotate).toMatchObject({ state: 'error', error: { code: 'INVALID_REQUEST' } })
+    expect(annotate?.error?.message).toMatch(/is a DOCX; pdf_annotate cannot change it\. Use office_edit\./)
+    const edit = parts.find((part) => part.id === 'e1')
+    expect(edit).toMatchObject({ state: 'error', error: { code: 'INVALID_REQUEST' } })
+    expect(edit?.error?.message).toMatch(/is a PDF; office_edit cannot change it\. Use pdf_annotate\./)
+    expect(Buffer.compare(readFileSync(join(root, 'report.docx')), docx)).toBe(0)
+    expect(Buffer.compare(readFileSync(join(root, 'paper.pdf')), pdf)).toBe(0)
+    expect(await receiptsOf(agent, turnId)).toEqual([])
+  }, 30_000)
 })
