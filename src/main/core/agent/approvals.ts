@@ -12,7 +12,7 @@ const MAX_DIFF_CHARS = 200_000
  */
 export const APPROVAL_DOCUMENT_BUDGET_MS = 3_000
 
-/** The diff line of a document: its change in words, e.g. "DOCX: +1 ¶ −0 ¶, 2 ¶ changed". */
+/** The diff line of a document: its change in words, e.g. "DOCX: +1 ¶ −0 ¶, 2 changed", "XLSX: 3 cells changed". */
 function documentLine(diff: DocumentDiff): string {
   const counts = countsOf(diff)
   const unit = { paragraph: '¶', cell: 'cells', slide: 'slides', annotation: 'annotations' }[counts.unit]
