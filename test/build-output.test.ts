@@ -58,7 +58,7 @@ describe('build output', () => {
       })
     try {
       const pdf = new Uint8Array(
-        readFileSync(join(__dirname, '..', '..', '..', 'shared', 'corpus', 'pdf', 'pdfjs-rotation.pdf')),
+        readFileSync(join(__dirname, '..', '..', 'shared', 'corpus', 'pdf', 'pdfjs-rotation.pdf')),
       ).buffer
       const pdfView = await ask({ id: 1, op: 'read', format: 'pdf', bytes: pdf, request: { limit: 1 } }, [pdf])
       expect(pdfView).toMatchObject({ kind: 'done', value: { op: 'read' } })
