@@ -23,7 +23,7 @@ import { tempDir } from './support/temp'
  * read view) and by qpdf, an independent decoder.
  */
 
-const CORPUS = '/work/shared/corpus/pdf'
+const CORPUS = join(__dirname, '..', '..', 'shared', 'corpus', 'pdf')
 const corpus = (name: string) => new Uint8Array(readFileSync(join(CORPUS, name)))
 
 const libreOffice = await detectLibreOffice()
