@@ -17,6 +17,8 @@ import { TurnHeader } from './TurnHeader'
 import { queryKey, useReview, type ReviewQuery, type ReviewScope, type ReviewSort, type SubScope } from './use-review'
 import './review.css'
 import { ErrorLine } from '../../ui/ErrorLine'
+import { countsLabel, countsText } from '../../ui/document-diff'
+import { pageViewState } from '../documents'
 
 /** A line comment, bound to the change it was written against (spec 07). */
 interface ReviewComment {
@@ -56,7 +58,8 @@ export function commentsPrompt(comments: readonly ReviewComment[]): string {
 export default function ReviewPane(props: {
   projectId: string
   sessionId: string | null
-  onOpenFile: (path: string) => void
+  /** `viewState`: where the file's view opens (a PDF page for an annotation), as its tab restores it. */
+  onOpenFile: (path: string, viewState?: unknown) => void
   onReveal: (path: string) => void
 }) {
   const client = useClient()
@@ -293,10 +296,18 @@ export default function ReviewPane(props: {
                               <Icon name="warning" />
                             </span>
                           )}
-                          <span className="review-file-stats">
-                            <span className="stat-added">+{row.added ?? '—'}</span>
-                            <span className="stat-removed">−{row.removed ?? '—'}</span>
-                          </span>
+                          {row.document_counts ? (
+                            // Inside a document, lines mean nothing: its paragraphs, cells, slides or notes.
+                            <span className="review-file-doc-counts" data-testid="review-doc-counts">
+                              <span aria-hidden="true">{countsText(row.document_counts, t)}</span>
+                              <span className="visually-hidden">{countsLabel(row.document_counts, t)}</span>
+                            </span>
+                          ) : (
+                            <span className="review-file-stats">
+                              <span className="stat-added">+{row.added ?? '—'}</span>
+                              <span className="stat-removed">−{row.removed ?? '—'}</span>
+                            </span>
+                          )}
                         </button>
                       </li>
                     )
@@ -383,6 +394,9 @@ export default function ReviewPane(props: {
                 layout={view.layout}
                 onComment={(anchor) => setDraft({ anchor, text: '' })}
                 onStale={onStale}
+                onShowPage={
+                  file.operation === 'delete' ? undefined : (page) => props.onOpenFile(file.path, pageViewState(page))
+                }
               />
               {draft && (
                 <form
