@@ -1,6 +1,13 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useClient } from '../../ui/client-context'
-import { DocumentHost, loadBytes, pageViewState, resolveAdapter, type BytesOutcome, type DocumentContent } from '../documents'
+import {
+  DocumentHost,
+  loadBytes,
+  pageViewState,
+  resolveAdapter,
+  type BytesOutcome,
+  type DocumentContent,
+} from '../documents'
 import { useI18n, type MessageKey } from '../../i18n'
 
 /**

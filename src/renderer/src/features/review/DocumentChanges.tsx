@@ -120,13 +120,7 @@ export function DocumentChanges(props: {
                   </button>
                 ))}
               </div>
-              <BinaryPreview
-                key={shownPage}
-                owner={owner}
-                snapshotId={snapshotId}
-                path={file.path}
-                page={shownPage}
-              />
+              <BinaryPreview key={shownPage} owner={owner} snapshotId={snapshotId} path={file.path} page={shownPage} />
             </div>
           )}
         </>

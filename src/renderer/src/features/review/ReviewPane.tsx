@@ -10,6 +10,7 @@ import { useStore } from '../../ui/store'
 import { useTurnsWithChanges } from '../session'
 import { CommandNotes } from './CommandNotes'
 import { DiffPane } from './DiffPane'
+import { DOCUMENT_PATH } from './DocumentChanges'
 import type { LineAnchor } from '../../ui/diff'
 import { useScopeSlot } from '../../ui/project-scope'
 import { reviewStoreSlot, type ReviewViewState } from './review-store'
@@ -298,7 +299,11 @@ export default function ReviewPane(props: {
                           )}
                           {row.document_counts ? (
                             // Inside a document, lines mean nothing: its paragraphs, cells, slides or notes.
-                            <span className="review-file-doc-counts" data-testid="review-doc-counts">
+                            <span
+                              className="review-file-doc-counts"
+                              data-testid="review-doc-counts"
+                              title={countsLabel(row.document_counts, t)}
+                            >
                               <span aria-hidden="true">{countsText(row.document_counts, t)}</span>
                               <span className="visually-hidden">{countsLabel(row.document_counts, t)}</span>
                             </span>
@@ -339,24 +344,26 @@ export default function ReviewPane(props: {
                   )}
                 </span>
                 <span className="review-spacer" />
-                <div className="segmented" role="group" aria-label={t('review.layout')}>
-                  <button
-                    type="button"
-                    aria-pressed={view.layout === 'split'}
-                    onClick={() => update({ layout: 'split' })}
-                    data-testid="review-layout-split"
-                  >
-                    <Icon name="split-horizontal" /> {t('review.split')}
-                  </button>
-                  <button
-                    type="button"
-                    aria-pressed={view.layout === 'unified'}
-                    onClick={() => update({ layout: 'unified' })}
-                    data-testid="review-layout-unified"
-                  >
-                    <Icon name="list-flat" /> {t('review.unified')}
-                  </button>
-                </div>
+                {!DOCUMENT_PATH.test(file.path) && (
+                  <div className="segmented" role="group" aria-label={t('review.layout')}>
+                    <button
+                      type="button"
+                      aria-pressed={view.layout === 'split'}
+                      onClick={() => update({ layout: 'split' })}
+                      data-testid="review-layout-split"
+                    >
+                      <Icon name="split-horizontal" /> {t('review.split')}
+                    </button>
+                    <button
+                      type="button"
+                      aria-pressed={view.layout === 'unified'}
+                      onClick={() => update({ layout: 'unified' })}
+                      data-testid="review-layout-unified"
+                    >
+                      <Icon name="list-flat" /> {t('review.unified')}
+                    </button>
+                  </div>
+                )}
                 {file.operation !== 'delete' && (
                   <>
                     <button

@@ -15,7 +15,11 @@ const SHORT: Record<DocumentCounts['unit'], { one: MessageKey; other: MessageKey
   annotation: { one: 'docCounts.short.annotation.one', other: 'docCounts.short.annotation.other' },
 }
 
-type Part = { readonly sign: '+' | '−' | '~' | ''; readonly kind: 'added' | 'removed' | 'changed'; readonly count: number }
+type Part = {
+  readonly sign: '+' | '−' | '~' | ''
+  readonly kind: 'added' | 'removed' | 'changed'
+  readonly count: number
+}
 
 /**
  * The parts a count line shows, zeros left out. Cells are only ever "changed" (an emptied cell is a

@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import JSZip from 'jszip'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
+import type { FakeLlmServer } from '../test/support/fake-llm'
+import { watchPage } from './support/browser'
+import { writePdf, type PdfSpec } from './support/pdf-writer'
+import type { RunningWebHost } from './support/web-host'
+import { ARTIFACTS, useWorkspace } from './support/workspace'
+
+/**
+ * Issue 26 in Review and in approvals: a turn publishes new versions of a Word report, a
+ * spreadsheet, a deck and a paper (real corpus files, edited as Office itself stores them); the
+ * approval card shows what changes inside each document, and Review (This turn) shows the changed
+ * words, cells, slides and annotations — all computed by the engine from the recorded blobs.
+ */
+const CORPUS = '/work/shared/corpus'
+
+async function edited(path: string, part: string, from: string, to: string): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(readFileSync(path))
+  const xml = await zip.file(part)?.async('string')
+  if (xml === undefined || !xml.includes(from)) throw new Error(`${path}: ${part} has no "${from}"`)
+  zip.file(part, xml.replace(from, to))
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' })
+}
+
+const PAPER: PdfSpec = {
+  pages: [
+    { texts: [{ x: 72, y: 720, size: 18, text: 'Results of the field study' }] },
+    { texts: [{ x: 72, y: 720, size: 12, text: 'Figure 2 shows the measured values.' }] },
+  ],
+}
+/** The same paper with a sticky note on page 2: only the annotations differ. */
+const ANNOTATED: PdfSpec = {
+  pages: [
+    PAPER.pages[0] ?? { texts: [] },
+    {
+      ...(PAPER.pages[1] ?? { texts: [] }),
+      notes: [{ rect: [300, 700, 320, 720], text: 'Check the units of Figure 2' }],
+    },
+  ],
+}
+
+const workspace = useWorkspace({
+  name: 'review-documents',
+  git: true,
+  agent: { mode: 'ask' },
+  files: async ({ project }) => {
+    const { writeFileSync, mkdirSync, copyFileSync } = await import('node:fs')
+    mkdirSync(join(project, 'incoming'), { recursive: true })
+    copyFileSync(join(CORPUS, 'office/poi-60329-tables-hdrftr.docx'), join(project, 'report.docx'))
+    copyFileSync(join(CORPUS, 'office/poi-54288-merged-styles.xlsx'), join(project, 'budget.xlsx'))
+    copyFileSync(join(CORPUS, 'office/poi-aptia-slides-images.pptx'), join(project, 'deck.pptx'))
+    writeFileSync(join(project, 'paper.pdf'), writePdf(PAPER))
+    writeFileSync(
+      join(project, 'incoming/report.docx'),
+      await edited(join(project, 'report.docx'), 'word/document.xml', '1.0 Dated 06/22/2015', '2.0 Dated 12/03/2026'),
+    )
+    writeFileSync(
+      join(project, 'incoming/budget.xlsx'),
+      await edited(join(project, 'budget.xlsx'), 'xl/worksheets/sheet1.xml', '<v>41229</v>', '<v>41300</v>'),
+    )
+    writeFileSync(
+      join(project, 'incoming/deck.pptx'),
+      await edited(
+        join(project, 'deck.pptx'),
+        'ppt/slides/slide1.xml',
+        'Senior Deputy President Acton',
+        'Deputy President Acton and Commissioner Lee',
+      ),
+    )
+    writeFileSync(join(project, 'incoming/paper.pdf'), writePdf(ANNOTATED))
+  },
+})
+let host: RunningWebHost
+let llm: FakeLlmServer
+let project: string
+beforeAll(() => {
+  ;({ host, llm, project } = workspace)
+})
+
+const DOCUMENTS = ['report.docx', 'budget.xlsx', 'deck.pptx', 'paper.pdf'] as const
+
+/** One turn: the model publishes each new version over the original, one `write` per document. */
+function scriptTurn(): void {
+  llm.enqueue(
+    // The agent reads a file before replacing it (spec 05).
+    {
+      kind: 'stream',
+      steps: [
+        {
+          toolCalls: DOCUMENTS.map((path, index) => ({
+            id: `call_read_${index}`,
+            name: 'read',
+            input: { file_path: path },
+          })),
+        },
+      ],
+    },
+    ...DOCUMENTS.map((path, index) => ({
+      kind: 'stream' as const,
+      steps: [
+        {
+          toolCalls: [
+            { id: `call_doc_${index}`, name: 'write', input: { file_path: path, source_path: `incoming/${path}` } },
+          ],
+        },
+      ],
+    })),
+    { kind: 'stream', steps: [{ text: 'Updated the report, the budget, the deck and the paper.' }] },
+  )
+}
+
+async function openReviewRow(page: Page, path: string) {
+  await page.locator(`[data-testid="review-file"][data-path="${path}"]`).click()
+  await expect
+    .poll(() => page.getByTestId('document-diff').or(page.getByTestId('document-unreadable')).count(), {
+      timeout: 20_000,
+    })
+    .toBe(1)
+}
+
+test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the words, cells, slides and notes', async () => {
+  scriptTurn()
+  const page = await workspace.newPage({ viewport: { width: 1440, height: 900 } })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  await expect.poll(() => page.getByTestId('chat').count()).toBe(1)
+  if ((await page.getByTestId('composer-input').count()) === 0) await page.getByTestId('session-new').click()
+  await page.getByTestId('composer-input').fill('Update the documents from incoming/')
+  await page.getByTestId('composer-input').press('Enter')
+
+  // Each approval shows the change inside the document, not "Binary file: n → m bytes".
+  const approval = page.getByRole('group', { name: 'Approval' })
+  for (const path of DOCUMENTS) {
+    await expect.poll(() => approval.count(), { timeout: 20_000 }).toBe(1)
+    const inside = approval.getByRole('region', { name: `Changes inside ${path}` })
+    await expect.poll(() => inside.count(), { timeout: 10_000 }).toBe(1)
+    expect(await approval.innerText()).not.toContain('Binary file')
+    if (path === 'report.docx') {
+      expect(await inside.locator('ins').allInnerTexts()).toEqual(
+        expect.arrayContaining([expect.stringContaining('2.0')]),
+      )
+      await page.screenshot({ path: join(ARTIFACTS, 'review-documents-approval.png') })
+    }
+    await approval.getByRole('button', { name: 'Approve' }).click()
+    await expect.poll(() => approval.count(), { timeout: 20_000 }).toBe(0)
+  }
+  await expect
+    .poll(() => page.getByTestId('transcript').innerText(), { timeout: 20_000 })
+    .toContain('Updated the report, the budget, the deck and the paper.')
+
+  await page.getByTestId('turn-review').last().click()
+  const rows = page.getByTestId('review-file')
+  await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(4)
+  // Rows count what changed inside: paragraphs, cells, slides, notes (in words for a screen reader).
+  const row = (path: string) => page.locator(`[data-testid="review-file"][data-path="${path}"]`)
+  await expect.poll(() => row('report.docx').getByTestId('review-doc-counts').innerText()).toContain('¶')
+  expect(await row('report.docx').getAttribute('aria-label')).toBeNull()
+  expect(await row('report.docx').innerText()).toMatch(/paragraphs? changed/)
+  expect(await row('budget.xlsx').getByTestId('review-doc-counts').innerText()).toContain('1 cell')
+  expect(await row('deck.pptx').getByTestId('review-doc-counts').innerText()).toContain('~1 slide')
+  expect(await row('paper.pdf').getByTestId('review-doc-counts').innerText()).toContain('+1 note')
+
+  await openReviewRow(page, 'report.docx')
+  const docx = page.getByRole('region', { name: 'Changes inside report.docx' })
+  expect(await docx.locator('ins').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('2.0')]))
+  expect(await docx.locator('del').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('1.0')]))
+  await page.screenshot({ path: join(ARTIFACTS, 'review-documents-docx.png') })
+
+  await openReviewRow(page, 'budget.xlsx')
+  const cell = page.getByTestId('xlsx-cell').filter({ has: page.getByRole('rowheader', { name: 'C3' }) })
+  await expect.poll(() => cell.count()).toBe(1)
+  expect(await cell.locator('td').allInnerTexts()).toHaveLength(2)
+  await page.screenshot({ path: join(ARTIFACTS, 'review-documents-xlsx.png') })
+
+  await openReviewRow(page, 'deck.pptx')
+  const slide = page.getByRole('region', { name: 'Slide 1' })
+  await expect.poll(() => slide.count()).toBe(1)
+  expect(await slide.locator('ins').allInnerTexts()).toEqual(
+    expect.arrayContaining([expect.stringContaining('Commissioner')]),
+  )
+  expect(await slide.locator('del').allInnerTexts()).toEqual(
+    expect.arrayContaining([expect.stringContaining('Senior')]),
+  )
+
+  await openReviewRow(page, 'paper.pdf')
+  const note = page.getByTestId('pdf-annotation')
+  await expect.poll(() => note.count()).toBe(1)
+  expect(await note.getAttribute('data-change')).toBe('added')
+  expect(await note.innerText()).toContain('Check the units of Figure 2')
+  expect(await note.innerText()).toContain('Sticky note')
+  await page.screenshot({ path: join(ARTIFACTS, 'review-documents-pdf.png') })
+  // "Show in reader" opens the paper in its tab at the note's page.
+  await note.getByRole('button', { name: 'Show the Sticky note on page 2 in the reader' }).click()
+  const reader = page.getByTestId('pdf-reader')
+  await expect.poll(() => reader.count(), { timeout: 20_000 }).toBe(1)
+  await expect
+    .poll(() => reader.getByRole('textbox', { name: 'Page', exact: true }).inputValue(), { timeout: 20_000 })
+    .toBe('2')
+
+  // The files on disk are the new versions, byte for byte.
+  for (const path of DOCUMENTS)
+    expect(readFileSync(join(project, path)).equals(readFileSync(join(project, 'incoming', path)))).toBe(true)
+  expect(watch.consoleErrors).toEqual([])
+  expect(await watch.cspViolations()).toEqual([])
+})
