@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
 import { watchPage } from './support/browser'
+import { patternPixel, png } from './support/image-fixtures'
 import { writePdf, type PdfSpec } from './support/pdf-writer'
 import type { RunningWebHost } from './support/web-host'
 import { ARTIFACTS, useWorkspace } from './support/workspace'
@@ -42,9 +43,19 @@ const ANNOTATED: PdfSpec = {
   ],
 }
 
+/** 80×60; the after side paints a 10×5 block red: exactly 50 pixels differ. */
+const RED_BLOCK = (x: number, y: number) =>
+  x >= 20 && x < 30 && y >= 30 && y < 35 ? ([255, 0, 0, 255] as const) : patternPixel(x, y)
+
 const workspace = useWorkspace({
   name: 'review-documents',
   git: true,
+  // Workspace scope: an image pair, an image resized, and a paper only its reader's password opens.
+  uncommitted: {
+    'pic.png': png(80, 60, (x, y) => [...RED_BLOCK(x, y)]),
+    'resized.png': png(60, 40, patternPixel),
+    'locked.pdf': writePdf({ ...ANNOTATED, userPassword: 'secret' }),
+  },
   agent: { mode: 'ask' },
   files: async ({ project }) => {
     const { writeFileSync, mkdirSync, copyFileSync } = await import('node:fs')
@@ -53,6 +64,9 @@ const workspace = useWorkspace({
     copyFileSync(join(CORPUS, 'office/poi-54288-merged-styles.xlsx'), join(project, 'budget.xlsx'))
     copyFileSync(join(CORPUS, 'office/poi-aptia-slides-images.pptx'), join(project, 'deck.pptx'))
     writeFileSync(join(project, 'paper.pdf'), writePdf(PAPER))
+    writeFileSync(join(project, 'pic.png'), png(80, 60, patternPixel))
+    writeFileSync(join(project, 'resized.png'), png(80, 60, patternPixel))
+    writeFileSync(join(project, 'locked.pdf'), writePdf({ ...PAPER, userPassword: 'secret' }))
     writeFileSync(
       join(project, 'incoming/report.docx'),
       await edited(join(project, 'report.docx'), 'word/document.xml', '1.0 Dated 06/22/2015', '2.0 Dated 12/03/2026'),
@@ -205,4 +219,49 @@ test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the w
     expect(readFileSync(join(project, path)).equals(readFileSync(join(project, 'incoming', path)))).toBe(true)
   expect(watch.consoleErrors).toEqual([])
   expect(await watch.cspViolations()).toEqual([])
+})
+
+test('Workspace review: a pixel-difference mask by keyboard, sizes that differ, and a document it cannot read inside', async () => {
+  const page = await workspace.newPage({ viewport: { width: 1024, height: 900 } })
+  const watch = await watchPage(page)
+  await page.goto(host.url)
+  await page.getByRole('button', { name: 'Open Review' }).click()
+  await page.getByTestId('review-scope-workspace').click()
+  const row = (path: string) => page.locator(`[data-testid="review-file"][data-path="${path}"]`)
+  await expect.poll(() => row('pic.png').count(), { timeout: 20_000 }).toBe(1)
+
+  await row('pic.png').click()
+  const difference = page.getByRole('radio', { name: 'Difference' })
+  await expect.poll(() => difference.count(), { timeout: 20_000 }).toBe(1)
+  await difference.focus()
+  await page.keyboard.press('Space')
+  expect(await difference.getAttribute('aria-checked')).toBe('true')
+  const mask = page.getByRole('img', { name: 'Pixels that differ between before and after of pic.png' })
+  await expect.poll(() => mask.count(), { timeout: 15_000 }).toBe(1)
+  expect(await mask.getAttribute('data-differing')).toBe('50')
+  expect(await page.getByTestId('review-difference').innerText()).toContain('50 of 4800 pixels differ.')
+  // A changed pixel is drawn in full colour; an unchanged one dimmed, never the same as the mark.
+  const [changed, same] = await mask.evaluate((canvas) => {
+    const context = (canvas as HTMLCanvasElement).getContext('2d')
+    const at = (x: number, y: number) => Array.from(context?.getImageData(x, y, 1, 1).data ?? [])
+    return [at(25, 32), at(5, 5)]
+  })
+  expect(changed).toEqual([255, 0, 200, 255])
+  expect(same).not.toEqual([255, 0, 200, 255])
+  await page.screenshot({ path: join(ARTIFACTS, 'review-documents-difference.png') })
+
+  await row('resized.png').click()
+  await page.getByRole('radio', { name: 'Difference' }).click()
+  await expect
+    .poll(() => page.getByTestId('review-difference').innerText(), { timeout: 15_000 })
+    .toContain('The sizes differ (80×60 → 60×40)')
+
+  // Encrypted: the reason in words, and the pages preview in its place (asking for the password).
+  await row('locked.pdf').click()
+  const unreadable = page.getByTestId('document-unreadable')
+  await expect.poll(() => unreadable.count(), { timeout: 20_000 }).toBe(1)
+  expect(await unreadable.getAttribute('data-reason')).toBe('encrypted')
+  expect(await unreadable.innerText()).toContain('This document is encrypted')
+  await expect.poll(() => page.getByTestId('review-preview-after').count()).toBe(1)
+  expect(watch.consoleErrors).toEqual([])
 })

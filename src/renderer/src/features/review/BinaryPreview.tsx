@@ -207,6 +207,10 @@ async function decodePixels(side: Extract<BytesOutcome, { kind: 'ok' }>): Promis
   }
 }
 
+/** Small images are drawn at a whole multiple up to this width, so a one-pixel change is still seen. */
+const MASK_MIN_WIDTH = 320
+const upscale = (image: ImageData) => Math.max(1, Math.min(8, Math.floor(MASK_MIN_WIDTH / image.width)))
+
 type MaskState =
   | { kind: 'loading' }
   | { kind: 'failed' }
@@ -279,6 +283,7 @@ function DifferenceMask(props: {
           <canvas
             ref={draw}
             className="review-diff-canvas"
+            style={{ width: state.image.width * upscale(state.image) }}
             role="img"
             aria-label={t('compare.differenceLabel', { path: props.path })}
             data-differing={state.differing}
