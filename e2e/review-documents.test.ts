@@ -210,9 +210,16 @@ test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the w
   await note.getByRole('button', { name: 'Show the Sticky note on page 2 in the reader' }).click()
   const reader = page.getByTestId('pdf-reader')
   await expect.poll(() => reader.count(), { timeout: 20_000 }).toBe(1)
-  await expect
-    .poll(() => reader.getByRole('textbox', { name: 'Page', exact: true }).inputValue(), { timeout: 20_000 })
-    .toBe('2')
+  const pageBox = reader.getByRole('textbox', { name: 'Page', exact: true })
+  await expect.poll(() => pageBox.inputValue(), { timeout: 20_000 }).toBe('2')
+  // The reader is kept while Review is shown again: asked once more, it moves from where it was left.
+  await pageBox.fill('1')
+  await pageBox.press('Enter')
+  await expect.poll(() => pageBox.inputValue(), { timeout: 20_000 }).toBe('1')
+  await page.getByRole('tab', { name: /Review/ }).click()
+  await openReviewRow(page, 'paper.pdf')
+  await page.getByRole('button', { name: 'Show the Sticky note on page 2 in the reader' }).click()
+  await expect.poll(() => pageBox.inputValue(), { timeout: 20_000 }).toBe('2')
 
   // The files on disk are the new versions, byte for byte.
   for (const path of DOCUMENTS)
