@@ -831,7 +831,6 @@ export const en = {
   'review.unreadable.too-large': 'This document is too large to compare inside. The pages are shown instead.',
   'review.unreadable.timeout': 'Comparing inside this document took too long. The pages are shown instead.',
   'review.unreadable.not-a-document': 'This file is not a document Retrace can read inside. The pages are shown instead.',
-  'review.slideThumbnail': 'Slide {index} ({side})',
   'review.changedPages': 'Changed pages',
   'review.pageButton': 'Page {page}',
   'compare.difference': 'Difference',

@@ -816,7 +816,6 @@ export const zhCN: Record<MessageKey, string> = {
   'review.unreadable.too-large': '此文档太大，无法比较其内部，下面改为显示页面。',
   'review.unreadable.timeout': '比较此文档内部耗时过长，下面改为显示页面。',
   'review.unreadable.not-a-document': 'Retrace 无法读取此文件的内部，下面改为显示页面。',
-  'review.slideThumbnail': '第 {index} 张幻灯片（{side}）',
   'review.changedPages': '有改动的页面',
   'review.pageButton': '第 {page} 页',
   'compare.difference': '差异',

@@ -6,4 +6,3 @@ export type { DocumentContent, DocumentAdapterEntry, SniffedType } from './adapt
 export { workingCopiesSlot, type WorkingCopyService } from './working-copy/service'
 export type { WorkingCopy } from './working-copy/working-copy'
 export { pageViewState } from './adapters/pdf/reader-state'
-export { loadSlidePreviews, SlideThumbnail, type SlidePreviews } from './adapters/office/slide-previews'

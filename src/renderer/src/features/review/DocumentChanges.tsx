@@ -1,6 +1,4 @@
 import { useEffect, useState } from 'react'
-import type { PptxSlideDiff } from '../../../../shared/protocol'
-import { loadBytes, loadSlidePreviews, SlideThumbnail, type SlidePreviews } from '../documents'
 import type { ProtocolError, ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../ui/client-context'
 import { DocumentDiffView } from '../../ui/document-diff'
@@ -43,8 +41,6 @@ export function DocumentChanges(props: {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [view, setView] = useState<'changes' | 'pages'>('changes')
   const [page, setPage] = useState<number | null>(null)
-  const isDeck = state.kind === 'ready' && state.outcome.kind === 'diff' && state.outcome.diff.kind === 'pptx'
-  const slides = useSlidePreviews(isDeck ? { owner, snapshotId, path: file.path } : null)
 
   useEffect(() => {
     let live = true
@@ -108,14 +104,7 @@ export function DocumentChanges(props: {
       </div>
       {view === 'changes' ? (
         <>
-          <DocumentDiffView
-            diff={diff}
-            path={file.path}
-            onShowPage={props.onShowPage}
-            renderSlide={
-              slides ? (slide) => <SlideSides slide={slide} previews={slides} path={file.path} /> : undefined
-            }
-          />
+          <DocumentDiffView diff={diff} path={file.path} onShowPage={props.onShowPage} />
           {shownPage !== null && (
             // The pages whose drawing changed, before and after side by side at the same page.
             <div className="review-document-pages" data-testid="review-changed-pages">
@@ -141,65 +130,3 @@ export function DocumentChanges(props: {
     </div>
   )
 }
-
-type DeckSides = { readonly before: SlidePreviews | null; readonly after: SlidePreviews | null }
-
-/**
- * Both sides of a deck drawn by the built-in slide renderer, for thumbnails beside each changed
- * slide; null until both are drawn. A side that is absent (a new deck) or cannot be drawn is null.
- */
-function useSlidePreviews(
-  source: { owner: { project_id: string; session_id?: string }; snapshotId: string; path: string } | null,
-) {
-  const client = useClient()
-  const [sides, setSides] = useState<DeckSides | null>(null)
-  const key = source ? `${source.snapshotId}\u0000${source.path}` : null
-  useEffect(() => {
-    if (!source) return
-    const controller = new AbortController()
-    const side = async (which: 'before' | 'after') => {
-      const bytes = await loadBytes(
-        client,
-        { kind: 'review-side', owner: source.owner, snapshotId: source.snapshotId, path: source.path, side: which },
-        controller.signal,
-      )
-      return bytes.kind === 'ok' ? loadSlidePreviews(bytes.bytes) : null
-    }
-    void Promise.all([side('before'), side('after')]).then(([before, after]) => {
-      if (!controller.signal.aborted) setSides({ before, after })
-    })
-    return () => controller.abort()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, key])
-  return sides
-}
-
-/** A changed slide as it was and as it is: the side where the slide does not exist is left out. */
-function SlideSides(props: { slide: PptxSlideDiff; previews: DeckSides; path: string }) {
-  const { t } = useI18n()
-  const { slide, previews } = props
-  const side = (which: 'before' | 'after', index: number | null, deck: SlidePreviews | null) =>
-    index !== null && deck !== null && deck.html.length > 0 ? (
-      <figure className="review-slide-side" data-testid={`slide-thumbnail-${which}`}>
-        <figcaption>{t(which === 'before' ? 'review.before' : 'review.after')}</figcaption>
-        <SlideThumbnail
-          previews={deck}
-          index={index}
-          width={SLIDE_THUMBNAIL_WIDTH}
-          label={t('review.slideThumbnail', { side: t(which === 'before' ? 'review.before' : 'review.after'), index })}
-        />
-      </figure>
-    ) : null
-  const before = side('before', slide.before_index, previews.before)
-  const after = side('after', slide.after_index, previews.after)
-  if (!before && !after) return null
-  return (
-    <div className="review-slide-sides">
-      {before}
-      {after}
-    </div>
-  )
-}
-
-/** Small enough for two side by side in an 800 px window's Review pane. */
-const SLIDE_THUMBNAIL_WIDTH = 200

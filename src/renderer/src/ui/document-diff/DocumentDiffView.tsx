@@ -30,8 +30,6 @@ export function DocumentDiffView(props: {
   compact?: boolean
   /** PDF: "Show in reader" opens the file at that page; absent where the file cannot be opened. */
   onShowPage?: ((page: number) => void) | undefined
-  /** PPTX: what to draw under a slide's heading (Review's before/after thumbnails). */
-  renderSlide?: ((slide: PptxSlideDiff) => ReactNode) | undefined
 }) {
   const { t } = useI18n()
   const { diff } = props
@@ -50,7 +48,7 @@ export function DocumentDiffView(props: {
       </p>
       {diff.kind === 'docx' && <DocxView diff={diff} />}
       {diff.kind === 'xlsx' && <XlsxView diff={diff} />}
-      {diff.kind === 'pptx' && <PptxView diff={diff} renderSlide={props.renderSlide} />}
+      {diff.kind === 'pptx' && <PptxView diff={diff} />}
       {diff.kind === 'pdf' && <PdfView diff={diff} onShowPage={props.onShowPage} />}
     </section>
   )
@@ -242,7 +240,7 @@ function slideBadge(slide: PptxSlideDiff, t: ReturnType<typeof useI18n>['t']): s
   return t(`docDiff.change.${slide.change}`)
 }
 
-function PptxView(props: { diff: PptxDiff; renderSlide?: ((slide: PptxSlideDiff) => ReactNode) | undefined }) {
+function PptxView(props: { diff: PptxDiff }) {
   const { t } = useI18n()
   if (props.diff.slides.length === 0) return <p className="docdiff-note">{t('docDiff.none')}</p>
   return (
@@ -264,7 +262,6 @@ function PptxView(props: { diff: PptxDiff; renderSlide?: ((slide: PptxSlideDiff)
               <ChangeBadge change={slide.change}>{slideBadge(slide, t)}</ChangeBadge>
               {slide.title !== '' && <span className="docdiff-muted">{slide.title}</span>}
             </h4>
-            {props.renderSlide?.(slide)}
             {slide.shapes.length > 0 && (
               <ul className="docdiff-entries">
                 {slide.shapes.map((shape) => (

@@ -1,11 +1,27 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import { editSlideText, readSlideTexts, type SlideText } from '../../../../../../shared/office'
+import DOMPurify from 'dompurify'
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
+import { editSlideText, openPackage, readSlideTexts, type SlideText } from '../../../../../../shared/office'
 import { useI18n } from '../../../../i18n'
 import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { OfficeSession } from './session'
-import { FitToWidth, loadSlidePreviews, PREVIEW_WIDTH, type SlidePreviews } from './slide-previews'
 
 const COMMIT_DELAY_MS = 600
+/** The preview's width in CSS pixels; its height follows the deck's own slide size. */
+const PREVIEW_WIDTH = 720
+
+/** Height for `PREVIEW_WIDTH` from `p:sldSz` (4:3, 16:9 or custom); 16:9 when it cannot be read. */
+async function previewHeight(bytes: Uint8Array): Promise<number> {
+  try {
+    const xml = await (await openPackage(bytes)).text('ppt/presentation.xml')
+    const size = /<p:sldSz\b[^>]*\bcx="(\d+)"[^>]*\bcy="(\d+)"/.exec(xml)
+    const cx = Number(size?.[1])
+    const cy = Number(size?.[2])
+    if (cx > 0 && cy > 0) return Math.round((PREVIEW_WIDTH * cy) / cx)
+  } catch {
+    // fall through to 16:9
+  }
+  return Math.round((PREVIEW_WIDTH * 9) / 16)
+}
 
 /**
  * PPTX: an approximate slide preview (`@jvmr/pptx-to-html`, MIT — the cleanest of the measured
@@ -22,7 +38,7 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
     () => session.bytes,
   )
   const [slides, setSlides] = useState<SlideText[] | null>(null)
-  const [previews, setPreviews] = useState<SlidePreviews | null>(null)
+  const [previews, setPreviews] = useState<{ html: string[]; height: number } | null>(null)
   const [current, setCurrent] = useState(1)
   const [failed, setFailed] = useState<string | null>(null)
 
@@ -33,7 +49,20 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
       (error: unknown) => !cancelled && setFailed(String(error)),
     )
     // The renderer is its own chunk and only approximate: a failure leaves the text editable.
-    void loadSlidePreviews(bytes).then((loaded) => !cancelled && setPreviews(loaded))
+    void Promise.all([import('@jvmr/pptx-to-html'), previewHeight(bytes)])
+      .then(async ([{ pptxToHtml }, height]) => ({
+        html: await pptxToHtml(bytes.slice().buffer, {
+          width: PREVIEW_WIDTH,
+          height,
+          scaleToFit: true,
+          letterbox: false,
+        }),
+        height,
+      }))
+      .then(
+        ({ html, height }) => !cancelled && setPreviews({ html: html.map((slide) => sanitize(slide)), height }),
+        () => !cancelled && setPreviews({ html: [], height: 0 }),
+      )
     return () => {
       cancelled = true
     }
@@ -165,5 +194,51 @@ function ShapeField(props: {
         onBlur={flush}
       />
     </label>
+  )
+}
+
+function sanitize(html: string): string {
+  return DOMPurify.sanitize(html, {
+    FORBID_TAGS: [
+      'style',
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'iframe',
+      'object',
+      'embed',
+      'link',
+      'meta',
+    ],
+    // Pictures stay embedded (data: URIs from the package); nothing may be fetched from elsewhere.
+    ALLOWED_URI_REGEXP: /^data:image\//i,
+  })
+}
+
+/**
+ * Shows a fixed-size preview whole in a narrower pane: scaled down (never up) to the width it is
+ * given, so a slide in an 800 px window is seen entirely rather than cut at its right edge.
+ */
+function FitToWidth(props: { width: number; height: number; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null)
+  const [scale, setScale] = useState(1)
+  useEffect(() => {
+    const element = box.current
+    if (!element) return
+    const observer = new ResizeObserver(() => {
+      const available = element.clientWidth
+      setScale(available > 0 ? Math.min(1, available / props.width) : 1)
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [props.width])
+  return (
+    <div ref={box} className="slide-preview-fit" style={{ height: Math.ceil(props.height * scale) }}>
+      <div style={{ transform: `scale(${scale})`, transformOrigin: 'top left', width: props.width }}>
+        {props.children}
+      </div>
+    </div>
   )
 }
