@@ -32,12 +32,12 @@ const PAPER: PdfSpec = {
     { texts: [{ x: 72, y: 720, size: 12, text: 'Figure 2 shows the measured values.' }] },
   ],
 }
-/** The same paper with a sticky note on page 2: only the annotations differ. */
+/** The same paper with a sticky note on page 2, whose sentence also changed. */
 const ANNOTATED: PdfSpec = {
   pages: [
     PAPER.pages[0] ?? { texts: [] },
     {
-      ...(PAPER.pages[1] ?? { texts: [] }),
+      texts: [{ x: 72, y: 720, size: 12, text: 'Figure 2 shows the measured values in mm.' }],
       notes: [{ rect: [300, 700, 320, 720], text: 'Check the units of Figure 2' }],
     },
   ],
@@ -207,6 +207,18 @@ test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the w
   expect(await note.getAttribute('data-change')).toBe('added')
   expect(await note.innerText()).toContain('Check the units of Figure 2')
   expect(await note.innerText()).toContain('Sticky note')
+  // Page 2's drawing changed too: before and after are shown side by side at that page.
+  const changedPages = page.getByTestId('review-changed-pages')
+  expect(await changedPages.getByRole('button', { name: 'Page 2' }).getAttribute('aria-pressed')).toBe('true')
+  for (const side of ['before', 'after'])
+    await expect
+      .poll(
+        () => changedPages.getByTestId(`review-preview-${side}`).getByRole('textbox', { name: 'Page' }).inputValue(),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toBe('2')
   await page.screenshot({ path: join(ARTIFACTS, 'review-documents-pdf.png') })
   // "Show in reader" opens the paper in its tab at the note's page.
   await note.getByRole('button', { name: 'Show the Sticky note on page 2 in the reader' }).click()
