@@ -138,6 +138,7 @@ async function openReviewRow(page: Page, path: string) {
 
 test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the words, cells, slides and notes', async () => {
   scriptTurn()
+  const originals = new Map(DOCUMENTS.map((path) => [path, readFileSync(join(project, path))]))
   const page = await workspace.newPage({ viewport: { width: 1440, height: 900 } })
   const watch = await watchPage(page)
   await page.goto(host.url)
@@ -238,6 +239,14 @@ test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the w
   // The files on disk are the new versions, byte for byte.
   for (const path of DOCUMENTS)
     expect(readFileSync(join(project, path)).equals(readFileSync(join(project, 'incoming', path)))).toBe(true)
+
+  // Undo of the turn puts every document back byte for byte.
+  await page.getByTestId('turn-card').last().getByRole('button', { name: 'Undo', exact: true }).click()
+  await page.getByRole('button', { name: 'Undo 4 file(s)' }).click()
+  for (const path of DOCUMENTS)
+    await expect
+      .poll(() => readFileSync(join(project, path)).equals(originals.get(path) ?? Buffer.alloc(0)), { timeout: 20_000 })
+      .toBe(true)
   expect(watch.consoleErrors).toEqual([])
   expect(await watch.cspViolations()).toEqual([])
 })
