@@ -792,7 +792,6 @@ export const en = {
   'docDiff.story.endnotes': 'Endnotes',
   'docDiff.docx.none': 'No paragraph or cell changed.',
   'docDiff.docx.entries': 'Changed paragraphs and cells',
-  'docDiff.docx.entry': '{change}: {anchor} ({story})',
   'docDiff.docx.formatting': 'Formatting changes',
   'docDiff.xlsx.sheet': 'Sheet {name}',
   'docDiff.xlsx.renamedFrom': 'renamed from {name}',

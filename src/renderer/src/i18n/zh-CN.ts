@@ -777,7 +777,6 @@ export const zhCN: Record<MessageKey, string> = {
   'docDiff.story.endnotes': '尾注',
   'docDiff.docx.none': '没有段落或单元格被改动。',
   'docDiff.docx.entries': '改动的段落和单元格',
-  'docDiff.docx.entry': '{change}：{anchor}（{story}）',
   'docDiff.docx.formatting': '格式改动',
   'docDiff.xlsx.sheet': '工作表 {name}',
   'docDiff.xlsx.renamedFrom': '由 {name} 重命名',

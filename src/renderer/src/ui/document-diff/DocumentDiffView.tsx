@@ -118,7 +118,6 @@ function DocxView(props: { diff: DocxDiff }) {
               data-testid="docx-entry"
               data-change={entry.change}
               data-anchor={entry.after_anchor ?? entry.before_anchor ?? ''}
-              aria-label={t('docDiff.docx.entry', { change: t(`docDiff.change.${entry.change}`), anchor, story })}
             >
               <div className="docdiff-entry-head">
                 <ChangeBadge change={entry.change} />
