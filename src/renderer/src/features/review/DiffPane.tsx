@@ -7,7 +7,7 @@ import { BinaryPreview } from './BinaryPreview'
 import { DiffView, type LineAnchor } from '../../ui/diff/DiffView'
 import type { ReviewFile } from './use-review'
 import { ErrorLine } from '../../ui/ErrorLine'
-import { DOCUMENT_PATH, DocumentChanges } from './DocumentChanges'
+import { DocumentChanges, isDocumentRow } from './DocumentChanges'
 
 type DiffPage = ResultOf<'review.diff'>
 
@@ -36,7 +36,7 @@ type DiffPaneProps = {
  * any other file its bounded text diff or, for binaries, its before/after preview.
  */
 export function DiffPane(props: DiffPaneProps) {
-  if (DOCUMENT_PATH.test(props.file.path))
+  if (isDocumentRow(props.file))
     return (
       <DocumentChanges
         owner={props.owner}

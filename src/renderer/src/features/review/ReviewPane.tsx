@@ -10,7 +10,7 @@ import { useStore } from '../../ui/store'
 import { useTurnsWithChanges } from '../session'
 import { CommandNotes } from './CommandNotes'
 import { DiffPane } from './DiffPane'
-import { DOCUMENT_PATH } from './DocumentChanges'
+import { isDocumentRow } from './DocumentChanges'
 import type { LineAnchor } from '../../ui/diff'
 import { useScopeSlot } from '../../ui/project-scope'
 import { reviewStoreSlot, type ReviewViewState } from './review-store'
@@ -344,7 +344,7 @@ export default function ReviewPane(props: {
                   )}
                 </span>
                 <span className="review-spacer" />
-                {!DOCUMENT_PATH.test(file.path) && (
+                {!isDocumentRow(file) && (
                   <div className="segmented" role="group" aria-label={t('review.layout')}>
                     <button
                       type="button"
