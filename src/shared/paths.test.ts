@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { checkRelPath, joinRelPath, parentPath } from './paths'
+import { checkRelPath, copyName, joinRelPath, parentPath } from './paths'
 
 describe('root-relative paths', () => {
   test('the root is the empty path and nested paths split on "/"', () => {
@@ -33,4 +33,11 @@ describe('root-relative paths', () => {
     expect(parentPath('a/b')).toBe('a')
     expect(parentPath('a')).toBe('')
   })
+})
+
+test('a copy is named "(copy)", then "(copy N)", before the extension', () => {
+  expect(copyName('notes.md', 1)).toBe('notes (copy).md')
+  expect(copyName('notes.md', 3)).toBe('notes (copy 3).md')
+  expect(copyName('Makefile', 1)).toBe('Makefile (copy)')
+  expect(copyName('.env', 2)).toBe('.env (copy 2)')
 })

@@ -86,3 +86,14 @@ export function dependencyFolderOf(path: string): string | null {
   const at = segments.slice(0, -1).findIndex((segment) => DEPENDENCY_FOLDERS.has(segment))
   return at < 0 ? null : segments.slice(0, at + 1).join('/')
 }
+
+/**
+ * The name of a copy of `name`: `notes.md` → `notes (copy).md`, then `notes (copy 2).md`; a name
+ * without an extension (or a dot file) gets the suffix at the end. The editor's "save mine as a
+ * copy" and the explorer's paste both name copies this way.
+ */
+export function copyName(name: string, attempt: number): string {
+  const dot = name.lastIndexOf('.')
+  const suffix = attempt <= 1 ? ' (copy)' : ` (copy ${attempt})`
+  return dot > 0 ? `${name.slice(0, dot)}${suffix}${name.slice(dot)}` : `${name}${suffix}`
+}

@@ -155,9 +155,27 @@ export async function editSlideText(
       message: `Slide ${edit.slide} has no text box with id ${edit.shapeId}.`,
     }
   }
+  const updated = rewriteTextBody(xml, shape.body, edit.paragraphs)
+  if (updated === undefined) return { kind: 'ok', bytes, changedParts: [] }
+  return { kind: 'ok', bytes: await pkg.rewrite(new Map([[part, updated]])), changedParts: [part] }
+}
+
+/** The paragraphs (`a:p`) of a text body (`p:txBody`, `a:txBody`) as text, soft breaks as U+000B. */
+export function textBodyParagraphs(xml: string, body: XmlElement): string[] {
+  return children(xml, body)
+    .filter((c) => c.name === 'a:p')
+    .map((p) => paragraphText(xml, p))
+}
+
+/**
+ * The part's XML with the paragraphs of one text body replaced by `paragraphs` (unchanged ones
+ * left as written, changed ones keeping the formatting of the text that stays); `undefined` when
+ * nothing changes. Works on a shape's `p:txBody` and on a table cell's `a:txBody` alike.
+ */
+export function rewriteTextBody(xml: string, body: XmlElement, paragraphs: readonly string[]): string | undefined {
   const splices: Splice[] = []
-  const wanted = edit.paragraphs.length === 0 ? [''] : edit.paragraphs
-  const existing = shape.paragraphs
+  const wanted = paragraphs.length === 0 ? [''] : paragraphs
+  const existing = children(xml, body).filter((c) => c.name === 'a:p')
   for (let i = 0; i < Math.max(wanted.length, existing.length); i++) {
     const paragraph = existing[i]
     const text = wanted[i]
@@ -168,15 +186,14 @@ export async function editSlideText(
       splices.push({ start: paragraph.start, end: paragraph.end, text: '' })
     } else if (text !== undefined) {
       const template = existing[existing.length - 1]
-      const at = template ? template.end : shape.body.innerEnd
+      const at = template ? template.end : body.innerEnd
       splices.push({ start: at, end: at, text: newParagraph(xml, template, text) })
     }
   }
-  if (splices.length === 0) return { kind: 'ok', bytes, changedParts: [] }
+  if (splices.length === 0) return undefined
   // Inserted paragraphs follow the last one in order: give equal offsets a stable order.
   const ordered = splices.map((s, i) => ({ ...s, order: i }))
-  const updated = applyInOrder(xml, ordered)
-  return { kind: 'ok', bytes: await pkg.rewrite(new Map([[part, updated]])), changedParts: [part] }
+  return applyInOrder(xml, ordered)
 }
 
 function applyInOrder(xml: string, splices: Array<Splice & { order: number }>): string {

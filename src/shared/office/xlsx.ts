@@ -23,7 +23,7 @@ import { openPackage, PackageError, type OfficePackage } from './zip'
  * library drops charts and comments).
  */
 
-const MAIN_NS = [
+export const MAIN_NS = [
   'http://schemas.openxmlformats.org/spreadsheetml/2006/main',
   'http://purl.oclc.org/ooxml/spreadsheetml/main',
 ]
@@ -116,14 +116,14 @@ export type CellEditRefusal =
   | 'table-header'
   | 'not-a-number'
 
-interface Workbook {
+export interface Workbook {
   readonly pkg: OfficePackage
   readonly part: string
   readonly xml: string
   readonly sheets: SheetInfo[]
 }
 
-async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
+export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   const pkg = await openPackage(bytes)
   const part = await mainPart(pkg)
   if (part === undefined || !pkg.has(part)) throw new PackageError('missing-part', 'The package has no workbook.')
@@ -149,7 +149,7 @@ async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
  * The number format of each cell style (`cellXfs`, by index): a custom code from `numFmts`, or a
  * built-in id. The General format (id 0) is left out: such numbers are shown as stored.
  */
-async function cellNumberFormats(book: Workbook): Promise<Array<string | number | undefined>> {
+export async function cellNumberFormats(book: Workbook): Promise<Array<string | number | undefined>> {
   const rel = (await relationshipsOf(book.pkg, book.part)).find((r) => r.type === 'styles')
   if (!rel) return []
   const xml = await book.pkg.textOrNull(rel.target)
@@ -225,7 +225,7 @@ export async function readSheet(bytes: Uint8Array, sheetName: string): Promise<S
   return { name: sheet.name, cells, rows, columns, merges, date1904 }
 }
 
-async function sharedStrings(book: Workbook): Promise<string[]> {
+export async function sharedStrings(book: Workbook): Promise<string[]> {
   const rel = (await relationshipsOf(book.pkg, book.part)).find((r) => r.type === 'sharedStrings')
   if (!rel) return []
   const xml = await book.pkg.textOrNull(rel.target)
@@ -243,18 +243,18 @@ async function sharedStrings(book: Workbook): Promise<string[]> {
   })
 }
 
-interface PlacedRow {
+export interface PlacedRow {
   readonly element: XmlElement
   readonly row: number
   readonly explicit: boolean
 }
 
-interface PlacedCell extends CellAddress {
+export interface PlacedCell extends CellAddress {
   readonly element: XmlElement
   readonly explicit: boolean
 }
 
-function rowsOf(xml: string, data: XmlElement, p: string): PlacedRow[] {
+export function rowsOf(xml: string, data: XmlElement, p: string): PlacedRow[] {
   const rows: PlacedRow[] = []
   let previous = 0
   for (const element of children(xml, data)) {
@@ -267,7 +267,7 @@ function rowsOf(xml: string, data: XmlElement, p: string): PlacedRow[] {
   return rows
 }
 
-function cellsOf(xml: string, row: PlacedRow, p: string): PlacedCell[] {
+export function cellsOf(xml: string, row: PlacedRow, p: string): PlacedCell[] {
   const cells: PlacedCell[] = []
   let previous = 0
   for (const element of children(xml, row.element)) {
@@ -285,19 +285,19 @@ function* walkCells(xml: string, data: XmlElement, p: string): Generator<PlacedC
   for (const row of rowsOf(xml, data, p)) yield* cellsOf(xml, row, p)
 }
 
-interface Range {
+export interface Range {
   readonly from: CellAddress
   readonly to: CellAddress
 }
 
-function parseRange(ref: string): Range | undefined {
+export function parseRange(ref: string): Range | undefined {
   const [a, b] = ref.split(':')
   const from = a === undefined ? undefined : parseAddress(a)
   const to = b === undefined ? from : parseAddress(b)
   return from && to ? { from, to } : undefined
 }
 
-function inRange(range: Range, cell: CellAddress): boolean {
+export function inRange(range: Range, cell: CellAddress): boolean {
   return (
     cell.column >= range.from.column &&
     cell.column <= range.to.column &&
@@ -446,7 +446,7 @@ function dropCachedResults(
 }
 
 /** Attribute changes collected per start tag, turned into one splice per tag. */
-class TagEdits {
+export class TagEdits {
   private readonly edits = new Map<number, { element: XmlElement; changes: Array<[string, string | null]> }>()
   constructor(private readonly xml: string) {}
   set(element: XmlElement, name: string, value: string | null): void {
@@ -468,13 +468,13 @@ function refuse(reason: CellEditRefusal, message: string): CellEditOutcome {
   return { kind: 'refused', reason, message }
 }
 
-function formatRange(range: Range): string {
+export function formatRange(range: Range): string {
   const from = formatAddress(range.from)
   const to = formatAddress(range.to)
   return from === to ? from : `${from}:${to}`
 }
 
-function cellXml(p: string, address: string, style: string | undefined, input: CellInput): string {
+export function cellXml(p: string, address: string, style: string | undefined, input: CellInput): string {
   const s = style === undefined ? '' : ` s="${style}"`
   switch (input.kind) {
     case 'empty':
@@ -495,6 +495,18 @@ function cellXml(p: string, address: string, style: string | undefined, input: C
 }
 
 async function tableHeaderAt(pkg: OfficePackage, sheetPart: string, cell: CellAddress): Promise<string | undefined> {
+  const header = (await tableHeaderRows(pkg, sheetPart)).find(
+    ({ range }) => cell.row === range.from.row && cell.column >= range.from.column && cell.column <= range.to.column,
+  )
+  return header?.name
+}
+
+/** The tables on a sheet that have a header row (whose cells are the tables' column names). */
+export async function tableHeaderRows(
+  pkg: OfficePackage,
+  sheetPart: string,
+): Promise<Array<{ name: string; range: Range }>> {
+  const found: Array<{ name: string; range: Range }> = []
   for (const rel of await relationshipsOf(pkg, sheetPart)) {
     if (rel.type !== 'table' || rel.external) continue
     const xml = await pkg.textOrNull(rel.target)
@@ -504,14 +516,12 @@ async function tableHeaderAt(pkg: OfficePackage, sheetPart: string, cell: CellAd
     const attributes = attributesAt(xml, table.start)
     const range = parseRange(attributes.get('ref') ?? '')
     if (!range || attributes.get('headerRowCount') === '0') continue
-    if (cell.row === range.from.row && cell.column >= range.from.column && cell.column <= range.to.column) {
-      return attributes.get('displayName') ?? attributes.get('name') ?? ''
-    }
+    found.push({ name: attributes.get('displayName') ?? attributes.get('name') ?? '', range })
   }
-  return undefined
+  return found
 }
 
-async function withFullCalcOnLoad(book: Workbook): Promise<string> {
+export async function withFullCalcOnLoad(book: Workbook): Promise<string> {
   const xml = await book.pkg.text(book.part)
   const p = prefixFor(xml, MAIN_NS) ?? ''
   const calcPr = findFirst(xml, `${p}calcPr`)
@@ -532,7 +542,7 @@ async function withFullCalcOnLoad(book: Workbook): Promise<string> {
   return applySplices(xml, [{ start: at, end: at, text: `<${p}calcPr fullCalcOnLoad="1"/>` }])
 }
 
-async function dropCalcChain(book: Workbook, changes: Map<string, string | null>): Promise<void> {
+export async function dropCalcChain(book: Workbook, changes: Map<string, string | null>): Promise<void> {
   const relsPart = book.part.replace(/([^/]+)$/, '_rels/$1.rels')
   const rel = (await relationshipsOf(book.pkg, book.part)).find((r) => r.type === 'calcChain')
   if (!rel) return

@@ -6,13 +6,13 @@ import { MAX_DRAFTS, MAX_DRAFT_BYTES } from '../drafts'
 import { Compare } from './Compare'
 import type { TextWorkingCopy } from './working-copy/text-working-copy'
 import { Alert } from '../../ui/Alert'
+import { baseName, copyName, parentPath } from '../../../../shared/paths'
 
 /** `notes.md` → `notes (copy).md`; a name without an extension gets the suffix at the end. */
 export function copyPathOf(path: string, attempt = 1): string {
-  const slash = path.lastIndexOf('/')
-  const dot = path.lastIndexOf('.')
-  const suffix = attempt === 1 ? ' (copy)' : ` (copy ${attempt})`
-  return dot > slash + 1 ? `${path.slice(0, dot)}${suffix}${path.slice(dot)}` : `${path}${suffix}`
+  const folder = parentPath(path)
+  const name = copyName(baseName(path), attempt)
+  return folder === '' ? name : `${folder}/${name}`
 }
 
 /**

@@ -1,4 +1,4 @@
-import { baseName, parentPath } from '../../../../shared/paths'
+import { baseName, copyName, parentPath } from '../../../../shared/paths'
 import type { ResultOf } from '../../../../shared/protocol'
 import type { RequestClient, RequestOutcome } from '../../transport'
 import type { ScopeSlot } from '../../ui/project-scope'
@@ -24,10 +24,7 @@ export const MAX_COPY_NAMES = 20
  */
 export function pastedCopyPath(source: string, folder: string, attempt: number): string {
   const name = baseName(source)
-  const dot = name.lastIndexOf('.')
-  const suffix = attempt === 1 ? ' (copy)' : ` (copy ${attempt})`
-  const candidate =
-    attempt === 0 ? name : dot > 0 ? `${name.slice(0, dot)}${suffix}${name.slice(dot)}` : `${name}${suffix}`
+  const candidate = attempt === 0 ? name : copyName(name, attempt)
   return folder === '' ? candidate : `${folder}/${candidate}`
 }
 
