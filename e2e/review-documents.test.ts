@@ -73,10 +73,6 @@ const workspace = useWorkspace({
       await edited(join(project, 'report.docx'), 'word/document.xml', '1.0 Dated 06/22/2015', '2.0 Dated 12/03/2026'),
     )
     writeFileSync(
-      join(project, 'incoming/budget.xlsx'),
-      await edited(join(project, 'budget.xlsx'), 'xl/worksheets/sheet1.xml', '<v>41229</v>', '<v>41300</v>'),
-    )
-    writeFileSync(
       join(project, 'incoming/deck.pptx'),
       await edited(
         join(project, 'deck.pptx'),
@@ -96,8 +92,13 @@ beforeAll(() => {
 })
 
 const DOCUMENTS = ['report.docx', 'budget.xlsx', 'deck.pptx', 'paper.pdf'] as const
+/** Published whole from `incoming/`; the spreadsheet is edited in place by `office_edit`. */
+const PUBLISHED = ['report.docx', 'deck.pptx', 'paper.pdf'] as const
 
-/** One turn: the model publishes each new version over the original, one `write` per document. */
+/**
+ * One turn: the model reads the four documents, publishes the new report, deck and paper (one
+ * `write` each), and sets a date in the spreadsheet plus a formula that depends on it.
+ */
 function scriptTurn(): void {
   llm.enqueue(
     // The agent reads a file before replacing it (spec 05).
@@ -118,7 +119,19 @@ function scriptTurn(): void {
       steps: [
         {
           toolCalls: [
-            { id: `call_doc_${index}`, name: 'write', input: { file_path: path, source_path: `incoming/${path}` } },
+            path === 'budget.xlsx'
+              ? {
+                  id: `call_doc_${index}`,
+                  name: 'office_edit',
+                  input: {
+                    path,
+                    edits: [
+                      { op: 'set_cells', range: 'C3', values: [[41300]] },
+                      { op: 'set_cells', range: 'Z1', values: [['=C3+1']] },
+                    ],
+                  },
+                }
+              : { id: `call_doc_${index}`, name: 'write', input: { file_path: path, source_path: `incoming/${path}` } },
           ],
         },
       ],
@@ -174,7 +187,7 @@ test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the w
   await expect.poll(() => row('report.docx').getByTestId('review-doc-counts').innerText()).toContain('¶')
   expect(await row('report.docx').getAttribute('aria-label')).toBeNull()
   expect(await row('report.docx').innerText()).toMatch(/paragraphs? changed/)
-  expect(await row('budget.xlsx').getByTestId('review-doc-counts').innerText()).toContain('1 cell')
+  expect(await row('budget.xlsx').getByTestId('review-doc-counts').innerText()).toContain('2 cells')
   expect(await row('deck.pptx').getByTestId('review-doc-counts').innerText()).toContain('~1 slide')
   expect(await row('paper.pdf').getByTestId('review-doc-counts').innerText()).toContain('+1 note')
 
@@ -190,6 +203,10 @@ test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the w
   const cell = page.getByTestId('xlsx-cell').filter({ has: page.getByRole('rowheader', { name: 'C3' }) })
   await expect.poll(() => cell.count()).toBe(1)
   expect(await cell.locator('td').allInnerTexts()).toHaveLength(2)
+  // The new formula cell: empty before, its computed value with the formula under it after.
+  const formula = page.getByTestId('xlsx-cell').filter({ has: page.getByRole('rowheader', { name: 'Z1' }) })
+  expect(await formula.locator('td').first().innerText()).toBe('(empty)')
+  expect(await formula.locator('td').last().innerText()).toMatch(/^41301\s*=C3\+1$/)
   await page.screenshot({ path: join(ARTIFACTS, 'review-documents-xlsx.png') })
 
   await openReviewRow(page, 'deck.pptx')
@@ -237,7 +254,7 @@ test('a turn changes a DOCX, XLSX, PPTX and PDF: approvals and Review show the w
   await expect.poll(() => pageBox.inputValue(), { timeout: 20_000 }).toBe('2')
 
   // The files on disk are the new versions, byte for byte.
-  for (const path of DOCUMENTS)
+  for (const path of PUBLISHED)
     expect(readFileSync(join(project, path)).equals(readFileSync(join(project, 'incoming', path)))).toBe(true)
 
   // Undo of the turn puts every document back byte for byte.
