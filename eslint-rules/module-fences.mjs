@@ -12,6 +12,8 @@ export const CORE_LAYERS = {
   events: [],
   paging: [],
   git: [],
+  // DOCX/XLSX/PPTX/PDF views, edits and diffs in a bounded worker (issue 26); pure over bytes.
+  documents: [],
   'project-fs': ['platform'],
   store: ['platform'],
   journal: ['actions', 'store', 'platform', 'project-fs', 'events'],
@@ -48,6 +50,7 @@ export const CORE_LAYERS = {
     'project-fs',
     'files',
     'snapshot',
+    'documents',
   ],
   office: ['actions', 'store', 'journal', 'files', 'platform', 'project-fs', 'events'],
   watch: ['actions', 'git', 'journal', 'platform', 'project-fs', 'events'],
@@ -62,6 +65,7 @@ export const CORE_LAYERS = {
     'changes',
     'events',
     'snapshot',
+    'documents',
   ],
 }
 

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { Worker } from 'node:worker_threads'
 import { describe, expect, test } from 'vitest'
+import { makeDocx } from './support/office-fixtures'
 
 // `npm test` builds before it runs vitest; these check what the build hands to each shell.
 const OUT = join(__dirname, '..', 'out')
@@ -44,5 +46,28 @@ describe('build output', () => {
     expect(code).toMatch(/text-[\w-]+\.js/)
     // Spec 12: no compressed first-screen script chunk over 350 KiB.
     expect(gzipSync(Buffer.from(code)).length).toBeLessThan(350 * 1024)
+  })
+
+  test('the documents worker is built and runs the real formats there, pdf.js included (issue 26)', async () => {
+    const worker = new Worker(join(OUT, 'main', 'documents-worker.js'))
+    const ask = (job: Record<string, unknown>, transfer: ArrayBuffer[]) =>
+      new Promise<{ kind: string; value?: { text?: string } }>((resolve, reject) => {
+        worker.once('message', resolve)
+        worker.once('error', reject)
+        worker.postMessage(job, transfer)
+      })
+    try {
+      const pdf = new Uint8Array(
+        readFileSync(join(__dirname, '..', '..', '..', 'shared', 'corpus', 'pdf', 'pdfjs-rotation.pdf')),
+      ).buffer
+      const pdfView = await ask({ id: 1, op: 'read', format: 'pdf', bytes: pdf, request: { limit: 1 } }, [pdf])
+      expect(pdfView).toMatchObject({ kind: 'done', value: { op: 'read' } })
+      expect(pdfView.value?.text).toMatch(/^PDF: \d+ page/)
+      const docx = new Uint8Array(await makeDocx('<w:p><w:r><w:t>Built and read</w:t></w:r></w:p>')).buffer
+      const docxView = await ask({ id: 2, op: 'read', format: 'docx', bytes: docx, request: {} }, [docx])
+      expect(docxView.value?.text).toContain('Built and read')
+    } finally {
+      await worker.terminate()
+    }
   })
 })

@@ -1,4 +1,4 @@
-import type { AgentOptions, Core } from '../../src/main/core'
+import type { AgentOptions, Core, CoreOptions } from '../../src/main/core'
 import type { EventFrame, TurnPart } from '../../src/shared/protocol'
 import { openProject, startCore } from './core'
 import type { FakeLlmServer } from './fake-llm'
@@ -49,10 +49,12 @@ export async function agentFixture(
     mode?: 'ask' | 'accept-edits' | 'auto'
     agent?: AgentOptions
     dataDir?: string
+    documentLimits?: CoreOptions['documentLimits']
   } = {},
 ) {
   const core = startCore({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.documentLimits ? { documentLimits: options.documentLimits } : {}),
     agent: {
       cliProvider: { kind: options.kind ?? 'openai-compatible', base_url: fake.url, model: 'fake-model' },
       env: { RETRACE_API_KEY: 'test-key' },

@@ -35,6 +35,7 @@ export function startCore(
     reviewSnapshotRows?: number
     office?: CoreOptions['office']
     contentSearch?: CoreOptions['contentSearch']
+    documentLimits?: CoreOptions['documentLimits']
   } = {},
 ): Core {
   const core = createCore({
@@ -47,6 +48,7 @@ export function startCore(
     ...(options.reviewSnapshotRows !== undefined ? { reviewSnapshotRows: options.reviewSnapshotRows } : {}),
     ...(options.office !== undefined ? { office: options.office } : {}),
     ...(options.contentSearch !== undefined ? { contentSearch: options.contentSearch } : {}),
+    ...(options.documentLimits !== undefined ? { documentLimits: options.documentLimits } : {}),
   })
   cores.push(core)
   return core

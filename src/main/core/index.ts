@@ -25,6 +25,7 @@ import {
 import { createProjectsModule } from './projects'
 import { createCodePort, createRestoreModule } from './restore'
 import { createReviewModule } from './review'
+import { createDocumentsModule, type DocumentLimits } from './documents'
 import { createSnapshotModule } from './snapshot'
 import { createWatchModule } from './watch'
 
@@ -70,6 +71,8 @@ export interface CoreOptions {
   readonly contentSearch?: ContentSearchOptions
   /** Office documents (spec 10): bundle pin, LibreOffice detection and limits. */
   readonly office?: OfficeModuleOptions
+  /** The document tools' and Review's bounds (issue 26): time, heap and bytes of one document job. */
+  readonly documentLimits?: Partial<DocumentLimits>
 }
 
 export interface AgentOptions {
@@ -188,7 +191,10 @@ export function createCore(options: CoreOptions): Core {
       ),
   })
   conversation.onSessionPurged(restore.forgetSession)
+  // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
+  const documents = createDocumentsModule({ limits: options.documentLimits })
   const review = createReviewModule({
+    documents,
     journal,
     sessionOf: conversation.sessionOf,
     snapshotsOf: snapshots.of,
@@ -217,6 +223,7 @@ export function createCore(options: CoreOptions): Core {
     cliProvider: options.agent?.cliProvider,
     ollamaUrl: options.agent?.ollamaUrl,
     loop: options.agent?.loop,
+    documents,
     ready: () => agentReady,
   })
   const agentReady = ready.then(() => agent.recover())
@@ -289,6 +296,7 @@ export function createCore(options: CoreOptions): Core {
       clearTimeout(gcTimer)
       watch.dispose()
       review.dispose()
+      documents.dispose()
       files.dispose()
       office.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with

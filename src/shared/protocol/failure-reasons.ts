@@ -23,6 +23,10 @@ export const FAILURE_REASONS = {
     'turn-finished',
   ],
   INVALID_REQUEST: [
+    'damaged',
+    'merged-cell',
+    'shape-mismatch',
+    'wrong-format',
     'bad-base-url',
     'bad-base64',
     'content-xor-base64',
@@ -50,6 +54,11 @@ export const FAILURE_REASONS = {
     'unexpected-key',
   ],
   NOT_FOUND: [
+    'missing-anchor',
+    'no-such-annotation',
+    'no-such-sheet',
+    'no-such-slide',
+    'no-text-found',
     'no-branch',
     'no-checkpoint',
     'no-file',
@@ -89,6 +98,7 @@ export const FAILURE_REASONS = {
   STALE_PLAN: ['alignment-changed', 'plan-changed'],
   STALE_SNAPSHOT: ['bad-cursor', 'basis-changed', 'cursor-mismatch', 'evicted', 'query-mismatch'],
   TOO_LARGE: [
+    'document-limit',
     'part-bytes',
     'package-bytes',
     'compression-ratio',
@@ -147,6 +157,9 @@ export const FAILURE_REASONS = {
     'unpinned',
   ],
   UNSUPPORTED: [
+    'convert-first',
+    'encrypted',
+    'unsupported-content',
     'binary',
     'command-line-provider',
     'directory-not-empty',

@@ -1,5 +1,6 @@
 import { fail, ok, type ProjectSummary, type ProviderKind } from '../../../shared/protocol'
 import type { ModuleActions } from '../actions'
+import type { DocumentsModule } from '../documents'
 import type { EventBus } from '../events'
 import type { ConversationModule } from '../conversation'
 import { workspaceCounters, type JournalModule } from '../journal'
@@ -46,6 +47,8 @@ export function createAgentModule(deps: {
   cliProvider?: { kind: ProviderKind; base_url: string; model: string } | undefined
   ollamaUrl?: string | null | undefined
   loop?: Partial<LoopSettings> | undefined
+  /** The documents module (issue 26): the document tools and approval cards use it. */
+  documents?: DocumentsModule | undefined
   /** Prompts wait for start-up recovery (of the journal, then of earlier turns). */
   ready: () => Promise<unknown>
 }): AgentModule {
@@ -74,6 +77,7 @@ export function createAgentModule(deps: {
     onCommitted: journal.announceReceipt,
     log: deps.log,
     beginTurn: deps.history.beginTurn,
+    documents: deps.documents,
     snapshots: (scope) => {
       const project = deps.snapshotsOf(scope.projectId, scope.root)
       const treeOf = (capture: { kind: string; hash?: string }) =>

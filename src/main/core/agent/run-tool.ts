@@ -65,7 +65,11 @@ export async function runTool(
         finishWith({ kind: 'error', code: preview.error.code, message: preview.error.message })
         return
       }
-      const described = describeChanges(preview.result, definition.sourcesOf?.(input, context.root))
+      const described = await describeChanges(
+        preview.result,
+        definition.sourcesOf?.(input, context.root),
+        context.documents,
+      )
       request = described.request
       approved = described.fingerprints
     } else {

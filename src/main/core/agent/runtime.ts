@@ -11,6 +11,7 @@ import {
   type SessionRecord,
   type Turn,
 } from '../conversation'
+import type { DocumentsModule } from '../documents'
 import type { Journal, Receipt, Workspace } from '../journal'
 import { resourceShortageOf, statement, type BlobStore, type Database, type Digest } from '../store'
 import type { EventBus } from '../events'
@@ -47,6 +48,8 @@ export interface AgentRuntimeDependencies {
   readonly closeAbandonedWindows?: (turnIds: readonly string[]) => void
   /** The full file list of a patch part whose stored list was cut short. */
   readonly patchFiles?: (session: SessionRecord, patch: PatchPart) => Promise<readonly string[] | null>
+  /** DOCX/XLSX/PPTX/PDF reading, editing and diffing for the document tools and approvals (issue 26). */
+  readonly documents?: DocumentsModule | undefined
   /** Begins a turn (the conversation module's, which knows when a restore holds the session). */
   readonly beginTurn: (session: SessionRecord, text: string) => Outcome<Turn>
 }
@@ -257,6 +260,7 @@ export function createAgentRuntime(deps: AgentRuntimeDependencies): AgentRuntime
       limits: deps.journal.limits,
       patternBudgetMs: deps.settings.patternBudgetMs,
       reads,
+      ...(deps.documents ? { documents: deps.documents } : {}),
       // Computed per command: a provider added or re-keyed during the session is covered at once.
       commandEnvironment: () => commandEnvironment(process.env, deps.providers.keyVariables()),
       commandGroups: {

@@ -13,12 +13,14 @@ import { turnUndone } from '../restore'
 import { scopeVersion, type JournalModule, type Receipt } from '../journal'
 import { createCursorSigner, createSnapshotStore } from '../paging'
 import type { ProjectSnapshots } from '../snapshot'
+import type { DocumentsModule } from '../documents'
 import { reviewCommandNotes } from './command-notes'
 import { commandRows } from './command-rows'
 import { createDiffRunner, type DiffRunner } from './diff-runner'
 import { pageReviewDiff } from './review-diff'
 import { pageReviewFiles, type ReviewPaging } from './review-files'
 import { reviewPreview } from './review-preview'
+import { createDocumentDiffCache, reviewDocument, withDocumentCounts } from './review-document'
 import { branchReceipts, rowsFromReceipts, turnReceipts, type ReviewRow } from './scope-candidates'
 import { workspaceBasis, workspaceRows, workspaceSubScope } from './workspace-scope'
 
@@ -37,6 +39,8 @@ export function createReviewModule(deps: {
   diffBudgetMs?: number | undefined
   pinQuotaBytes?: number | undefined
   snapshotRows?: number | undefined
+  /** Issue 26: what changed inside DOCX/XLSX/PPTX/PDF rows. */
+  documents: DocumentsModule
   /** Recorded contents reach the previews through the byte transfer. */
   issueBlob: (digest: string, size: number, mime: string) => string
 }): ReviewModule {
@@ -49,6 +53,15 @@ export function createReviewModule(deps: {
     snapshots: createSnapshotStore<ReviewRow>({ maxItems: deps.snapshotRows ?? 500_000, ttlMs: 10 * 60 * 1000 }),
   }
   const diffRunner = createDiffRunner()
+  const documentDiffs = createDocumentDiffCache(deps.documents, blobs)
+  const completePage = (rows: readonly ReviewRow[]) => withDocumentCounts(rows, documentDiffs)
+  // A workspace snapshot holds only while git's status, the index and the worktree are as listed.
+  const stillCurrentFor = (context: ProjectRequestContext) => async (basis: string) => {
+    const marker = `${context.project.project_id}|workspace:`
+    if (!basis.startsWith(marker)) return true
+    const current = await workspaceBasis(context.project.root)
+    return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
+  }
   const pinLimits = {
     ...limits,
     ...(deps.pinQuotaBytes !== undefined ? { pinQuotaBytes: deps.pinQuotaBytes } : {}),
@@ -81,6 +94,7 @@ export function createReviewModule(deps: {
         }
         return rows.result
       },
+      completePage,
     )
     return failure ?? paged
   }
@@ -158,6 +172,7 @@ export function createReviewModule(deps: {
             // Snapshots that expired are listed nowhere rather than guessed at.
             return marked(fromCommands.kind === 'ok' ? [...rows, ...fromCommands.result] : rows)
           },
+          completePage,
         )
         // Issue 23: what the turn's commands changed that is not among the rows is said with page
         // one (whatever the filter: it is about the turn, not about the rows shown).
@@ -174,19 +189,12 @@ export function createReviewModule(deps: {
           context.project.project_id,
           payload,
           deps.diffBudgetMs,
-          async (basis) => {
-            // A workspace snapshot holds only while git's status, the index and the worktree are as listed.
-            const marker = `${context.project.project_id}|workspace:`
-            if (!basis.startsWith(marker)) return true
-            const current = await workspaceBasis(context.project.root)
-            return current.kind === 'ok' && basis.endsWith(`:${current.result.basis}`)
-          },
+          stillCurrentFor(context),
         ),
       'review.preview': async (payload, context) =>
         reviewPreview(paging, blobs, context.project.project_id, payload, deps.issueBlob),
-      // Placeholder until the documents module answers (issue 26).
-      'review.document': async () =>
-        ok({ kind: 'unreadable' as const, reason: 'not-a-document' as const, message: 'Not computed yet.' }),
+      'review.document': async (payload, context) =>
+        reviewDocument(paging, documentDiffs, context.project.project_id, payload, stillCurrentFor(context)),
     },
   }
 }

@@ -70,6 +70,8 @@ export async function pageReviewFiles(
   payload: Payload,
   basis: string,
   compute: () => Promise<ReviewRow[]>,
+  /** Completes the rows of the page being returned (issue 26: document counts), never the snapshot. */
+  completePage: (rows: readonly ReviewRow[]) => Promise<readonly ReviewRow[]> = async (rows) => rows,
 ): Promise<Outcome<Result>> {
   const { cursor: _cursor, ...query } = payload
   const queryKey = canonicalJson({ ...query, session_id: owner.session_id })
@@ -93,7 +95,7 @@ export async function pageReviewFiles(
     snapshotId = snapshot.snapshot_id
     items = snapshot.items
   }
-  const page = items.slice(offset, offset + REVIEW_PAGE_SIZE)
+  const page = await completePage(items.slice(offset, offset + REVIEW_PAGE_SIZE))
   const next = offset + REVIEW_PAGE_SIZE
   return ok({
     snapshot_id: snapshotId,

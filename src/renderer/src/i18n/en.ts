@@ -1113,6 +1113,24 @@ export const en = {
   'failure.STALE_SNAPSHOT.basis-changed': 'The review list changed; reload it and try again.',
   'failure.STALE_SNAPSHOT.cursor-mismatch': 'The review list changed; reload it and try again.',
   'failure.STALE_SNAPSHOT.query-mismatch': 'The review list changed; reload it and try again.',
+  // Issue 26: the agent's document tools.
+  'failure.INVALID_REQUEST.damaged': '"{path}" is damaged or incomplete and cannot be read as a document.',
+  'failure.INVALID_REQUEST.merged-cell':
+    'The change touches a merged cell of "{path}"; change the merged range’s first cell instead.',
+  'failure.INVALID_REQUEST.shape-mismatch':
+    'The change does not fit that part of "{path}" (a shape or cell of another kind).',
+  'failure.INVALID_REQUEST.wrong-format': '"{path}" is not the kind of document this change is for.',
+  'failure.NOT_FOUND.missing-anchor':
+    'A paragraph, cell or shape named in the change is not in "{path}"; read it again.',
+  'failure.NOT_FOUND.no-such-annotation': 'An annotation named in the change is not in "{path}"; read it again.',
+  'failure.NOT_FOUND.no-such-sheet': 'A sheet named in the change is not in "{path}".',
+  'failure.NOT_FOUND.no-such-slide': 'A slide named in the change is not in "{path}".',
+  'failure.NOT_FOUND.no-text-found': 'The text to mark was not found on that page of "{path}".',
+  'failure.TOO_LARGE.document-limit': '"{path}" is too large to read or change as a document.',
+  'failure.UNSUPPORTED.convert-first':
+    '"{path}" must be converted to DOCX, XLSX or PPTX before its content can be read or changed.',
+  'failure.UNSUPPORTED.encrypted': '"{path}" is protected with a password, so its content cannot be read or changed.',
+  'failure.UNSUPPORTED.unsupported-content': '"{path}" holds content that cannot be changed safely this way.',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -1073,4 +1073,18 @@ export const zhCN: Record<MessageKey, string> = {
   'failure.STALE_SNAPSHOT.basis-changed': '审查列表已变化；请重新加载后再试。',
   'failure.STALE_SNAPSHOT.cursor-mismatch': '审查列表已变化；请重新加载后再试。',
   'failure.STALE_SNAPSHOT.query-mismatch': '审查列表已变化；请重新加载后再试。',
+  // Issue 26: the agent's document tools.
+  'failure.INVALID_REQUEST.damaged': '“{path}”已损坏或不完整，无法作为文档读取。',
+  'failure.INVALID_REQUEST.merged-cell': '此更改涉及“{path}”中的合并单元格；请改为修改合并区域的第一个单元格。',
+  'failure.INVALID_REQUEST.shape-mismatch': '此更改与“{path}”中的该部分不符（形状或单元格类型不同）。',
+  'failure.INVALID_REQUEST.wrong-format': '“{path}”不是此更改所针对的文档类型。',
+  'failure.NOT_FOUND.missing-anchor': '更改中指定的段落、单元格或形状不在“{path}”中；请重新读取。',
+  'failure.NOT_FOUND.no-such-annotation': '更改中指定的批注不在“{path}”中；请重新读取。',
+  'failure.NOT_FOUND.no-such-sheet': '更改中指定的工作表不在“{path}”中。',
+  'failure.NOT_FOUND.no-such-slide': '更改中指定的幻灯片不在“{path}”中。',
+  'failure.NOT_FOUND.no-text-found': '在“{path}”的该页上未找到要标记的文本。',
+  'failure.TOO_LARGE.document-limit': '“{path}”太大，无法作为文档读取或修改。',
+  'failure.UNSUPPORTED.convert-first': '必须先将“{path}”转换为 DOCX、XLSX 或 PPTX，才能读取或修改其内容。',
+  'failure.UNSUPPORTED.encrypted': '“{path}”受密码保护，无法读取或修改其内容。',
+  'failure.UNSUPPORTED.unsupported-content': '“{path}”包含无法以此方式安全修改的内容。',
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { Outcome } from '../../../../shared/protocol'
 import type { JournalLimits, MutatorContext, PlannedChange, Receipt } from '../../journal'
+import type { DocumentsModule } from '../../documents'
 import type { CommandGroupRecord, RecordOutcome } from '../command-groups'
 import type { ReadRecords } from '../read-records'
 
@@ -40,6 +41,12 @@ export interface ToolContext {
    * rule without any configured provider.
    */
   readonly commandEnvironment?: () => Record<string, string>
+  /**
+   * Reads, changes and compares DOCX, XLSX, PPTX and PDF files in a bounded worker (issue 26).
+   * Absent only in unit tests of the tools: `read` then shows documents as binary, and
+   * `office_edit`/`pdf_annotate` answer UNAVAILABLE.
+   */
+  readonly documents?: DocumentsModule
   /** The `task` tool's sub-agent, run by the loop for this call (a sub-agent has no `task` tool to use it). */
   spawn?(task: { description: string; prompt: string }): Promise<ToolResult>
 }

@@ -5,6 +5,8 @@ import { editTool } from './edit'
 import { globTool } from './glob'
 import { grepTool } from './grep'
 import { listTool } from './list'
+import { officeEditTool } from './office-edit'
+import { pdfAnnotateTool } from './pdf-annotate'
 import { readTool } from './read'
 import { taskTool } from './task'
 import { writeTool } from './write'
@@ -15,6 +17,8 @@ export const AGENT_TOOLS: readonly ToolDefinition[] = [
   writeTool,
   editTool,
   applyPatchTool,
+  officeEditTool,
+  pdfAnnotateTool,
   listTool,
   globTool,
   grepTool,

@@ -1,10 +1,62 @@
 import { z } from 'zod'
-import { DEFAULT_READ_LIMITS, readFile } from '../../files'
-import { defineTool } from './define-tool'
+import { DOCUMENT_READ_MAX_CHARS } from '../../../../shared/office/document-edits'
+import { DEFAULT_READ_LIMITS, openForRead, readFile } from '../../files'
+import { mayBeDocument, sniffDocument } from '../../documents'
+import { readToEnd } from '../../project-fs'
+import { digestOf } from '../../store'
+import { boundOutput, defineTool, type ToolContext, type ToolResult } from './define-tool'
 import { toolError, toolPath } from './tool-paths'
 
 const DEFAULT_LIMIT = 2_000
 const MAX_LINE_CHARS = 2_000
+
+const ReadInput = z.object({
+  file_path: z.string().min(1),
+  offset: z.number().int().min(1).optional(),
+  limit: z.number().int().min(1).max(10_000).optional(),
+  range: z.string().min(1).max(300).optional(),
+})
+type ReadInput = z.infer<typeof ReadInput>
+
+/**
+ * A DOCX, XLSX, PPTX or PDF: the format's text view with the anchors `office_edit` and
+ * `pdf_annotate` take (issue 26). The bytes are read again and must be the very revision recorded
+ * as the baseline, so the view the model acts on is the version its edits are checked against.
+ */
+async function readDocument(
+  context: ToolContext,
+  path: string,
+  revision: string,
+  input: ReadInput,
+): Promise<ToolResult | null> {
+  const documents = context.documents
+  if (!documents) return null
+  const opened = await openForRead({ root: context.root, dataDir: context.dataDir }, path)
+  if (opened.kind === 'error') return toolError(opened)
+  const target = opened.result
+  let bytes: Buffer | 'too-large'
+  try {
+    if (target.kind !== 'file') return null
+    bytes = await readToEnd(target.fd, target.size, DEFAULT_READ_LIMITS.maxReadBytes)
+  } finally {
+    target.close()
+  }
+  if (bytes === 'too-large' || digestOf(bytes) !== revision) {
+    return {
+      kind: 'error',
+      code: 'CONFLICT',
+      message: `"${path}" changed while it was read; read it again.`,
+    }
+  }
+  const view = await documents.read(path, bytes, {
+    ...(input.offset !== undefined ? { offset: input.offset } : {}),
+    ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    ...(input.range !== undefined ? { range: input.range } : {}),
+  })
+  if (view === null) return null
+  if (view.kind === 'error') return toolError(view)
+  return { kind: 'ok', output: boundOutput(view.result, DOCUMENT_READ_MAX_CHARS) }
+}
 
 export const readTool = defineTool({
   name: 'read',
@@ -12,15 +64,16 @@ export const readTool = defineTool({
   description: [
     'Reads a file of the project. file_path is relative to the project root (or absolute inside it).',
     `Text comes back with 1-based line numbers ("   12\\tline"), at most ${DEFAULT_LIMIT} lines from offset`,
-    '(a 1-based line number); lines longer than 2000 characters are cut. Binary files answer their',
-    'detected type and size instead. Read a file before you write or edit it: changes are checked',
-    'against the version you read and refused if the file changed since.',
+    '(a 1-based line number); lines longer than 2000 characters are cut.',
+    'DOCX, PPTX, XLSX and PDF files come back as a text view with anchors: DOCX paragraphs `p12` and table cells',
+    '`t2.r3.c1` (headings marked), PPTX shapes `s3.sh5`, XLSX cells by address with values and formulas, PDF',
+    'pages with their text and annotation ids. offset/limit then count paragraphs, slides, rows or pages; for XLSX,',
+    'range picks a sheet or cells ("Sheet1!A1:F200", "A1:F200" or a sheet name). Change documents with office_edit',
+    '(DOCX/PPTX/XLSX) or pdf_annotate (PDF), never with write. Other binary files answer their detected type and',
+    'size. Read a file before you write or edit it: changes are checked against the version you read and refused',
+    'if the file changed since.',
   ].join(' '),
-  input: z.object({
-    file_path: z.string().min(1),
-    offset: z.number().int().min(1).optional(),
-    limit: z.number().int().min(1).max(10_000).optional(),
-  }),
+  input: ReadInput,
   async execute(input, context) {
     const checked = toolPath(context.root, input.file_path)
     if (checked.kind === 'error') return toolError(checked)
@@ -32,7 +85,18 @@ export const readTool = defineTool({
     }
     context.reads.set(path.path, read.result.revision)
     if (read.result.kind === 'binary') {
-      return { kind: 'ok', output: `Binary file ${path.path}: ${read.result.mime}, ${read.result.size} bytes.` }
+      const plain = `Binary file ${path.path}: ${read.result.mime}, ${read.result.size} bytes.`
+      if (sniffDocument(path.path, new Uint8Array()).kind === 'convert-first') {
+        return {
+          kind: 'ok',
+          output: `${plain} Only DOCX, XLSX, PPTX and PDF are read as documents: convert it to OOXML first (e.g. soffice --headless --convert-to docx) and read the converted file.`,
+        }
+      }
+      if (mayBeDocument(path.path) || read.result.mime === 'application/pdf') {
+        const document = await readDocument(context, path.path, read.result.revision, input)
+        if (document !== null) return document
+      }
+      return { kind: 'ok', output: plain }
     }
     const lines = read.result.text.split('\n')
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
