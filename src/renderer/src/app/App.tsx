@@ -11,6 +11,7 @@ import { detectLocale, I18nContext, translator, useI18n, type Locale } from '../
 import type { ChannelStatus, RequestClient, RequestOutcome } from '../transport'
 import type { CommandRegistry } from '../ui/commands'
 import { ProjectScopeContext } from '../ui/project-scope'
+import { documentViewRequests } from '../ui/document-requests'
 import { useStore } from '../ui/store'
 import { ClientContext } from '../ui/client-context'
 import { registerCommands } from './commands'
@@ -234,6 +235,15 @@ function Workspace(props: {
   useEffect(() => workingCopies.releaseClosed(new Set(openPaths.split('\u0000'))), [workingCopies, openPaths])
   const openFile = (path: string, pinned = true) => tabs.openFile(path, { pinned })
   const reveal = (path: string) => revealInExplorer(workbench.context(), path)
+  // Review opens a file at a place (a PDF annotation's page): a tab that mounts restores the state
+  // from the tab model, one already on screen is asked to move (as a search match does).
+  const openFileAt = (path: string, viewState?: unknown) => {
+    openFile(path)
+    const id = tabs.state.activeId
+    if (viewState === undefined || id === null) return
+    tabs.saveViewState(id, viewState)
+    documentViewRequests.emit({ projectId, path, viewState })
+  }
   const openReview = (turnId?: string, path?: string, source: 'command' | null = null) => {
     if (turnId) reviewTurn(scope, turnId, path ?? null, source)
     tabs.openReview()
@@ -241,7 +251,7 @@ function Workspace(props: {
   const onSessionChange = useCallback((id: string | null) => workbench.chatSession.set(id), [workbench])
   const renderTab = (tab: Tab) =>
     tab.kind === 'review' ? (
-      <ReviewPane projectId={projectId} sessionId={sessionId} onOpenFile={(path) => openFile(path)} onReveal={reveal} />
+      <ReviewPane projectId={projectId} sessionId={sessionId} onOpenFile={openFileAt} onReveal={reveal} />
     ) : (
       <FileTab
         key={tab.path}

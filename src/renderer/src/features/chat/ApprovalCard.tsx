@@ -3,6 +3,7 @@ import type { ApprovalRequest } from '../../../../shared/protocol'
 import { useI18n, type MessageKey } from '../../i18n'
 import type { RequestOutcome } from '../../transport'
 import { PatchView } from '../../ui/diff'
+import { DocumentDiffView } from '../../ui/document-diff'
 import { ErrorLine } from '../../ui/ErrorLine'
 import type { ApprovalDecision } from './types'
 import { useAction } from '../../ui/use-action'
@@ -27,6 +28,8 @@ export function ApprovalCard(props: {
   const decision = useAction()
   const { approval } = props
   const files = approval.files ?? []
+  const documents = approval.documents ?? []
+  const patch = withoutDocuments(approval.diff ?? '', documents)
 
   async function decide(answer: ApprovalDecision) {
     setSending(answer)
@@ -77,9 +80,22 @@ export function ApprovalCard(props: {
               })}
             </ul>
           )}
-          {approval.diff !== undefined && approval.diff !== '' && (
-            <Suspense fallback={<pre className="approval-command">{approval.diff}</pre>}>
-              <PatchView patch={approval.diff} />
+          {documents.length > 0 && (
+            <div className="approval-documents" data-testid="approval-documents">
+              {documents.map((document) =>
+                document.diff !== null ? (
+                  <DocumentDiffView key={document.path} diff={document.diff} path={document.path} compact />
+                ) : (
+                  <p key={document.path} className="approval-note" role="note">
+                    {t('approval.documentUnavailable', { path: document.path })}
+                  </p>
+                ),
+              )}
+            </div>
+          )}
+          {patch !== '' && (
+            <Suspense fallback={<pre className="approval-command">{patch}</pre>}>
+              <PatchView patch={patch} />
             </Suspense>
           )}
         </>
@@ -120,4 +136,21 @@ export function ApprovalCard(props: {
       <ErrorLine message={decision.error} />
     </div>
   )
+}
+
+/**
+ * The unified diff without the sections of files the card shows as documents: such a section only
+ * says "Binary file: 4939 → 5496 bytes" (approvals.ts), which the document view replaces. A
+ * document whose diff could not be computed keeps its section: its sizes are all there is to show.
+ */
+function withoutDocuments(diff: string, documents: readonly { path: string; diff: unknown }[]): string {
+  const shown = new Set(documents.filter((document) => document.diff !== null).map((document) => document.path))
+  if (diff === '' || shown.size === 0) return diff
+  const sections = diff.split(/^(?=--- [^\n]*\n\+\+\+ )/m)
+  return sections
+    .filter((section) => {
+      const header = /^--- (?:a\/)?(.*)\n\+\+\+ (?:b\/)?(.*)$/m.exec(section)
+      return !(header && (shown.has(header[1] ?? '') || shown.has(header[2] ?? '')))
+    })
+    .join('')
 }

@@ -113,6 +113,8 @@ export function FileTab(props: {
       onMounted={(instance) => {
         mounted.current = instance
         if (!instance) return
+        // A reader kept from before shows its own place; a page asked for when opening wins.
+        if (isPageRequest(initialViewState)) instance.restoreViewState?.(initialViewState)
         if (shown.entry.edits === 'bytes') {
           const mime = shown.content.kind === 'bytes' ? shown.content.mime : 'application/octet-stream'
           const file = { revision: shown.file.revision, size: shown.file.size, mime }
@@ -197,4 +199,9 @@ export function FileTab(props: {
       </div>
     </section>
   )
+}
+
+/** A one-time "open at this place" (pdf `pageViewState`), as opposed to a view state a tab saved. */
+function isPageRequest(viewState: unknown): boolean {
+  return typeof viewState === 'object' && viewState !== null && (viewState as { pageRequest?: unknown }).pageRequest === true
 }

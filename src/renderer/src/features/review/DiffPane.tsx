@@ -7,6 +7,7 @@ import { BinaryPreview } from './BinaryPreview'
 import { DiffView, type LineAnchor } from '../../ui/diff/DiffView'
 import type { ReviewFile } from './use-review'
 import { ErrorLine } from '../../ui/ErrorLine'
+import { DocumentChanges, isDocumentRow } from './DocumentChanges'
 
 type DiffPage = ResultOf<'review.diff'>
 
@@ -19,15 +20,37 @@ type State =
   | { kind: 'error'; error: ProtocolError; stale: boolean }
   | { kind: 'ready'; page: Omit<DiffPage, 'hunks' | 'next_cursor'>; hunks: DiffPage['hunks']; next: string | null }
 
-/** One file's bounded diff (spec 07): pages from the server, unified or side by side, "load more". */
-export function DiffPane(props: {
+type DiffPaneProps = {
   owner: { project_id: string; session_id?: string }
   snapshotId: string
   file: ReviewFile
   layout: 'unified' | 'split'
   onComment: (anchor: LineAnchor) => void
   onStale: () => void
-}) {
+  /** Opens the file in its tab at a page (a PDF annotation's "Show in reader"). */
+  onShowPage?: ((page: number) => void) | undefined
+}
+
+/**
+ * One file of Review: a document (DOCX, XLSX, PPTX, PDF) shows what changed inside it (issue 26);
+ * any other file its bounded text diff or, for binaries, its before/after preview.
+ */
+export function DiffPane(props: DiffPaneProps) {
+  if (isDocumentRow(props.file))
+    return (
+      <DocumentChanges
+        owner={props.owner}
+        snapshotId={props.snapshotId}
+        file={props.file}
+        onStale={props.onStale}
+        onShowPage={props.onShowPage}
+      />
+    )
+  return <TextDiffPane {...props} />
+}
+
+/** One file's bounded diff (spec 07): pages from the server, unified or side by side, "load more". */
+function TextDiffPane(props: DiffPaneProps) {
   const client = useClient()
   const { t } = useI18n()
   const [state, setState] = useState<State>({ kind: 'loading' })

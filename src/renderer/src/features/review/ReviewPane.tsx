@@ -10,6 +10,7 @@ import { useStore } from '../../ui/store'
 import { useTurnsWithChanges } from '../session'
 import { CommandNotes } from './CommandNotes'
 import { DiffPane } from './DiffPane'
+import { isDocumentRow } from './DocumentChanges'
 import type { LineAnchor } from '../../ui/diff'
 import { useScopeSlot } from '../../ui/project-scope'
 import { reviewStoreSlot, type ReviewViewState } from './review-store'
@@ -17,6 +18,8 @@ import { TurnHeader } from './TurnHeader'
 import { queryKey, useReview, type ReviewQuery, type ReviewScope, type ReviewSort, type SubScope } from './use-review'
 import './review.css'
 import { ErrorLine } from '../../ui/ErrorLine'
+import { countsLabel, countsText } from '../../ui/document-diff'
+import { pageViewState } from '../documents'
 
 /** A line comment, bound to the change it was written against (spec 07). */
 interface ReviewComment {
@@ -56,7 +59,8 @@ export function commentsPrompt(comments: readonly ReviewComment[]): string {
 export default function ReviewPane(props: {
   projectId: string
   sessionId: string | null
-  onOpenFile: (path: string) => void
+  /** `viewState`: where the file's view opens (a PDF page for an annotation), as its tab restores it. */
+  onOpenFile: (path: string, viewState?: unknown) => void
   onReveal: (path: string) => void
 }) {
   const client = useClient()
@@ -293,10 +297,22 @@ export default function ReviewPane(props: {
                               <Icon name="warning" />
                             </span>
                           )}
-                          <span className="review-file-stats">
-                            <span className="stat-added">+{row.added ?? '—'}</span>
-                            <span className="stat-removed">−{row.removed ?? '—'}</span>
-                          </span>
+                          {row.document_counts ? (
+                            // Inside a document, lines mean nothing: its paragraphs, cells, slides or notes.
+                            <span
+                              className="review-file-doc-counts"
+                              data-testid="review-doc-counts"
+                              title={countsLabel(row.document_counts, t)}
+                            >
+                              <span aria-hidden="true">{countsText(row.document_counts, t)}</span>
+                              <span className="visually-hidden">{countsLabel(row.document_counts, t)}</span>
+                            </span>
+                          ) : (
+                            <span className="review-file-stats">
+                              <span className="stat-added">+{row.added ?? '—'}</span>
+                              <span className="stat-removed">−{row.removed ?? '—'}</span>
+                            </span>
+                          )}
                         </button>
                       </li>
                     )
@@ -328,24 +344,26 @@ export default function ReviewPane(props: {
                   )}
                 </span>
                 <span className="review-spacer" />
-                <div className="segmented" role="group" aria-label={t('review.layout')}>
-                  <button
-                    type="button"
-                    aria-pressed={view.layout === 'split'}
-                    onClick={() => update({ layout: 'split' })}
-                    data-testid="review-layout-split"
-                  >
-                    <Icon name="split-horizontal" /> {t('review.split')}
-                  </button>
-                  <button
-                    type="button"
-                    aria-pressed={view.layout === 'unified'}
-                    onClick={() => update({ layout: 'unified' })}
-                    data-testid="review-layout-unified"
-                  >
-                    <Icon name="list-flat" /> {t('review.unified')}
-                  </button>
-                </div>
+                {!isDocumentRow(file) && (
+                  <div className="segmented" role="group" aria-label={t('review.layout')}>
+                    <button
+                      type="button"
+                      aria-pressed={view.layout === 'split'}
+                      onClick={() => update({ layout: 'split' })}
+                      data-testid="review-layout-split"
+                    >
+                      <Icon name="split-horizontal" /> {t('review.split')}
+                    </button>
+                    <button
+                      type="button"
+                      aria-pressed={view.layout === 'unified'}
+                      onClick={() => update({ layout: 'unified' })}
+                      data-testid="review-layout-unified"
+                    >
+                      <Icon name="list-flat" /> {t('review.unified')}
+                    </button>
+                  </div>
+                )}
                 {file.operation !== 'delete' && (
                   <>
                     <button
@@ -383,6 +401,9 @@ export default function ReviewPane(props: {
                 layout={view.layout}
                 onComment={(anchor) => setDraft({ anchor, text: '' })}
                 onStale={onStale}
+                onShowPage={
+                  file.operation === 'delete' ? undefined : (page) => props.onOpenFile(file.path, pageViewState(page))
+                }
               />
               {draft && (
                 <form

@@ -4,6 +4,7 @@ import { rememberScroll } from '../scroll-offsets'
 import { createEmitter, sameBytes, type DocumentAdapter, type DocumentContent, type MountedDocument } from '../types'
 import { loadPdfjs } from './pdfjs'
 import { PdfReader } from './reader'
+import { isViewState } from './reader-state'
 import { ReaderView } from './Reader'
 import './reader.css'
 
@@ -65,6 +66,12 @@ export const pdfAdapter: DocumentAdapter = {
         render()
       },
       viewState: () => reader.viewState(),
+      // A page asked for from outside (Review): a hidden reader goes there when shown again.
+      restoreViewState(viewState) {
+        if (!isViewState(viewState)) return
+        if (hidden) hidden = { ...hidden, viewState }
+        else reader.goToPage(viewState.page)
+      },
       hide() {
         hidden = { viewState: reader.viewState(), restoreScroll: rememberScroll(root) }
         reader.releasePages()

@@ -89,6 +89,23 @@ export interface ReaderOptions {
 /** pdf.js's find states by their number (`FindState` in pdf_find_controller). */
 export const FIND_STATES = ['found', 'not-found', 'wrapped', 'pending'] as const
 
+/**
+ * A view state that opens a reader at a page (Review's "Show in reader" of an annotation, a
+ * changed page side by side). `pageRequest`: a one-time request the tab applies also to a reader it
+ * kept from before, whose own place would otherwise win.
+ */
+export function pageViewState(page: number, compact = false): ReaderViewState & { readonly pageRequest: true } {
+  return {
+    page,
+    scaleValue: compact ? 'page-fit' : 'page-width',
+    top: null,
+    left: null,
+    sidebarOpen: false,
+    sidebarView: 'thumbnails',
+    pageRequest: true,
+  }
+}
+
 /** A view state saved by `PdfReader.viewState()` (anything else — a stale or foreign value — is ignored). */
 export function isViewState(value: unknown): value is ReaderViewState {
   return typeof value === 'object' && value !== null && typeof (value as ReaderViewState).page === 'number'
