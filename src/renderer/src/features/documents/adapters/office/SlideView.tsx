@@ -19,7 +19,7 @@ import type { OfficeSession } from './session'
 import { fitSlideText } from './slide-editor/fit-text'
 import { SlideCanvas } from './slide-editor/SlideCanvas'
 import { SlideList, type SlideOperation } from './slide-editor/SlideList'
-import { fieldParagraphs, fieldValue } from './slide-editor/text-editing'
+import { FIELD_BREAK, fieldParagraphs, fieldValue } from './slide-editor/text-editing'
 
 const COMMIT_DELAY_MS = 600
 /** The preview's width in CSS pixels; its height follows the deck's own slide size. */
@@ -355,6 +355,14 @@ function ShapeField(props: {
           setText(event.target.value)
           if (timer.current) clearTimeout(timer.current)
           timer.current = setTimeout(flush, COMMIT_DELAY_MS)
+        }}
+        onKeyDown={(event) => {
+          // Shift+Enter is a line break inside the paragraph, as in PowerPoint.
+          if (event.key !== 'Enter' || !event.shiftKey || props.readOnly) return
+          event.preventDefault()
+          const area = event.currentTarget
+          area.setRangeText(FIELD_BREAK, area.selectionStart, area.selectionEnd, 'end')
+          area.dispatchEvent(new Event('input', { bubbles: true }))
         }}
         onBlur={flush}
       />

@@ -2,13 +2,16 @@ import { LINE_BREAK } from '../../../../../../../shared/office'
 
 /**
  * Text as the slide editor shows it. In the model a soft line break (`<a:br/>`) is U+000B, which a
- * text field draws as a missing-glyph box; fields show it as U+2028 (LINE SEPARATOR, drawn as a
- * line break) and the on-slide editor as `<br>`, and both give U+000B back.
+ * text field draws as a missing-glyph box. Fields show it as "↵" (a textarea has no line break
+ * other than "\n", which separates paragraphs, and draws U+2028 as a plain space: the break would
+ * be invisible) and Shift+Enter types one; the on-slide editor shows it as a real line. Both give
+ * U+000B back. A "↵" typed as text becomes a break too: a rare ambiguity, accepted so the break is
+ * seen and typed with one key.
  */
 
-const FIELD_BREAK = '\u2028'
+export const FIELD_BREAK = '\u21b5'
 
-/** Paragraphs → a textarea's value: "\n" between paragraphs, U+2028 for a soft break. */
+/** Paragraphs → a textarea's value: "\n" between paragraphs, "↵" for a soft break. */
 export function fieldValue(paragraphs: readonly string[]): string {
   return paragraphs.map((p) => p.split(LINE_BREAK).join(FIELD_BREAK)).join('\n')
 }
