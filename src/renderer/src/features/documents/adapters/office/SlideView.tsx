@@ -24,7 +24,7 @@ import { FIELD_BREAK, fieldParagraphs, fieldValue } from './slide-editor/text-ed
 const COMMIT_DELAY_MS = 600
 /** The preview's width in CSS pixels; its height follows the deck's own slide size. */
 const PREVIEW_WIDTH = 720
-/** Ctrl+Z steps kept for slide operations and shape moves (whole decks, so few). */
+/** Ctrl+Z steps kept for slide operations, moves and on-slide text edits (whole decks, so few). */
 const UNDO_DEPTH = 20
 
 /** Height for `PREVIEW_WIDTH` from `p:sldSz` (4:3, 16:9 or custom); 16:9 when it cannot be read. */
@@ -53,8 +53,8 @@ interface Deck {
  * move, resize and type into shapes in place (`SlideCanvas`). The slide list adds, duplicates,
  * deletes and moves slides (`editPptx`: all or nothing, every untouched part byte-identical), and
  * speaker notes are edited under the slide. Each save goes through the session like every Office
- * save, so it is one version in History; Ctrl+Z outside a text field undoes the last slide
- * operation or move by saving the bytes before it. The text of every box stays listed as fields
+ * save, so it is in History (one version per editing session, spec 08); Ctrl+Z outside a text
+ * field undoes the last slide operation, move or on-slide text edit by saving the bytes before it. The text of every box stays listed as fields
  * under the slide too: the outline a screen reader or a long text is easier with.
  */
 export function SlideView(props: { session: OfficeSession; readOnly: boolean }) {
@@ -155,8 +155,8 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
     else setCurrent(Math.max(1, Math.min(operation.slide, count - 1)))
   }
 
-  // Ctrl+Z (Cmd+Z) outside any text field: the last slide operation or move is undone as a new
-  // save — History keeps both versions, as it does for every save.
+  // Ctrl+Z (Cmd+Z) outside any text field: the last slide operation, move or on-slide text edit
+  // is undone as a new save of the bytes before it; History keeps what was saved, as for any save.
   const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
     if (props.readOnly || !(event.ctrlKey || event.metaKey) || event.shiftKey || event.key.toLowerCase() !== 'z') return
     const target = event.target as HTMLElement
@@ -238,7 +238,7 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
                         void save(async (before) => {
                           const outcome = await editSlideText(before, { slide: slide.index, shapeId, paragraphs })
                           return outcome.kind === 'ok' ? { bytes: outcome.bytes } : { message: outcome.message }
-                        }, false)
+                        }, /* Typing on the slide is undone by Ctrl+Z like a move: its editor is gone by then. */ true)
                       }
                     />
                   </div>

@@ -88,6 +88,23 @@ export function SlideCanvas(props: {
     props.onFrame(id, frame)
   }
 
+  // While a shape is dragged or nudged, what the renderer drew for it follows (until the save
+  // comes back and the slide is drawn again).
+  useLayoutEffect(() => {
+    if (!draft) return
+    const shape = props.shapes.find((s) => s.id === draft.id)
+    const element = shape ? renderedBox(props.preview, shape, shape.kind === 'text') : null
+    if (!element) return
+    const saved = element.style.cssText
+    element.style.left = `${draft.frame.x / EMU_PER_PX}px`
+    element.style.top = `${draft.frame.y / EMU_PER_PX}px`
+    element.style.width = `${draft.frame.cx / EMU_PER_PX}px`
+    element.style.height = `${draft.frame.cy / EMU_PER_PX}px`
+    return () => {
+      element.style.cssText = saved
+    }
+  }, [draft, props.preview, props.shapes])
+
   const screenScale = () => {
     const rect = layer.current?.getBoundingClientRect()
     return rect && rect.width > 0 ? rect.width / baseWidth : 1
@@ -272,15 +289,18 @@ function dragged(from: Frame, handle: Handle | 'move', dx: number, dy: number): 
   return { x: Math.round(x), y: Math.round(y), cx: Math.round(cx), cy: Math.round(cy) }
 }
 
-/** The rendered text box at this frame (the renderer places boxes at EMU / 9525 pixels). */
-function renderedBox(preview: HTMLElement | null, frame: Frame): HTMLElement | null {
+/**
+ * What the renderer drew for the shape at this frame (it places elements at EMU / 9525 pixels):
+ * for text, the box holding text there.
+ */
+function renderedBox(preview: HTMLElement | null, frame: Frame, text = true): HTMLElement | null {
   if (!preview) return null
   let best: HTMLElement | null = null
-  for (const box of preview.querySelectorAll<HTMLElement>('.slide > div')) {
+  for (const box of preview.querySelectorAll<HTMLElement>('.slide > *')) {
     const left = Number.parseFloat(box.style.left)
     const top = Number.parseFloat(box.style.top)
     if (Math.abs(left - frame.x / EMU_PER_PX) < 1.5 && Math.abs(top - frame.y / EMU_PER_PX) < 1.5) {
-      if (box.textContent?.trim()) return box
+      if (!text || box.textContent?.trim()) return box
       best ??= box
     }
   }
