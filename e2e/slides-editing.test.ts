@@ -164,6 +164,13 @@ describe('slides edited on the slide', () => {
       )
     expect(await changed('type.pptx')).toEqual(['ppt/slides/slide1.xml'])
     await page.screenshot({ path: join(ARTIFACTS, 'slides-typed.png') })
+    // Ctrl+Z on the slide undoes the last on-slide text edit (the title), not the one before it.
+    await page.getByRole('button', { name: 'Title (text box)' }).focus()
+    await page.keyboard.press('Control+z')
+    await expect
+      .poll(async () => part('type.pptx', 'ppt/slides/slide1.xml'), { timeout: 20_000 })
+      .toContain('<a:t>Quarterly review</a:t></a:r></a:p>')
+    expect(await part('type.pptx', 'ppt/slides/slide1.xml')).toContain('<a:t>stayed flat overall</a:t>')
     await close(page, watch)
   })
 
