@@ -260,6 +260,7 @@ describe('slides edited on the slide', () => {
     const confirm = page.getByTestId('slide-delete-confirm')
     await expect.poll(() => confirm.count()).toBe(1)
     expect(await confirm.textContent()).toContain('Delete slide 4?')
+    await page.screenshot({ path: join(ARTIFACTS, 'slides-delete-confirm.png') })
     await confirm.getByRole('button', { name: 'Delete' }).click()
     await expect.poll(() => items.count(), { timeout: 20_000 }).toBe(before.length + 1)
     await expect.poll(async () => (await slideIds(name)).length, { timeout: 20_000 }).toBe(before.length + 1)

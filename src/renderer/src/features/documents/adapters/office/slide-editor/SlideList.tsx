@@ -105,7 +105,7 @@ export function SlideList(props: {
           title={t('office.deleteSlideTitle', { number: confirming })}
           onClose={() => setConfirming(null)}
           className="slide-confirm"
-          backdropClassName="sheet-backdrop"
+          backdropClassName="slide-confirm-backdrop"
           testId="slide-delete-confirm"
           initialFocus="button[data-confirm]"
         >
