@@ -171,6 +171,19 @@ describe('slides edited on the slide', () => {
       .poll(async () => part('type.pptx', 'ppt/slides/slide1.xml'), { timeout: 20_000 })
       .toContain('<a:t>Quarterly review</a:t></a:r></a:p>')
     expect(await part('type.pptx', 'ppt/slides/slide1.xml')).toContain('<a:t>stayed flat overall</a:t>')
+
+    // Enter starts a new paragraph, which takes the formatting of the paragraph before it.
+    await page.getByRole('button', { name: 'Body (text box)' }).dblclick()
+    await expect.poll(() => editor.count()).toBe(1)
+    await page.keyboard.press('Enter')
+    await page.keyboard.type('Next steps')
+    await page.keyboard.press('Escape')
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Text of Body' }).inputValue(), { timeout: 20_000 })
+      .toBe('Revenue grew 12% this year\nCosts\u21b5stayed flat overall\nNext steps')
+    await expect
+      .poll(() => part('type.pptx', 'ppt/slides/slide1.xml'), { timeout: 20_000 })
+      .toContain('<a:endParaRPr lang="en-US"/></a:p><a:p><a:r><a:rPr lang="en-US"/><a:t>Next steps</a:t></a:r></a:p>')
     await close(page, watch)
   })
 
