@@ -73,6 +73,13 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
   const [busy, setBusy] = useState(false)
   const [previewElement, setPreviewElement] = useState<HTMLDivElement | null>(null)
   const undo = useRef<Uint8Array[]>([])
+  /** The bytes this view's last save produced: any other bytes came from outside (disk, a restore). */
+  const ownBytes = useRef<Uint8Array | null>(null)
+  // Bytes from elsewhere (the file changed on disk, History restored a version): undoing to the
+  // bytes before an earlier operation would silently drop that change, so the steps are forgotten.
+  useEffect(() => {
+    if (bytes !== ownBytes.current) undo.current = []
+  }, [bytes])
 
   useEffect(() => {
     let cancelled = false
@@ -136,6 +143,7 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
           }
           if (outcome.bytes === before) return null
           if (undoable) undo.current = [...undo.current.slice(1 - UNDO_DEPTH), before]
+          ownBytes.current = outcome.bytes
           return outcome.bytes
         })
         .catch((error: unknown) => setRefused(String(error)))
