@@ -288,6 +288,13 @@ describe('slides edited on the slide', () => {
     await page.keyboard.press('Control+z')
     await expect.poll(async () => slideIds(name), { timeout: 20_000 }).toEqual(moved)
 
+    // A slide dragged onto another's place in the list moves there.
+    await list.locator('[data-slide="1"]').dragTo(list.locator('[data-slide="3"]'))
+    await expect
+      .poll(async () => slideIds(name), { timeout: 20_000 })
+      .toEqual([moved[1], moved[2], moved[0], ...moved.slice(3)])
+    expect(await list.locator('[aria-current="true"]').getAttribute('data-slide')).toBe('3')
+
     // Speaker notes of the current slide.
     await list.locator('[data-slide="1"]').click()
     const notes = page.getByRole('textbox', { name: 'Speaker notes of slide 1' })

@@ -2,6 +2,9 @@ import { useRef, useState, type KeyboardEvent } from 'react'
 import { useI18n } from '../../../../../i18n'
 import { Dialog } from '../../../../../ui/Dialog'
 
+/** Only slides dragged within this list are dropped on it (not files or text from elsewhere). */
+const SLIDE_DRAG_TYPE = 'application/x-retrace-slide'
+
 export type SlideOperation =
   | { op: 'add_slide'; after: number }
   | { op: 'duplicate_slide'; slide: number }
@@ -11,7 +14,8 @@ export type SlideOperation =
 /**
  * The slide list and what it does to slides: add (after the current one, with its layout),
  * duplicate, delete (after a confirmation: it takes the slide's notes with it) and move. Keyboard:
- * the arrows walk the list, Alt+Up/Down move the current slide, Delete asks to delete it.
+ * the arrows walk the list, Alt+Up/Down move the current slide, Delete asks to delete it; a slide
+ * can also be dragged onto another's place.
  */
 export function SlideList(props: {
   slides: ReadonlyArray<{ index: number; hidden: boolean; title: string }>
@@ -23,6 +27,7 @@ export function SlideList(props: {
 }) {
   const { t } = useI18n()
   const [confirming, setConfirming] = useState<number | null>(null)
+  const [dropTarget, setDropTarget] = useState<number | null>(null)
   const list = useRef<HTMLElement>(null)
   const count = props.slides.length
   const { current } = props
@@ -92,7 +97,27 @@ export function SlideList(props: {
             aria-current={slide.index === current ? 'true' : undefined}
             aria-keyshortcuts={props.readOnly ? undefined : 'Alt+ArrowUp Alt+ArrowDown Delete'}
             tabIndex={slide.index === current ? 0 : -1}
+            draggable={!locked}
+            data-drop-target={dropTarget === slide.index || undefined}
             onClick={() => props.onSelect(slide.index)}
+            onDragStart={(event) => {
+              event.dataTransfer.effectAllowed = 'move'
+              event.dataTransfer.setData(SLIDE_DRAG_TYPE, String(slide.index))
+            }}
+            onDragOver={(event) => {
+              if (locked || !event.dataTransfer.types.includes(SLIDE_DRAG_TYPE)) return
+              event.preventDefault()
+              setDropTarget(slide.index)
+            }}
+            onDragLeave={() => setDropTarget(null)}
+            onDrop={(event) => {
+              setDropTarget(null)
+              const from = Number(event.dataTransfer.getData(SLIDE_DRAG_TYPE))
+              if (locked || !Number.isInteger(from) || from < 1 || from > count || from === slide.index) return
+              event.preventDefault()
+              // The dragged slide takes the place of the one it is dropped on.
+              props.onOperation({ op: 'move_slide', slide: from, to: slide.index })
+            }}
           >
             <span>{t('office.slideNumber', { number: slide.index })}</span>
             {slide.hidden ? ` · ${t('office.hiddenSlide')}` : ''}
