@@ -254,6 +254,17 @@ describe('slides edited on the slide', () => {
     await expect.poll(() => items.count(), { timeout: 20_000 }).toBe(before.length + 1)
     expect(await list.locator('[aria-current="true"]').getAttribute('data-slide')).toBe('2')
     await expect.poll(async () => (await slideIds(name)).length, { timeout: 20_000 }).toBe(before.length + 1)
+    // The new slide's placeholders are empty: their boxes and a prompt show where to type.
+    const empty = page.locator('.slide-shape[data-empty]')
+    await expect.poll(() => empty.count(), { timeout: 20_000 }).toBeGreaterThan(0)
+    expect(await empty.first().textContent()).toBe('Double-click to add text')
+    await empty.first().dblclick()
+    await page.keyboard.type('Agenda')
+    await page.keyboard.press('Escape')
+    await expect
+      .poll(async () => page.getByTestId('slide-preview').textContent(), { timeout: 20_000 })
+      .toContain('Agenda')
+    await expect.poll(async () => (await slideIds(name)).length, { timeout: 20_000 }).toBe(before.length + 1)
 
     await page.getByRole('button', { name: 'Duplicate slide' }).click()
     await expect.poll(() => items.count(), { timeout: 20_000 }).toBe(before.length + 2)

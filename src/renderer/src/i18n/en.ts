@@ -651,6 +651,7 @@ export const en = {
   'office.slideShapes': 'Shapes on slide {number}',
   'office.shapeTextBox': '{name} (text box)',
   'office.shapeObject': '{name} (shape)',
+  'office.emptyTextBox': 'Double-click to add text',
   'office.editingShape': 'Editing {name} on the slide',
   'office.slideEditHint': '· click a shape to select it, drag to move, Enter or double-click to type',
   'office.slideActions': 'Slide actions',

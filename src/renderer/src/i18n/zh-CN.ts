@@ -636,6 +636,7 @@ export const zhCN: Record<MessageKey, string> = {
   'office.slideShapes': '第 {number} 张幻灯片上的形状',
   'office.shapeTextBox': '{name}（文本框）',
   'office.shapeObject': '{name}（形状）',
+  'office.emptyTextBox': '双击以添加文字',
   'office.editingShape': '正在幻灯片上编辑 {name}',
   'office.slideEditHint': '· 单击形状选中，拖动以移动，按 Enter 或双击输入文字',
   'office.slideActions': '幻灯片操作',

@@ -199,6 +199,8 @@ export function SlideCanvas(props: {
       {props.shapes.map((shape) => {
         const frame = frameOf(shape)
         const isText = shape.kind === 'text' && props.texts.has(shape.id)
+        // An empty placeholder draws nothing: like PowerPoint, its box and a prompt show where it is.
+        const isEmpty = isText && (props.texts.get(shape.id) ?? []).every((p) => p.trim() === '')
         const label = t(isText ? 'office.shapeTextBox' : 'office.shapeObject', { name: shape.name || shape.id })
         const box = {
           left: frame.x / EMU_PER_PX,
@@ -230,6 +232,7 @@ export function SlideCanvas(props: {
             className="slide-shape"
             data-shape-id={shape.id}
             data-selected={selected === shape.id || undefined}
+            data-empty={isEmpty || undefined}
             role="button"
             tabIndex={0}
             aria-label={label}
@@ -251,6 +254,11 @@ export function SlideCanvas(props: {
               if (isText && !props.readOnly) setEditing(shape.id)
             }}
           >
+            {isEmpty && !props.readOnly && (
+              <span className="slide-shape-prompt" aria-hidden="true">
+                {t('office.emptyTextBox')}
+              </span>
+            )}
             {selected === shape.id &&
               !props.readOnly &&
               !shape.rotated &&
