@@ -25,10 +25,17 @@ export {
 export {
   readSlideTexts,
   editSlideText,
+  readShapeFrames,
+  setShapeFrame,
   LINE_BREAK,
+  type ShapeFrame,
+  type SlideFrames,
+  type ShapeFrameOutcome,
   type SlideText,
   type ShapeText,
   type SlideEditOutcome,
 } from './pptx'
+export { editPptx } from './pptx-edit'
+export { readSlideNotes, editSlideNotes, type SlideNotes, type NotesEditOutcome } from './pptx-notes'
 export { scanDocx, scanDocxPackage, DOCX_FEATURE_LABELS, type DocxScan, type DocxLoss, type DocxFeature } from './docx'
 export { dedupeMedia } from './media'

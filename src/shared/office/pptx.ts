@@ -349,3 +349,229 @@ function newParagraph(xml: string, template: XmlElement | undefined, text: strin
     .join('')
   return `<a:p>${pPr}${body}</a:p>`
 }
+
+/** A shape's place on the slide in EMU (`a:off`, `a:ext`), as the slide part or its layout gives it. */
+export interface ShapeFrame {
+  /** `p:cNvPr/@id`, unique within the slide. */
+  readonly id: string
+  readonly name: string
+  readonly kind: 'text' | 'shape' | 'picture' | 'frame' | 'group' | 'connector'
+  readonly x: number
+  readonly y: number
+  readonly cx: number
+  readonly cy: number
+  /** Rotated shapes are drawn rotated; their handles would not match, so they are only moved. */
+  readonly rotated: boolean
+}
+
+export interface SlideFrames {
+  /** `p:sldSz` in EMU. */
+  readonly width: number
+  readonly height: number
+  readonly shapes: ShapeFrame[]
+}
+
+export type ShapeFrameOutcome =
+  | { kind: 'ok'; bytes: Uint8Array; changedParts: string[] }
+  | { kind: 'refused'; reason: 'no-such-slide' | 'no-such-shape' | 'bad-frame'; message: string }
+
+const TOP_LEVEL_SHAPES: Record<string, ShapeFrame['kind']> = {
+  'p:sp': 'shape',
+  'p:pic': 'picture',
+  'p:graphicFrame': 'frame',
+  'p:grpSp': 'group',
+  'p:cxnSp': 'connector',
+}
+/** ECMA-376 ST_Coordinate bounds: a frame outside them would make the part invalid. */
+const MAX_COORDINATE = 27_273_042_316_900
+
+/** The shapes directly on the slide (not inside groups: their coordinates are the group's) with their frames. */
+export async function readShapeFrames(bytes: Uint8Array, slide: number): Promise<SlideFrames> {
+  const { pkg, parts } = await slideParts(bytes)
+  const presentation = await mainPart(pkg)
+  const presentationXml = presentation ? await pkg.text(presentation) : ''
+  const size = findFirst(presentationXml, 'p:sldSz')
+  const sizeAttributes = size ? attributesAt(presentationXml, size.start) : new Map<string, string>()
+  const width = Number(sizeAttributes.get('cx')) || 9_144_000
+  const height = Number(sizeAttributes.get('cy')) || 6_858_000
+  const part = parts[slide - 1]
+  if (part === undefined) return { width, height, shapes: [] }
+  const xml = await pkg.text(part)
+  // Placeholders without their own `a:xfrm` sit where their layout (else the master) puts them.
+  const inherited = await inheritedFrames(pkg, part)
+  const shapes: ShapeFrame[] = []
+  for (const element of topLevelShapes(xml)) {
+    const props = findFirst(xml, 'p:cNvPr', element.innerStart, element.innerEnd)
+    if (!props) continue
+    const attributes = attributesAt(xml, props.start)
+    const hasText = element.name === 'p:sp' && findFirst(xml, 'p:txBody', element.innerStart, element.innerEnd)
+    const kind = hasText ? 'text' : (TOP_LEVEL_SHAPES[element.name] ?? 'shape')
+    const own = frameOf(xml, element)
+    const frame = own ?? inherited.find((candidate) => candidate.matches(placeholderKey(xml, element)))?.frame
+    if (!frame) continue
+    shapes.push({ id: attributes.get('id') ?? '', name: attributes.get('name') ?? '', kind, ...frame })
+  }
+  return { width, height, shapes }
+}
+
+/**
+ * Moves or resizes one shape directly on the slide: its `a:off`/`a:ext` (or `p:xfrm` of a graphic
+ * frame) in that slide part only; a placeholder that inherited its place gets its own `a:xfrm`.
+ * Rotation and flips stay as written.
+ */
+export async function setShapeFrame(
+  bytes: Uint8Array,
+  edit: { slide: number; shapeId: string; x: number; y: number; cx: number; cy: number },
+): Promise<ShapeFrameOutcome> {
+  const values = [edit.x, edit.y, edit.cx, edit.cy].map((v) => Math.round(v))
+  const [x = 0, y = 0, cx = 0, cy = 0] = values
+  if (values.some((v) => !Number.isFinite(v) || Math.abs(v) > MAX_COORDINATE) || cx < 1 || cy < 1) {
+    return { kind: 'refused', reason: 'bad-frame', message: 'A shape needs a finite position and a positive size.' }
+  }
+  const { pkg, parts } = await slideParts(bytes)
+  const part = parts[edit.slide - 1]
+  if (part === undefined)
+    return { kind: 'refused', reason: 'no-such-slide', message: `There is no slide ${edit.slide}.` }
+  const xml = await pkg.text(part)
+  const element = topLevelShapes(xml).find((shape) => {
+    const props = findFirst(xml, 'p:cNvPr', shape.innerStart, shape.innerEnd)
+    return props !== undefined && attributesAt(xml, props.start).get('id') === edit.shapeId
+  })
+  if (!element) {
+    return {
+      kind: 'refused',
+      reason: 'no-such-shape',
+      message: `Slide ${edit.slide} has no shape with id ${edit.shapeId}.`,
+    }
+  }
+  const off = `<a:off x="${x}" y="${y}"/>`
+  const ext = `<a:ext cx="${cx}" cy="${cy}"/>`
+  const xfrm = xfrmOf(xml, element)
+  let splices: Splice[]
+  if (xfrm && !xfrm.empty) {
+    const oldOff = findFirst(xml, 'a:off', xfrm.innerStart, xfrm.innerEnd)
+    const oldExt = findFirst(xml, 'a:ext', xfrm.innerStart, xfrm.innerEnd)
+    splices =
+      oldOff && oldExt
+        ? [
+            { start: oldOff.start, end: oldOff.end, text: off },
+            { start: oldExt.start, end: oldExt.end, text: ext },
+          ]
+        : [{ start: xfrm.innerStart, end: xfrm.innerEnd, text: off + ext }]
+  } else {
+    const tag = element.name === 'p:graphicFrame' ? 'p:xfrm' : 'a:xfrm'
+    const whole = `<${tag}>${off}${ext}</${tag}>`
+    if (xfrm) splices = [{ start: xfrm.start, end: xfrm.end, text: whole }]
+    else {
+      const container = shapeProperties(xml, element)
+      if (!container) {
+        return {
+          kind: 'refused',
+          reason: 'bad-frame',
+          message: `Shape ${edit.shapeId} has no shape properties to place.`,
+        }
+      }
+      // `a:xfrm` is the first child of `p:spPr` (CT_ShapeProperties); an empty `<p:spPr/>` opens up.
+      splices = container.empty
+        ? [{ start: container.start, end: container.end, text: `<${container.name}>${whole}</${container.name}>` }]
+        : [{ start: container.innerStart, end: container.innerStart, text: whole }]
+    }
+  }
+  const updated = applySplices(xml, splices)
+  if (updated === xml) return { kind: 'ok', bytes, changedParts: [] }
+  return { kind: 'ok', bytes: await pkg.rewrite(new Map([[part, updated]])), changedParts: [part] }
+}
+
+function topLevelShapes(xml: string): XmlElement[] {
+  const tree = findFirst(xml, 'p:spTree')
+  if (!tree) return []
+  return children(xml, tree).filter((child) => child.name in TOP_LEVEL_SHAPES)
+}
+
+function shapeProperties(xml: string, element: XmlElement): XmlElement | undefined {
+  const name = element.name === 'p:grpSp' ? 'p:grpSpPr' : 'p:spPr'
+  return children(xml, element).find((child) => child.name === name)
+}
+
+function xfrmOf(xml: string, element: XmlElement): XmlElement | undefined {
+  if (element.name === 'p:graphicFrame') return children(xml, element).find((child) => child.name === 'p:xfrm')
+  const properties = shapeProperties(xml, element)
+  if (!properties || properties.empty) return undefined
+  return children(xml, properties).find((child) => child.name === 'a:xfrm')
+}
+
+function frameOf(
+  xml: string,
+  element: XmlElement,
+): { x: number; y: number; cx: number; cy: number; rotated: boolean } | undefined {
+  const xfrm = xfrmOf(xml, element)
+  if (!xfrm || xfrm.empty) return undefined
+  const off = findFirst(xml, 'a:off', xfrm.innerStart, xfrm.innerEnd)
+  const ext = findFirst(xml, 'a:ext', xfrm.innerStart, xfrm.innerEnd)
+  if (!off || !ext) return undefined
+  const o = attributesAt(xml, off.start)
+  const e = attributesAt(xml, ext.start)
+  const frame = { x: Number(o.get('x')), y: Number(o.get('y')), cx: Number(e.get('cx')), cy: Number(e.get('cy')) }
+  if (!Object.values(frame).every(Number.isFinite)) return undefined
+  const rotation = Number(attributesAt(xml, xfrm.start).get('rot') ?? 0)
+  return { ...frame, rotated: Number.isFinite(rotation) && rotation % 21_600_000 !== 0 }
+}
+
+interface PlaceholderKey {
+  readonly type: string
+  readonly idx: string | undefined
+}
+
+function placeholderKey(xml: string, element: XmlElement): PlaceholderKey | undefined {
+  const ph = findFirst(xml, 'p:ph', element.innerStart, element.innerEnd)
+  if (!ph) return undefined
+  const attributes = attributesAt(xml, ph.start)
+  return { type: attributes.get('type') ?? 'obj', idx: attributes.get('idx') }
+}
+
+/** ECMA-376 §19.3.1.36: the master has title/body/date/footer/number; other kinds inherit the body's place. */
+function masterType(type: string): string {
+  if (type === 'ctrTitle') return 'title'
+  if (type === 'title' || type === 'dt' || type === 'ftr' || type === 'sldNum') return type
+  return 'body'
+}
+
+async function inheritedFrames(
+  pkg: Awaited<ReturnType<typeof openPackage>>,
+  slidePart: string,
+): Promise<
+  Array<{
+    matches: (key: PlaceholderKey | undefined) => boolean
+    frame: { x: number; y: number; cx: number; cy: number; rotated: boolean }
+  }>
+> {
+  const found: Awaited<ReturnType<typeof inheritedFrames>> = []
+  const layout = (await relationshipsOf(pkg, slidePart)).find((r) => r.type === 'slideLayout' && !r.external)
+  if (!layout || !pkg.has(layout.target)) return found
+  const layoutXml = await pkg.text(layout.target)
+  const master = (await relationshipsOf(pkg, layout.target)).find((r) => r.type === 'slideMaster' && !r.external)
+  const masterXml = master && pkg.has(master.target) ? await pkg.text(master.target) : ''
+  const masterFrames = new Map<string, NonNullable<ReturnType<typeof frameOf>>>()
+  for (const element of topLevelShapes(masterXml)) {
+    const key = placeholderKey(masterXml, element)
+    const frame = frameOf(masterXml, element)
+    if (key && frame && !masterFrames.has(masterType(key.type))) masterFrames.set(masterType(key.type), frame)
+  }
+  for (const element of topLevelShapes(layoutXml)) {
+    const key = placeholderKey(layoutXml, element)
+    if (!key) continue
+    const frame = frameOf(layoutXml, element) ?? masterFrames.get(masterType(key.type))
+    if (!frame) continue
+    // A slide placeholder names its layout placeholder by `idx` when it has one, else by type.
+    found.push({
+      matches: (wanted) =>
+        wanted !== undefined &&
+        (wanted.idx !== undefined ? wanted.idx === key.idx : masterType(wanted.type) === masterType(key.type)),
+      frame,
+    })
+  }
+  for (const [type, frame] of masterFrames) {
+    found.push({ matches: (wanted) => wanted !== undefined && masterType(wanted.type) === type, frame })
+  }
+  return found
+}
