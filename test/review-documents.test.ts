@@ -396,7 +396,7 @@ describe('the agent changes documents and Review shows what changed inside them'
       join(root, 'report.docx'),
       await makeDocx(paragraph('Quarterly report') + paragraph('Old plan.') + paragraph('A new closing line.')),
     )
-    const core = startCore()
+    const core = startCore({ reviewDocumentCountsBudgetMs: 60_000 })
     const project = await openProject(core, root)
     const files = resultOf(await project.call('review.files', { scope: 'workspace' })) as Files
     const row = files.files.find((file) => file.path === 'report.docx')

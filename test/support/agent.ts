@@ -55,6 +55,8 @@ export async function agentFixture(
   const core = startCore({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.documentLimits ? { documentLimits: options.documentLimits } : {}),
+    // Counts inside documents are asserted exactly: a loaded CI machine must not turn them into null.
+    reviewDocumentCountsBudgetMs: options.documentLimits?.timeMs ?? 60_000,
     agent: {
       cliProvider: { kind: options.kind ?? 'openai-compatible', base_url: fake.url, model: 'fake-model' },
       env: { RETRACE_API_KEY: 'test-key' },

@@ -31,6 +31,7 @@ export function startCore(
     host?: Host
     agent?: AgentOptions
     reviewDiffBudgetMs?: number
+    reviewDocumentCountsBudgetMs?: number
     reviewPinQuotaBytes?: number
     reviewSnapshotRows?: number
     office?: CoreOptions['office']
@@ -44,6 +45,9 @@ export function startCore(
     // Tests never probe the machine's own Ollama or read its real API keys.
     agent: { env: {}, ollamaUrl: null, ...options.agent },
     ...(options.reviewDiffBudgetMs !== undefined ? { reviewDiffBudgetMs: options.reviewDiffBudgetMs } : {}),
+    ...(options.reviewDocumentCountsBudgetMs !== undefined
+      ? { reviewDocumentCountsBudgetMs: options.reviewDocumentCountsBudgetMs }
+      : {}),
     ...(options.reviewPinQuotaBytes !== undefined ? { reviewPinQuotaBytes: options.reviewPinQuotaBytes } : {}),
     ...(options.reviewSnapshotRows !== undefined ? { reviewSnapshotRows: options.reviewSnapshotRows } : {}),
     ...(options.office !== undefined ? { office: options.office } : {}),

@@ -45,6 +45,8 @@ export interface CoreOptions {
   readonly agent?: AgentOptions
   /** Time budget of one review diff (tests shorten it); over it the diff is `timeout`. */
   readonly reviewDiffBudgetMs?: number
+  /** Time one `review.files` page may spend counting inside documents (default 1.5 s). */
+  readonly reviewDocumentCountsBudgetMs?: number
   /** Bytes of workspace content one review snapshot may pin (default 256 MiB). */
   readonly reviewPinQuotaBytes?: number
   /** Rows kept across all review snapshots before the least recently used is evicted. */
@@ -199,6 +201,7 @@ export function createCore(options: CoreOptions): Core {
     sessionOf: conversation.sessionOf,
     snapshotsOf: snapshots.of,
     diffBudgetMs: options.reviewDiffBudgetMs,
+    documentCountsBudgetMs: options.reviewDocumentCountsBudgetMs,
     pinQuotaBytes: options.reviewPinQuotaBytes,
     snapshotRows: options.reviewSnapshotRows,
     issueBlob: (digest, size, mime) => files.bytes.issueBlob(digest, size, mime),

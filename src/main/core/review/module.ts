@@ -39,6 +39,8 @@ export function createReviewModule(deps: {
   diffBudgetMs?: number | undefined
   pinQuotaBytes?: number | undefined
   snapshotRows?: number | undefined
+  /** Time a page of `review.files` may spend counting inside documents (tests lengthen it). */
+  documentCountsBudgetMs?: number | undefined
   /** Issue 26: what changed inside DOCX/XLSX/PPTX/PDF rows. */
   documents: DocumentsModule
   /** Recorded contents reach the previews through the byte transfer. */
@@ -54,7 +56,7 @@ export function createReviewModule(deps: {
   }
   const diffRunner = createDiffRunner()
   const documentDiffs = createDocumentDiffCache(deps.documents, blobs)
-  const completePage = (rows: readonly ReviewRow[]) => withDocumentCounts(rows, documentDiffs)
+  const completePage = (rows: readonly ReviewRow[]) => withDocumentCounts(rows, documentDiffs, deps.documentCountsBudgetMs)
   // A workspace snapshot holds only while git's status, the index and the worktree are as listed.
   const stillCurrentFor = (context: ProjectRequestContext) => async (basis: string) => {
     const marker = `${context.project.project_id}|workspace:`

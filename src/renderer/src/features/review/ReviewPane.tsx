@@ -18,7 +18,7 @@ import { TurnHeader } from './TurnHeader'
 import { queryKey, useReview, type ReviewQuery, type ReviewScope, type ReviewSort, type SubScope } from './use-review'
 import './review.css'
 import { ErrorLine } from '../../ui/ErrorLine'
-import { countsLabel, countsText } from '../../ui/document-diff'
+import { RowCounts } from './RowCounts'
 import { pageViewState } from '../documents'
 
 /** A line comment, bound to the change it was written against (spec 07). */
@@ -297,22 +297,15 @@ export default function ReviewPane(props: {
                               <Icon name="warning" />
                             </span>
                           )}
-                          {row.document_counts ? (
-                            // Inside a document, lines mean nothing: its paragraphs, cells, slides or notes.
-                            <span
-                              className="review-file-doc-counts"
-                              data-testid="review-doc-counts"
-                              title={countsLabel(row.document_counts, t)}
-                            >
-                              <span aria-hidden="true">{countsText(row.document_counts, t)}</span>
-                              <span className="visually-hidden">{countsLabel(row.document_counts, t)}</span>
-                            </span>
-                          ) : (
-                            <span className="review-file-stats">
-                              <span className="stat-added">+{row.added ?? '—'}</span>
-                              <span className="stat-removed">−{row.removed ?? '—'}</span>
-                            </span>
-                          )}
+                          <RowCounts
+                            row={row}
+                            snapshotId={list.snapshotId}
+                            owner={
+                              noSession
+                                ? { project_id: props.projectId }
+                                : { project_id: props.projectId, session_id: props.sessionId ?? '' }
+                            }
+                          />
                         </button>
                       </li>
                     )
