@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import JSZip from 'jszip'
 import type { Page } from 'playwright-core'
 import { beforeAll, expect, test } from 'vitest'
 import type { FakeLlmServer } from '../test/support/fake-llm'
+import { unzipParts, zipParts } from '../test/support/office-fixtures'
 import { watchPage } from './support/browser'
 import { patternPixel, png } from './support/image-fixtures'
 import { writePdf, type PdfSpec } from './support/pdf-writer'
@@ -16,14 +16,14 @@ import { ARTIFACTS, useWorkspace } from './support/workspace'
  * approval card shows what changes inside each document, and Review (This turn) shows the changed
  * words, cells, slides and annotations — all computed by the engine from the recorded blobs.
  */
-const CORPUS = '/work/shared/corpus'
+const CORPUS = join(__dirname, '..', '..', 'shared', 'corpus')
 
 async function edited(path: string, part: string, from: string, to: string): Promise<Buffer> {
-  const zip = await JSZip.loadAsync(readFileSync(path))
-  const xml = await zip.file(part)?.async('string')
+  const parts = await unzipParts(readFileSync(path))
+  const xml = parts.get(part)?.toString('utf8')
   if (xml === undefined || !xml.includes(from)) throw new Error(`${path}: ${part} has no "${from}"`)
-  zip.file(part, xml.replace(from, to))
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' })
+  parts.set(part, Buffer.from(xml.replace(from, to)))
+  return Buffer.from(await zipParts(Object.fromEntries(parts)))
 }
 
 const PAPER: PdfSpec = {
