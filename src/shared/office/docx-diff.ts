@@ -1,4 +1,5 @@
-import { diffArrays, diffWordsWithSpace } from 'diff'
+import { diffArrays } from 'diff'
+import { wordSegments as segmentsOf } from './word-segments'
 import type { DocxDiff, DocxDiffEntry, TextSegment } from '../protocol/documents'
 import {
   DOCX_LINE_BREAK,
@@ -393,21 +394,7 @@ function shown(text: string): string {
 }
 
 function wordSegments(before: string, after: string): TextSegment[] {
-  const changes = diffWordsWithSpace(shown(before), shown(after), { maxEditLength: MAX_WORD_EDITS })
-  if (changes === undefined) {
-    return [
-      { kind: 'removed', text: shown(before) },
-      { kind: 'added', text: shown(after) },
-    ]
-  }
-  const segments: TextSegment[] = []
-  for (const change of changes) {
-    const kind = change.added ? 'added' : change.removed ? 'removed' : 'same'
-    const last = segments[segments.length - 1]
-    if (last && last.kind === kind) segments[segments.length - 1] = { kind, text: last.text + change.value }
-    else if (change.value !== '') segments.push({ kind, text: change.value })
-  }
-  return segments
+  return segmentsOf(shown(before), shown(after), MAX_WORD_EDITS)
 }
 
 function styleChangeOf(a: Unit, b: Unit, before: DocxStyles | null, after: DocxStyles | null): string | null {

@@ -1,5 +1,5 @@
-import { diffWordsWithSpace } from 'diff'
-import type { PptxDiff, PptxShapeDiff, PptxSlideDiff, TextSegment } from '../protocol/documents'
+import { wordSegments } from './word-segments'
+import type { PptxDiff, PptxShapeDiff, PptxSlideDiff } from '../protocol/documents'
 import { LINE_BREAK } from './pptx'
 import { guard, notesOf, openDeck, slideContent, titleOf } from './pptx-deck'
 
@@ -164,13 +164,6 @@ function shapeChanges(before: SlideTexts['texts'], after: SlideTexts['texts']): 
     if (!next.has(unit.anchor) && worthListing(unit)) changes.push(whole(unit, 'removed'))
   }
   return changes
-}
-
-function wordSegments(before: string, after: string): TextSegment[] {
-  return diffWordsWithSpace(before, after).map((part) => ({
-    kind: part.added ? 'added' : part.removed ? 'removed' : 'same',
-    text: part.value,
-  }))
 }
 
 /** Past this many table cells (2 000 × 2 000 slides) slides stay in place when their rank among kept slides does. */
