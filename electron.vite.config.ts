@@ -21,6 +21,8 @@ export default defineConfig({
           'search-worker': resolve(__dirname, 'src/main/core/files/search-worker.ts'),
           // Office inspection (office.inspect/preview/convert) under byte, ratio, time and heap bounds.
           'office-inspect-worker': resolve(__dirname, 'src/main/core/office/inspect-worker.ts'),
+          // The LibreOffice WebAssembly pack's worker PROCESS (forked, memory-capped, idle-stopped).
+          'office-pack-worker': resolve(__dirname, 'src/main/core/office/pack/worker.ts'),
           // The agent's grep/glob patterns, matched where a budget can stop them (issue 23).
           'pattern-worker': resolve(__dirname, 'src/main/core/files/pattern-worker.mts'),
         },

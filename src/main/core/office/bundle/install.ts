@@ -86,7 +86,7 @@ export function createBundleStore(
       if (!already) {
         let last = 0
         emit({ phase: 'download', received_bytes: 0, total_bytes: pin.size })
-        await downloadArchive(pin, archive, {
+        await downloadArchive({ url: pin.url, size: pin.size, digest: { algorithm: 'sha256', hex: pin.sha256 } }, archive, {
           stallMs: options.stallMs,
           onBytes: (received) => {
             // At most one event per 256 KiB (and the last one), real counts only.
