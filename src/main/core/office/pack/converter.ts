@@ -92,9 +92,8 @@ export function createPackConverter(options: PackConverterOptions): Converter {
       child,
       ready: new Promise((resolve) => {
         const timer = setTimeout(() => {
-          created.endReason ??= `the pack did not load within ${settings.startTimeoutMs} ms`
-          child.kill('SIGKILL')
-          resolve({ ok: false, message: created.endReason })
+          end(created, `the pack did not load within ${settings.startTimeoutMs} ms`)
+          resolve({ ok: false, message: created.endReason ?? '' })
         }, settings.startTimeoutMs)
         child.on('message', (reply: PackReply) => {
           if (reply.type === 'ready') {
@@ -115,8 +114,7 @@ export function createPackConverter(options: PackConverterOptions): Converter {
     }
     child.on('message', (reply: PackReply) => {
       if (reply.type === 'rss' && reply.rss > settings.maxRssBytes) {
-        created.endReason ??= `it used ${Math.round(reply.rss / 1048576)} MB, over the ${Math.round(settings.maxRssBytes / 1048576)} MB cap`
-        child.kill('SIGKILL')
+        end(created, `it used ${Math.round(reply.rss / 1048576)} MB, over the ${Math.round(settings.maxRssBytes / 1048576)} MB cap`)
         return
       }
       for (const listener of replies) listener(reply)
@@ -137,12 +135,14 @@ export function createPackConverter(options: PackConverterOptions): Converter {
   }
 
   function stop() {
-    const current = worker
-    worker = undefined
-    if (current && current.child.exitCode === null && current.child.signalCode === null) {
-      current.endReason ??= 'stopped'
-      current.child.kill('SIGKILL')
-    }
+    if (worker) end(worker, 'stopped')
+  }
+
+  /** Ends `target` now; the next job starts a fresh worker without waiting for this one's exit. */
+  function end(target: Worker, reason: string) {
+    if (worker === target) worker = undefined
+    target.endReason ??= reason
+    if (target.child.exitCode === null && target.child.signalCode === null) target.child.kill('SIGKILL')
   }
 
   async function attempt(job: ConversionJob, onPhase?: (phase: ConversionPhase) => void): Promise<Attempt> {
@@ -175,13 +175,11 @@ export function createPackConverter(options: PackConverterOptions): Converter {
         finish(reply.ok ? { kind: 'ok', engine: 'wasm' } : { kind: 'failed', reason: failureOf(reply.code), message: reply.message })
       }
       const timer = setTimeout(() => {
-        current.endReason ??= 'timeout'
-        current.child.kill('SIGKILL')
+        end(current, 'timeout')
         finish({ kind: 'failed', reason: 'timeout', message: `The LibreOffice pack did not finish within ${Math.round(job.timeoutMs / 1000)} s.` })
       }, job.timeoutMs)
       const abort = () => {
-        current.endReason ??= 'aborted'
-        current.child.kill('SIGKILL')
+        end(current, 'aborted')
         finish({ kind: 'failed', reason: 'aborted', message: 'The conversion was cancelled.' })
       }
       job.signal?.addEventListener('abort', abort, { once: true })
