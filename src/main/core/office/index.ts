@@ -46,6 +46,7 @@ import { createPreviewCache } from './preview-cache'
 import { trackProgress } from './progress'
 import { readSource, type SourceBytes } from './source'
 import { conversionUnavailable, unavailable } from './preview-outcomes'
+import { singleFlight } from './single-flight'
 import { createPackService, type PackConverterOptions } from './pack'
 
 export { answerOfficeAsset, OFFICE_CONTENT_TYPES } from './origin'
@@ -226,7 +227,12 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     const running = bundles.running()
     const wasm = await pack.status(found.kind === 'found')
     return {
-      engines: [{ id: 'builtin', available: true, preview: BUILTIN_PREVIEW, edit: BUILTIN_EDIT }, libre, wasm.engine, only],
+      engines: [
+        { id: 'builtin', available: true, preview: BUILTIN_PREVIEW, edit: BUILTIN_EDIT },
+        libre,
+        ...wasm.listed,
+        only,
+      ],
       pack: wasm.offer,
       bundle:
         pin.kind === 'pinned'
@@ -569,18 +575,6 @@ function importFilter(format: OfficeFormat) {
 function eventOwner(context: OfficeRequestContext) {
   const session = context.owner.session_id
   return { project_id: context.project.project_id, ...(session !== undefined ? { session_id: session } : {}) }
-}
-
-async function singleFlight<T>(flights: Map<string, Promise<T>>, key: string, start: () => Promise<T>): Promise<T> {
-  const running = flights.get(key)
-  if (running) return running
-  const started = start()
-  flights.set(key, started)
-  try {
-    return await started
-  } finally {
-    flights.delete(key)
-  }
 }
 
 /** A pin under `build/` (`office-bundle.json`, `office-pack.json`) beside the built main bundle (`out/main`), or beside the sources under tests. */

@@ -30,8 +30,8 @@ export interface PackServiceOptions {
 export interface PackService {
   /** The pack's converter, when it is installed for this build's pin. */
   engine(): Promise<{ version: string; converter: Converter } | undefined>
-  /** `office.status`: the `libreoffice-wasm` engine and the `pack` offer. */
-  status(nativeFound: boolean): Promise<{ engine: OfficeEngine; offer: ResultOf<'office.status'>['pack'] }>
+  /** `office.status`: the `libreoffice-wasm` engine where it is listed, and the `pack` offer. */
+  status(nativeFound: boolean): Promise<{ listed: OfficeEngine[]; offer: ResultOf<'office.status'>['pack'] }>
   install(context: { idempotencyKey: string | undefined; projectId: string }): Promise<Outcome<ResultOf<'office.pack_install'>>>
   dispose(): void
 }
@@ -106,7 +106,8 @@ export function createPackService(options: PackServiceOptions): PackService {
               ...(running ? { install_id: running.installId } : {}),
             }
           : { pinned: false, offered: false, installed: false, reason: pin.reason }
-      return { engine, offer }
+      // Listed where it matters: no native LibreOffice here, or the pack installed anyway.
+      return { listed: !nativeFound || pack ? [engine] : [], offer }
     },
 
     /**
