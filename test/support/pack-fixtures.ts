@@ -9,7 +9,7 @@ import { tarGz, type TarEntry } from './bundle-fixtures'
  * chosen by the document's text: `CRASH` ends the process, `CRASH_ONCE` does so on the first try
  * only, `HANG` never answers, `HOG` grows its memory without end, `LOCKED` asks for a password.
  */
-export const FAKE_PACK_SERVER = `
+export const FAKE_PACK_SERVER = () => `
 'use strict'
 // The real pack's one dependency, resolved through the NODE_PATH the engine lends the worker.
 const { z } = require('zod')
@@ -30,6 +30,7 @@ exports.createWorkerConverter = async (options) => {
         for (;;) { globalThis.hog.push(Buffer.alloc(32 * 1024 * 1024, 1)); await new Promise((r) => setTimeout(r, 20)) }
       }
       if (text.includes('LOCKED')) { const e = new Error('This document needs a password.'); e.code = 'PASSWORD_REQUIRED'; throw e }
+      if (options.outputFormat === 'pdf' && options.inputFormat !== 'csv') return { data: Buffer.from(${JSON.stringify(onePagePdf('Converted by the fake pack'))}, 'latin1') }
       return { data: Buffer.from('%PDF-1.4 fake ' + options.outputFormat + ' from ' + options.inputFormat + ' pid ' + process.pid) }
     },
     async destroy() {},
@@ -40,7 +41,7 @@ exports.createWorkerConverter = async (options) => {
 export function packEntries(name: string, version: string, overrides: Partial<Record<string, string>> = {}): TarEntry[] {
   const files: Record<string, string> = {
     'package/package.json': JSON.stringify({ name, version, license: 'MPL-2.0' }),
-    'package/dist/server.cjs': FAKE_PACK_SERVER,
+    'package/dist/server.cjs': FAKE_PACK_SERVER(),
     'package/wasm/loader.cjs': 'module.exports = {}',
     'package/wasm/soffice.wasm': '\0asm\x01\0\0\0',
     'package/wasm/soffice.data': 'data',
@@ -59,3 +60,25 @@ export function fakePack(name: string, version: string, extra: TarEntry[] = []):
 }
 
 export const integrityOf = (bytes: Buffer) => `sha512-${createHash('sha512').update(bytes).digest('base64')}`
+
+/** A valid one-page PDF saying `text` (offsets computed, so pdf.js reads it without repair). */
+export function onePagePdf(text: string): string {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${`BT /F1 24 Tf 72 720 Td (${text}) Tj ET`.length} >>\nstream\nBT /F1 24 Tf 72 720 Td (${text}) Tj ET\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]
+  let body = '%PDF-1.4\n'
+  const offsets: number[] = []
+  objects.forEach((object, index) => {
+    offsets.push(body.length)
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`
+  })
+  const xref = body.length
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`
+  return body
+}
