@@ -81,7 +81,7 @@ describe('LibreOffice WebAssembly pack offer', () => {
     const text = (await offer.textContent()) ?? ''
     expect(text).toContain('MPL-2.0')
     expect(text).toContain('never uploaded')
-    expect(text).toMatch(/download of [\d.]+ (B|KiB), about [\d.]+ MiB on disk/)
+    expect(text).toMatch(/a [\d.]+ (B|KiB) download, about 242 MiB on disk/)
     // Keyboard path: the buttons are plain focusable buttons; Enter on Not now closes the offer.
     await offer.getByRole('button', { name: 'Not now' }).focus()
     await page.keyboard.press('Enter')

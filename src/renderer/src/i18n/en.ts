@@ -576,6 +576,7 @@ export const en = {
   'office.engines': 'Office engines on this machine',
   'office.engine.builtin': 'Built-in',
   'office.engine.libreoffice': 'LibreOffice',
+  'office.engine.libreoffice-wasm': 'LibreOffice (WebAssembly)',
   'office.engine.onlyoffice': 'ONLYOFFICE',
   'office.summary.builtin': 'approximate previews; edits DOCX, slide text and cells',
   'office.summary.libreoffice': 'page-faithful preview, conversion, open externally',

@@ -566,6 +566,7 @@ export const zhCN: Record<MessageKey, string> = {
   'office.engines': '本机的 Office 引擎',
   'office.engine.builtin': '内置',
   'office.engine.libreoffice': 'LibreOffice',
+  'office.engine.libreoffice-wasm': 'LibreOffice（WebAssembly）',
   'office.engine.onlyoffice': 'ONLYOFFICE',
   'office.summary.builtin': '近似预览；可编辑 DOCX、幻灯片文字和单元格',
   'office.summary.libreoffice': '版式忠实预览、格式转换、外部打开',
