@@ -14,11 +14,8 @@ import { tempDir } from './support/temp'
 
 const PACK_NAME = '@matbee/libreoffice-converter'
 const servers: BundleServer[] = []
-const savedEnv = process.env.RETRACE_FAKE_PACK_STATE
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close()
-  if (savedEnv === undefined) delete process.env.RETRACE_FAKE_PACK_STATE
-  else process.env.RETRACE_FAKE_PACK_STATE = savedEnv
 })
 
 interface SetupOptions {
@@ -266,7 +263,6 @@ describe('LibreOffice WebAssembly pack: the worker process', () => {
   }
 
   test('a worker that dies on a document is replaced and the document tried once more', async () => {
-    process.env.RETRACE_FAKE_PACK_STATE = tempDir('retrace-fake-pack-state-')
     const { preview, core } = await installed({ files: { 'once.csv': 'CRASH_ONCE\n' } })
     expect(await preview('once.csv')).toMatchObject({ kind: 'pdf', engine: 'libreoffice-wasm' })
     expect((await core.office.converter())?.stats).toMatchObject({ restarts: 1 })
@@ -293,6 +289,19 @@ describe('LibreOffice WebAssembly pack: the worker process', () => {
     const answer = await preview('hog.csv')
     expect(answer).toMatchObject({ kind: 'unavailable', reason: 'conversion-failed' })
     expect(answer.message).toMatch(/over the 400 MB cap/)
+  })
+
+  test('the worker gets no secrets of the engine environment (API keys, tokens)', async () => {
+    process.env.RETRACE_TEST_SECRET_KEY = 'sk-test'
+    try {
+      const { preview, pdfOf } = await installed({ files: { 'env.csv': 'ENV\n' } })
+      const shown = await preview('env.csv')
+      const names = JSON.parse((await pdfOf(shown.pdf?.url ?? '')).toString('utf8')) as string[]
+      expect(names).not.toContain('RETRACE_TEST_SECRET_KEY')
+      expect(names).toContain('RETRACE_OFFICE_PACK_DIR')
+    } finally {
+      delete process.env.RETRACE_TEST_SECRET_KEY
+    }
   })
 
   test('a password-protected document is reported as such', async () => {

@@ -7,7 +7,8 @@ import { tarGz, type TarEntry } from './bundle-fixtures'
  * the refusals and the worker supervisor run in seconds without the 79 MB download. Its
  * `createWorkerConverter()` is a real module loaded by the real worker process; what it does is
  * chosen by the document's text: `CRASH` ends the process, `CRASH_ONCE` does so on the first try
- * only, `HANG` never answers, `HOG` grows its memory without end, `LOCKED` asks for a password.
+ * only, `HANG` never answers, `HOG` grows its memory without end, `LOCKED` asks for a password,
+ * `ENV` answers with the names of the environment variables the worker was given.
  */
 export const FAKE_PACK_SERVER = () => `
 'use strict'
@@ -15,13 +16,14 @@ export const FAKE_PACK_SERVER = () => `
 const { z } = require('zod')
 const fs = require('node:fs')
 exports.createWorkerConverter = async (options) => {
-  z.string().parse(options.wasmPath)
+  const wasmPath = z.string().parse(options.wasmPath)
   fs.statSync(require('node:path').join(options.wasmPath, 'soffice.wasm'))
   return {
     async convert(input, options) {
       const text = Buffer.from(input).toString('latin1')
       if (text.includes('CRASH_ONCE')) {
-        const marker = require('node:path').join(process.env.RETRACE_FAKE_PACK_STATE || '/nonexistent', 'crashed')
+        // Kept beside the installed pack: the worker sees none of the test's environment.
+        const marker = require('node:path').join(wasmPath, '..', 'crashed-once')
         if (!fs.existsSync(marker)) { fs.writeFileSync(marker, 'x'); process.exit(7) }
       } else if (text.includes('CRASH')) process.exit(7)
       if (text.includes('HANG')) return new Promise(() => {})
@@ -29,6 +31,7 @@ exports.createWorkerConverter = async (options) => {
         globalThis.hog = []
         for (;;) { globalThis.hog.push(Buffer.alloc(32 * 1024 * 1024, 1)); await new Promise((r) => setTimeout(r, 20)) }
       }
+      if (text.includes('ENV')) return { data: Buffer.from(JSON.stringify(Object.keys(process.env))) }
       if (text.includes('LOCKED')) { const e = new Error('This document needs a password.'); e.code = 'PASSWORD_REQUIRED'; throw e }
       if (options.outputFormat === 'pdf' && options.inputFormat !== 'csv') return { data: Buffer.from(${JSON.stringify(onePagePdf('Converted by the fake pack'))}, 'latin1') }
       return { data: Buffer.from('%PDF-1.4 fake ' + options.outputFormat + ' from ' + options.inputFormat + ' pid ' + process.pid) }

@@ -75,7 +75,7 @@ export function createPackConverter(options: PackConverterOptions): Converter {
     const child = fork(script.file, [], {
       execArgv: [...script.execArgv, `--max-old-space-size=${settings.maxOldSpaceMb}`],
       env: {
-        ...process.env,
+        ...workerEnvironment(process.env),
         // Electron runs the script as plain Node; Node ignores the variable.
         ELECTRON_RUN_AS_NODE: '1',
         NODE_PATH: zodModulesDir(),
@@ -254,6 +254,21 @@ function failureOf(code: string): ConversionFailure {
     default:
       return 'failed'
   }
+}
+
+/**
+ * What the pack's process may see of the engine's environment: where temp files and the system
+ * live, nothing else — no provider keys or tokens reach third-party code that only converts.
+ */
+const WORKER_ENV_KEYS = ['PATH', 'TMPDIR', 'TMP', 'TEMP', 'HOME', 'USERPROFILE', 'SystemRoot', 'LANG', 'LC_ALL']
+
+function workerEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const kept: Record<string, string> = {}
+  for (const key of WORKER_ENV_KEYS) {
+    const value = env[key]
+    if (value !== undefined) kept[key] = value
+  }
+  return kept
 }
 
 function tailOf(stderr: string): string {
