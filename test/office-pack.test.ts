@@ -123,7 +123,7 @@ async function setup(options: SetupOptions = {}) {
     for await (const chunk of answer.body) chunks.push(chunk)
     return Buffer.concat(chunks)
   }
-  return { server, core, dataDir, pin, pinAs, install, installAndWait, events, preview, pdfOf, call, root }
+  return { server, core, dataDir, pin, pinAs, install, installAndWait, events, preview, pdfOf, call, root, projectId }
 }
 
 async function status(core: Core) {
@@ -289,6 +289,21 @@ describe('LibreOffice WebAssembly pack: the worker process', () => {
     const answer = await preview('hog.csv')
     expect(answer).toMatchObject({ kind: 'unavailable', reason: 'conversion-failed' })
     expect(answer.message).toMatch(/over the 400 MB cap/)
+  })
+
+  test('a conversion through the pack writes a new file next to the original, through the journal', async () => {
+    const { core, root, projectId } = await installed({ files: { 'table.csv': 'name,amount\nA,1\n' } })
+    const owner = { project_id: projectId }
+    const response = await core.handle({
+      request_id: randomUUID(),
+      action: 'office.convert',
+      owner,
+      idempotency_key: randomUUID(),
+      payload: { path: 'table.csv', to: 'ods' },
+    })
+    expect(response).toMatchObject({ status: 'ok', result: { path: 'table.ods' } })
+    expect(readFileSync(join(root, 'table.ods'), 'latin1')).toMatch(/^%PDF-1\.4 fake ods from csv pid \d+$/)
+    expect(readFileSync(join(root, 'table.csv'), 'utf8')).toBe('name,amount\nA,1\n')
   })
 
   test('the worker gets no secrets of the engine environment (API keys, tokens)', async () => {
