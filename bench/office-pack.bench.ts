@@ -49,7 +49,12 @@ export async function benchOfficePack(): Promise<void> {
     const project = join(work, 'project')
     mkdirSync(project)
     const ownerOf = async (core: Core) => {
-      const opened = await core.handle({ request_id: randomUUID(), action: 'project.open', owner: {}, payload: { path: project } })
+      const opened = await core.handle({
+        request_id: randomUUID(),
+        action: 'project.open',
+        owner: {},
+        payload: { path: project },
+      })
       if (opened.status !== 'ok') throw new Error('cannot open bench project')
       return { project_id: (opened.result as { project_id: string }).project_id }
     }
@@ -61,15 +66,27 @@ export async function benchOfficePack(): Promise<void> {
       return
     }
     let run = 0
-    const previewWith = (core: Core, owner: { project_id: string }) => async () => {
+    const previewWith = (core: Core, owner: { project_id: string }, engine: string) => async () => {
       const name = `ten-pages-${++run}.docx`
       writeFileSync(join(project, name), await makeLongDocx(10, `run ${run}`))
-      const response = await core.handle({ request_id: randomUUID(), action: 'office.preview', owner, payload: { path: name } })
-      if (response.status !== 'ok' || (response.result as { kind: string }).kind !== 'pdf') {
+      const response = await core.handle({
+        request_id: randomUUID(),
+        action: 'office.preview',
+        owner,
+        payload: { path: name },
+      })
+      const result = response.status === 'ok' ? (response.result as { kind: string; engine?: string }) : undefined
+      // Each side must be served by the engine it measures (a fallback would measure the wrong one).
+      if (result?.kind !== 'pdf' || result.engine !== engine) {
         throw new Error(`office.preview failed: ${JSON.stringify(response)}`)
       }
     }
-    const [subject, baseline] = await medianPairMs(previewWith(withPack, packOwner), previewWith(native, nativeOwner), 3, 1)
+    const [subject, baseline] = await medianPairMs(
+      previewWith(withPack, packOwner, 'libreoffice-wasm'),
+      previewWith(native, nativeOwner, 'libreoffice'),
+      3,
+      1,
+    )
     report('office.preview 10-page DOCX: WebAssembly pack vs native listener', subject, baseline)
   } finally {
     withPack.dispose()

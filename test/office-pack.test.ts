@@ -61,8 +61,12 @@ async function setup(options: SetupOptions = {}) {
     dataDir,
     office: {
       env: { RETRACE_OFFICE_BUNDLE: '', RETRACE_OFFICE_PACK: pinFile, RETRACE_OFFICE_PACK_URL: server.url('pack.tgz') },
-      ...(options.realDetect ? {} : { detect: async () => ({ kind: 'missing' as const, reason: 'not on this test machine' }) }),
-      ...(options.defaultLimits ? {} : { extractLimits: { maxBytes: 10 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 } }),
+      ...(options.realDetect
+        ? {}
+        : { detect: async () => ({ kind: 'missing' as const, reason: 'not on this test machine' }) }),
+      ...(options.defaultLimits
+        ? {}
+        : { extractLimits: { maxBytes: 10 * 1024 * 1024, maxEntries: 100, maxRatio: 1000 } }),
       ...(options.pack ? { pack: options.pack } : {}),
       ...(options.conversionTimeoutMs ? { conversionTimeoutMs: options.conversionTimeoutMs } : {}),
     },
@@ -168,8 +172,17 @@ describe('LibreOffice WebAssembly pack: install', () => {
     const archive = fakePack(PACK_NAME, '2.7.2')
     pin(archive)
     const before = await status(core)
-    expect(before.pack).toMatchObject({ pinned: true, offered: true, installed: false, size: archive.length, licence: 'MPL-2.0' })
-    expect(before.engines.find((e) => e.id === 'libreoffice-wasm')).toMatchObject({ available: false, reason: 'not-installed' })
+    expect(before.pack).toMatchObject({
+      pinned: true,
+      offered: true,
+      installed: false,
+      size: archive.length,
+      licence: 'MPL-2.0',
+    })
+    expect(before.engines.find((e) => e.id === 'libreoffice-wasm')).toMatchObject({
+      available: false,
+      reason: 'not-installed',
+    })
     expect(await preview('table.csv')).toMatchObject({ kind: 'unavailable', reason: 'no-engine' })
 
     expect(await installAndWait()).toMatchObject({ phase: 'done' })
@@ -203,23 +216,52 @@ describe('LibreOffice WebAssembly pack: install', () => {
     expect(server.hits.get('pack.tgz')).toBe(1)
   })
 
-  const refusals: Array<[string, (body: Buffer) => { body: Buffer; serve?: { truncateAt?: number; extraBytes?: number }; pin?: Record<string, unknown> }, string]> = [
-    ['a wrong SHA-512', (body) => ({ body, pin: { integrity: integrityOf(Buffer.from('other bytes')) } }), 'digest-mismatch'],
+  const refusals: Array<
+    [
+      string,
+      (body: Buffer) => {
+        body: Buffer
+        serve?: { truncateAt?: number; extraBytes?: number }
+        pin?: Record<string, unknown>
+      },
+      string,
+    ]
+  > = [
+    [
+      'a wrong SHA-512',
+      (body) => ({ body, pin: { integrity: integrityOf(Buffer.from('other bytes')) } }),
+      'digest-mismatch',
+    ],
     ['a download over the pinned size', (body) => ({ body, serve: { extraBytes: 4096 } }), 'too-large'],
     ['an interrupted download', (body) => ({ body, serve: { truncateAt: Math.floor(body.length / 2) } }), 'truncated'],
     [
       'a ".." entry',
-      () => ({ body: tarGz([...packEntries(PACK_NAME, '2.7.2'), { type: 'file', path: 'package/../../escape.txt', content: 'x' }]) }),
+      () => ({
+        body: tarGz([
+          ...packEntries(PACK_NAME, '2.7.2'),
+          { type: 'file', path: 'package/../../escape.txt', content: 'x' },
+        ]),
+      }),
       'unsafe-entry',
     ],
     [
       'a symbolic link',
-      () => ({ body: tarGz([...packEntries(PACK_NAME, '2.7.2'), { type: 'symlink', path: 'package/wasm/link', target: '/etc/passwd' }]) }),
+      () => ({
+        body: tarGz([
+          ...packEntries(PACK_NAME, '2.7.2'),
+          { type: 'symlink', path: 'package/wasm/link', target: '/etc/passwd' },
+        ]),
+      }),
       'unsafe-entry',
     ],
     [
       'a hard link',
-      () => ({ body: tarGz([...packEntries(PACK_NAME, '2.7.2'), { type: 'link', path: 'package/wasm/hard', target: 'package/wasm/soffice.data' }]) }),
+      () => ({
+        body: tarGz([
+          ...packEntries(PACK_NAME, '2.7.2'),
+          { type: 'link', path: 'package/wasm/hard', target: 'package/wasm/soffice.data' },
+        ]),
+      }),
       'unsafe-entry',
     ],
     ['another package under the pinned name', () => ({ body: fakePack('left-pad', '2.7.2') }), 'manifest-mismatch'],
@@ -358,10 +400,14 @@ describe('LibreOffice WebAssembly pack: the real pack', () => {
       }
       mkdirSync(cacheDir, { recursive: true })
       try {
-        const out = execFileSync('npm', ['pack', `${pinned.name}@${pinned.version}`, '--json', '--pack-destination', cacheDir], {
-          timeout: 180_000,
-          encoding: 'utf8',
-        })
+        const out = execFileSync(
+          'npm',
+          ['pack', `${pinned.name}@${pinned.version}`, '--json', '--pack-destination', cacheDir],
+          {
+            timeout: 180_000,
+            encoding: 'utf8',
+          },
+        )
         const [info] = JSON.parse(out) as Array<{ filename: string }>
         copyFileSync(join(cacheDir, info?.filename ?? ''), cached)
       } catch (error) {
@@ -373,38 +419,42 @@ describe('LibreOffice WebAssembly pack: the real pack', () => {
     return { file: cached }
   }
 
-  test('DOCX → PDF through the installed pack has the page count of native LibreOffice', { timeout: 420_000 }, async (context) => {
-    const tarball = realTarball()
-    if ('skip' in tarball) {
-      console.log(`skipped: ${tarball.skip}`)
-      return context.skip()
-    }
-    const docx = await makeLongDocx(5, 'pack')
-    const { installAndWait, preview, pdfOf, pinAs } = await setup({
-      files: { 'report.docx': docx },
-      defaultLimits: true,
-      conversionTimeoutMs: 240_000,
-      pack: { startTimeoutMs: 240_000 },
-    })
-    // The pin exactly as the build ships it; only its address is the loopback mirror.
-    pinAs(readFileSync(tarball.file), readFileSync(join(__dirname, '..', 'build', 'office-pack.json'), 'utf8'))
-    expect(await installAndWait()).toMatchObject({ phase: 'done' })
-    const shown = await preview('report.docx')
-    expect(shown).toMatchObject({ kind: 'pdf', engine: 'libreoffice-wasm' })
-    const pages = pageCount(await pdfOf(shown.pdf?.url ?? ''))
+  test(
+    'DOCX → PDF through the installed pack has the page count of native LibreOffice',
+    { timeout: 420_000 },
+    async (context) => {
+      const tarball = realTarball()
+      if ('skip' in tarball) {
+        console.log(`skipped: ${tarball.skip}`)
+        return context.skip()
+      }
+      const docx = await makeLongDocx(5, 'pack')
+      const { installAndWait, preview, pdfOf, pinAs } = await setup({
+        files: { 'report.docx': docx },
+        defaultLimits: true,
+        conversionTimeoutMs: 240_000,
+        pack: { startTimeoutMs: 240_000 },
+      })
+      // The pin exactly as the build ships it; only its address is the loopback mirror.
+      pinAs(readFileSync(tarball.file), readFileSync(join(__dirname, '..', 'build', 'office-pack.json'), 'utf8'))
+      expect(await installAndWait()).toMatchObject({ phase: 'done' })
+      const shown = await preview('report.docx')
+      expect(shown).toMatchObject({ kind: 'pdf', engine: 'libreoffice-wasm' })
+      const pages = pageCount(await pdfOf(shown.pdf?.url ?? ''))
 
-    const native = await detectLibreOffice()
-    if (native.kind !== 'found') {
-      console.log(`no native LibreOffice to compare with (${native.reason}); expecting the 5 generated pages`)
-      expect(pages).toBe(5)
-      return
-    }
-    // The same document through the machine's LibreOffice (found, so it is preferred over the pack).
-    const reference = await setup({ files: { 'report.docx': docx }, realDetect: true, conversionTimeoutMs: 120_000 })
-    const nativeShown = await reference.preview('report.docx')
-    expect(nativeShown).toMatchObject({ kind: 'pdf', engine: 'libreoffice' })
-    expect(pages).toBe(pageCount(await reference.pdfOf(nativeShown.pdf?.url ?? '')))
-  })
+      const native = await detectLibreOffice()
+      if (native.kind !== 'found') {
+        console.log(`no native LibreOffice to compare with (${native.reason}); expecting the 5 generated pages`)
+        expect(pages).toBe(5)
+        return
+      }
+      // The same document through the machine's LibreOffice (found, so it is preferred over the pack).
+      const reference = await setup({ files: { 'report.docx': docx }, realDetect: true, conversionTimeoutMs: 120_000 })
+      const nativeShown = await reference.preview('report.docx')
+      expect(nativeShown).toMatchObject({ kind: 'pdf', engine: 'libreoffice' })
+      expect(pages).toBe(pageCount(await reference.pdfOf(nativeShown.pdf?.url ?? '')))
+    },
+  )
 })
 
 function pageCount(pdf: Buffer): number {

@@ -41,7 +41,11 @@ exports.createWorkerConverter = async (options) => {
 }
 `
 
-export function packEntries(name: string, version: string, overrides: Partial<Record<string, string>> = {}): TarEntry[] {
+export function packEntries(
+  name: string,
+  version: string,
+  overrides: Partial<Record<string, string>> = {},
+): TarEntry[] {
   const files: Record<string, string> = {
     'package/package.json': JSON.stringify({ name, version, license: 'MPL-2.0' }),
     'package/dist/server.cjs': FAKE_PACK_SERVER(),

@@ -3,7 +3,10 @@ import type { Inspection } from './inspect'
 import type { ConversionFailure } from './libreoffice/types'
 
 /** How a refused inspection or a failed conversion reads as an `office.preview` "unavailable" answer. */
-export function unavailable(path: string, inspection: Exclude<Inspection, { state: 'ok' }>): ResultOf<'office.preview'> {
+export function unavailable(
+  path: string,
+  inspection: Exclude<Inspection, { state: 'ok' }>,
+): ResultOf<'office.preview'> {
   return {
     kind: 'unavailable',
     path,

@@ -82,7 +82,10 @@ export async function downloadArchive(
     const digest = hash.digest('hex')
     if (digest !== pin.digest.hex) {
       const name = pin.digest.algorithm.toUpperCase().replace('SHA', 'SHA-')
-      throw new InstallError('digest-mismatch', `The download's ${name} is ${digest}, not the pinned ${pin.digest.hex}.`)
+      throw new InstallError(
+        'digest-mismatch',
+        `The download's ${name} is ${digest}, not the pinned ${pin.digest.hex}.`,
+      )
     }
     await handle.sync()
   } finally {

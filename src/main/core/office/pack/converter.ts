@@ -114,7 +114,10 @@ export function createPackConverter(options: PackConverterOptions): Converter {
     }
     child.on('message', (reply: PackReply) => {
       if (reply.type === 'rss' && reply.rss > settings.maxRssBytes) {
-        end(created, `it used ${Math.round(reply.rss / 1048576)} MB, over the ${Math.round(settings.maxRssBytes / 1048576)} MB cap`)
+        end(
+          created,
+          `it used ${Math.round(reply.rss / 1048576)} MB, over the ${Math.round(settings.maxRssBytes / 1048576)} MB cap`,
+        )
         return
       }
       for (const listener of replies) listener(reply)
@@ -172,11 +175,19 @@ export function createPackConverter(options: PackConverterOptions): Converter {
       }
       const listener = (reply: PackReply) => {
         if (reply.type !== 'done' || reply.id !== id) return
-        finish(reply.ok ? { kind: 'ok', engine: 'wasm' } : { kind: 'failed', reason: failureOf(reply.code), message: reply.message })
+        finish(
+          reply.ok
+            ? { kind: 'ok', engine: 'wasm' }
+            : { kind: 'failed', reason: failureOf(reply.code), message: reply.message },
+        )
       }
       const timer = setTimeout(() => {
         end(current, 'timeout')
-        finish({ kind: 'failed', reason: 'timeout', message: `The LibreOffice pack did not finish within ${Math.round(job.timeoutMs / 1000)} s.` })
+        finish({
+          kind: 'failed',
+          reason: 'timeout',
+          message: `The LibreOffice pack did not finish within ${Math.round(job.timeoutMs / 1000)} s.`,
+        })
       }, job.timeoutMs)
       const abort = () => {
         end(current, 'aborted')
@@ -205,9 +216,12 @@ export function createPackConverter(options: PackConverterOptions): Converter {
       // One more try in a fresh worker: a WASM crash is often the state a previous document left.
       stats.restarts++
       stats.fallbacks++
-      options.log?.('warn', 'The LibreOffice pack worker died on a document; trying it once more', { reason: first.message })
+      options.log?.('warn', 'The LibreOffice pack worker died on a document; trying it once more', {
+        reason: first.message,
+      })
       await rm(job.output, { force: true })
-      if (disposed || job.signal?.aborted) return { kind: 'failed', reason: 'aborted', message: 'The conversion was cancelled.' }
+      if (disposed || job.signal?.aborted)
+        return { kind: 'failed', reason: 'aborted', message: 'The conversion was cancelled.' }
       const second = await attempt(job, onPhase)
       if (second.kind !== 'worker-died') {
         if (second.kind === 'ok') stats.resident++

@@ -35,7 +35,10 @@ export interface PackStore {
 
 const MARKER = '.retrace-pack.json'
 
-export function createPackStore(officeDir: string, options: { limits?: ExtractLimits; stallMs?: number } = {}): PackStore {
+export function createPackStore(
+  officeDir: string,
+  options: { limits?: ExtractLimits; stallMs?: number } = {},
+): PackStore {
   const packDir = join(officeDir, 'pack')
   const tmpDir = join(packDir, '.tmp')
   let active: InstallRun | undefined
@@ -82,7 +85,12 @@ export function createPackStore(officeDir: string, options: { limits?: ExtractLi
       let last = 0
       emit({ phase: 'download', received_bytes: 0, total_bytes: pin.size })
       await downloadArchive(
-        { url: pin.url, size: pin.size, digest: { algorithm: 'sha512', hex: integrityHex(pin.integrity) }, noun: 'LibreOffice pack' },
+        {
+          url: pin.url,
+          size: pin.size,
+          digest: { algorithm: 'sha512', hex: integrityHex(pin.integrity) },
+          noun: 'LibreOffice pack',
+        },
         archive,
         {
           stallMs: options.stallMs,
@@ -112,7 +120,10 @@ export function createPackStore(officeDir: string, options: { limits?: ExtractLi
       try {
         await rename(staging, target)
       } catch (error) {
-        throw new InstallError('publish-failed', `The LibreOffice pack could not be published (${(error as Error).message}).`)
+        throw new InstallError(
+          'publish-failed',
+          `The LibreOffice pack could not be published (${(error as Error).message}).`,
+        )
       }
       await fsyncDirectory(packDir).catch(() => undefined)
     } finally {

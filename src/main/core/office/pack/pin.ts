@@ -33,7 +33,10 @@ export async function loadPackPin(
   try {
     json = JSON.parse(await readFile(file, 'utf8'))
   } catch (error) {
-    return { kind: 'unpinned', reason: `The LibreOffice pack pin ${file} cannot be read (${(error as Error).message}).` }
+    return {
+      kind: 'unpinned',
+      reason: `The LibreOffice pack pin ${file} cannot be read (${(error as Error).message}).`,
+    }
   }
   const parsed = PackPin.safeParse(json)
   if (!parsed.success) {

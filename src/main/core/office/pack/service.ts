@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import {
-  fail,
-  ok,
-  type OfficeEngine,
-  type Outcome,
-  type ResultOf,
-} from '../../../../shared/protocol'
+import { fail, ok, type OfficeEngine, type Outcome, type ResultOf } from '../../../../shared/protocol'
 import type { EventBus } from '../../events'
 import type { ExtractLimits } from '../bundle/extract'
 import { ALL_FORMATS, conversionTargets } from '../formats'
@@ -23,8 +17,7 @@ export interface PackServiceOptions {
   readonly log: (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void
   readonly limits?: ExtractLimits | undefined
   readonly converter?:
-    | Partial<Pick<PackConverterOptions, 'maxRssBytes' | 'idleMs' | 'startTimeoutMs' | 'maxOldSpaceMb'>>
-    | undefined
+    Partial<Pick<PackConverterOptions, 'maxRssBytes' | 'idleMs' | 'startTimeoutMs' | 'maxOldSpaceMb'>> | undefined
 }
 
 export interface PackService {
@@ -32,7 +25,10 @@ export interface PackService {
   engine(): Promise<{ version: string; converter: Converter } | undefined>
   /** `office.status`: the `libreoffice-wasm` engine where it is listed, and the `pack` offer. */
   status(nativeFound: boolean): Promise<{ listed: OfficeEngine[]; offer: ResultOf<'office.status'>['pack'] }>
-  install(context: { idempotencyKey: string | undefined; projectId: string }): Promise<Outcome<ResultOf<'office.pack_install'>>>
+  install(context: {
+    idempotencyKey: string | undefined
+    projectId: string
+  }): Promise<Outcome<ResultOf<'office.pack_install'>>>
   dispose(): void
 }
 

@@ -46,7 +46,13 @@ async function main(): Promise<void> {
           `source.${message.inputFormat}`,
         )
         if (result.data.byteLength > maxOutputBytes) {
-          send({ type: 'done', id: message.id, ok: false, code: 'TOO_LARGE', message: `The result is larger than ${maxOutputBytes} bytes.` })
+          send({
+            type: 'done',
+            id: message.id,
+            ok: false,
+            code: 'TOO_LARGE',
+            message: `The result is larger than ${maxOutputBytes} bytes.`,
+          })
           return
         }
         await writeFile(message.output, result.data, { mode: 0o600 })

@@ -104,7 +104,8 @@ export function OfficeView(props: {
   const libreAvailable = libre?.available === true
   // Pages and conversions come from native LibreOffice or, without it, the WebAssembly pack;
   // "Open in LibreOffice" stays native only.
-  const pagesAvailable = libreAvailable || status?.engines.some((e) => e.id === 'libreoffice-wasm' && e.available) === true
+  const pagesAvailable =
+    libreAvailable || status?.engines.some((e) => e.id === 'libreoffice-wasm' && e.available) === true
   const onlyAvailable = only?.available === true && only.origin !== undefined && only.entry !== undefined
   // A refused document is in no state an engine may open: every `state === 'ok'` gate stays shut.
   const state = refusal ? 'refused' : (inspection?.state ?? 'ok')
