@@ -23,6 +23,8 @@ export default defineConfig({
           'office-inspect-worker': resolve(__dirname, 'src/main/core/office/inspect-worker.ts'),
           // DOCX/XLSX/PPTX/PDF views, edits and diffs (issue 26) under time, byte and heap bounds.
           'documents-worker': resolve(__dirname, 'src/main/core/documents/document-worker.ts'),
+          // The LibreOffice WebAssembly pack's worker PROCESS (forked, memory-capped, idle-stopped).
+          'office-pack-worker': resolve(__dirname, 'src/main/core/office/pack/worker.ts'),
           // The agent's grep/glob patterns, matched where a budget can stop them (issue 23).
           'pattern-worker': resolve(__dirname, 'src/main/core/files/pattern-worker.mts'),
         },

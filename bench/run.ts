@@ -1,6 +1,7 @@
 import { benchFiles } from './files.bench'
 import { benchJournal } from './journal.bench'
 import { benchOffice } from './office.bench'
+import { benchOfficePack } from './office-pack.bench'
 import { benchRestore } from './restore.bench'
 import { benchReview } from './review.bench'
 import { benchRewind } from './rewind.bench'
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   await benchSnapshotSmall()
   await benchSnapshots()
   await benchOffice()
+  await benchOfficePack()
 }
 
 void main()

@@ -7,7 +7,8 @@ import type { TextSegment } from '../protocol/documents'
  * a run of spaces, or one CJK character (CJK text has no spaces; one character is its word).
  * `diff`'s own word diff splits at punctuation, which turned a date into a digit puzzle.
  */
-const TOKEN = /\s+|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+/gu
+const TOKEN =
+  /\s+|[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+/gu
 
 export function tokensOf(text: string): string[] {
   return text.match(TOKEN) ?? []

@@ -34,6 +34,14 @@ export const EVENT_SCHEMAS = {
     total_bytes: z.number().int().nonnegative(),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
   }),
+  /** Real byte counts of a LibreOffice WebAssembly pack install; `phase: done | failed` ends it. */
+  'office.pack.progress': z.object({
+    install_id: z.string(),
+    phase: z.enum(['download', 'verify', 'extract', 'publish', 'done', 'failed']),
+    received_bytes: z.number().int().nonnegative(),
+    total_bytes: z.number().int().nonnegative(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  }),
   /** A LibreOffice preview or conversion still running after a second (then every second); no percentages. */
   'office.progress': z.object({
     operation_id: z.string(),

@@ -47,6 +47,7 @@ import {
   officeInspect,
   officeInstall,
   officeOpenExternal,
+  officePackInstall,
   officePreview,
   officeStatus,
 } from './actions/office'
@@ -101,6 +102,7 @@ export const ACTIONS = {
   [historyConflictDiff.name]: historyConflictDiff,
   [officeStatus.name]: officeStatus,
   [officeInstall.name]: officeInstall,
+  [officePackInstall.name]: officePackInstall,
   [officeInspect.name]: officeInspect,
   [officePreview.name]: officePreview,
   [officeConvert.name]: officeConvert,

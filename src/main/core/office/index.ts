@@ -42,15 +42,23 @@ import { createInspectRunner } from './inspect-runner'
 import { createConverter, type Converter } from './libreoffice/converter'
 import { detectLibreOffice, type Detection } from './libreoffice/detect'
 import { openInLibreOffice } from './libreoffice/open-external'
-import type { ConversionFailure } from './libreoffice/types'
 import { createPreviewCache } from './preview-cache'
 import { trackProgress } from './progress'
 import { readSource, type SourceBytes } from './source'
+import { conversionUnavailable, unavailable } from './preview-outcomes'
+import { singleFlight } from './single-flight'
+import { createPackService, type PackConverterOptions } from './pack'
 
 export { answerOfficeAsset, OFFICE_CONTENT_TYPES } from './origin'
 
 type OfficeActionName =
-  'office.status' | 'office.install' | 'office.inspect' | 'office.preview' | 'office.convert' | 'office.open_external'
+  | 'office.status'
+  | 'office.install'
+  | 'office.pack_install'
+  | 'office.inspect'
+  | 'office.preview'
+  | 'office.convert'
+  | 'office.open_external'
 
 /** What an Office handler gets of a request: the composition root's project context satisfies it. */
 export interface OfficeRequestContext {
@@ -81,6 +89,17 @@ export interface OfficeModuleOptions {
   readonly inspectLimits?: Partial<InspectLimits>
   /** Tests replace the machine's LibreOffice with none (`missing`) or a specific one. */
   readonly detect?: () => Promise<Detection>
+  /** `build/office-pack.json` of this build; `RETRACE_OFFICE_PACK` / `RETRACE_OFFICE_PACK_URL` in `env` override it. */
+  readonly packPinFile?: string
+  /** The pack worker's bounds (memory cap, idle shutdown, load time); tests tighten them. */
+  readonly pack?: Partial<Pick<PackConverterOptions, 'maxRssBytes' | 'idleMs' | 'startTimeoutMs' | 'maxOldSpaceMb'>>
+}
+
+/** The page-faithful engine serving previews and conversions: native LibreOffice first, else the pack. */
+interface FaithfulEngine {
+  readonly id: 'libreoffice' | 'libreoffice-wasm'
+  readonly version: string // in the preview cache key: a pack PDF and a native one differ
+  readonly converter: Converter
 }
 
 export interface OfficeModuleDeps {
@@ -122,6 +141,15 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
   const previews = createPreviewCache(join(officeDir, 'previews'))
   const bundles: BundleStore = createBundleStore(officeDir, { limits: options.extractLimits })
   const pinFile = options.pinFile ?? defaultPinFile()
+  const pack = createPackService({
+    officeDir,
+    pinFile: options.packPinFile ?? defaultPinFile('office-pack.json'),
+    env,
+    events: deps.events,
+    log: deps.log,
+    limits: options.extractLimits,
+    converter: options.pack,
+  })
   const origins = new Set<string>()
   const installKeys = new Map<
     string,
@@ -156,6 +184,18 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     return converter
   }
 
+  // Native LibreOffice wins whenever found (faster, lighter, the person's fonts); the pack serves the rest.
+  async function getEngine(): Promise<FaithfulEngine | undefined> {
+    const found = await libreOffice()
+    if (disposed) return undefined
+    if (found.kind === 'found') {
+      const native = await getConverter()
+      return native ? { id: 'libreoffice', version: found.install.version, converter: native } : undefined
+    }
+    const wasm = await pack.engine()
+    return wasm ? { id: 'libreoffice-wasm', version: `wasm-${wasm.version}`, converter: wasm.converter } : undefined
+  }
+
   async function status(): Promise<ResultOf<'office.status'>> {
     const found = await libreOffice()
     const selected = await bundles.current()
@@ -185,8 +225,15 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         }
       : { id: 'onlyoffice', available: false, reason: 'not-installed', preview: [], edit: [] }
     const running = bundles.running()
+    const wasm = await pack.status(found.kind === 'found')
     return {
-      engines: [{ id: 'builtin', available: true, preview: BUILTIN_PREVIEW, edit: BUILTIN_EDIT }, libre, only],
+      engines: [
+        { id: 'builtin', available: true, preview: BUILTIN_PREVIEW, edit: BUILTIN_EDIT },
+        libre,
+        ...wasm.listed,
+        only,
+      ],
+      pack: wasm.offer,
       bundle:
         pin.kind === 'pinned'
           ? {
@@ -312,8 +359,8 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     if (inspected.kind === 'error') return inspected
     const inspection = inspected.result
     if (inspection.state !== 'ok') return ok(unavailable(payload.path, inspection))
-    const found = await libreOffice()
-    if (found.kind !== 'found') {
+    const faithful = await getEngine()
+    if (!faithful) {
       return ok({
         kind: 'unavailable',
         path: payload.path,
@@ -321,7 +368,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         message: 'A page-faithful preview needs LibreOffice, which is not installed on this machine.',
       })
     }
-    const key = previews.keyOf(read.result.revision, found.install.version)
+    const key = previews.keyOf(read.result.revision, faithful.version)
     // The cached PDF leaves through the engine's byte transfer: stored by digest in the content
     // store (deduplicated, verified on every read) and served at a short-lived /api/bytes URL.
     const issue = async (file: { path: string; size: number }, cached: boolean) => {
@@ -331,7 +378,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         kind: 'pdf' as const,
         path: payload.path,
         revision: read.result.revision,
-        engine: 'libreoffice' as const,
+        engine: faithful.id,
         pdf: {
           url: deps.byteTransfers.issueBlob(digest, bytes.length, 'application/pdf'),
           mime: 'application/pdf',
@@ -347,10 +394,8 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       const progress = trackProgress(deps.events, eventOwner(context), 'preview', payload.path)
       const staged = await stage(read.result, inspection.format)
       try {
-        const engine = await getConverter()
-        if (!engine) return fail('UNAVAILABLE', 'LibreOffice is not available.', { reason: 'no-engine' })
         const output = join(staged.dir, 'preview.pdf')
-        const outcome = await engine.convert(
+        const outcome = await faithful.converter.convert(
           {
             input: staged.input,
             output,
@@ -423,8 +468,8 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         },
       )
     }
-    const engine = await getConverter()
-    if (!engine) {
+    const faithful = await getEngine()
+    if (!faithful) {
       return fail('UNAVAILABLE', 'Converting needs LibreOffice, which is not installed on this machine.', {
         reason: 'no-engine',
       })
@@ -433,7 +478,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     const staged = await stage(read, inspection.format)
     try {
       const output = join(staged.dir, `converted.${payload.to}`)
-      const outcome = await engine.convert(
+      const outcome = await faithful.converter.convert(
         {
           input: staged.input,
           output,
@@ -482,6 +527,8 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     actions: {
       'office.status': async () => ok(await status()),
       'office.install': async (_payload, context) => install(context),
+      'office.pack_install': async (_payload, context) =>
+        pack.install({ idempotencyKey: context.idempotencyKey, projectId: context.project.project_id }),
       'office.inspect': inspect,
       'office.preview': preview,
       'office.convert': convert,
@@ -509,12 +556,13 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         origins.add(origin)
         return { dispose: () => origins.delete(origin) }
       },
-      converter: getConverter,
+      converter: async () => (await getEngine())?.converter,
     },
     dispose() {
       disposed = true
       inspector.dispose()
       void converter?.then((c) => c?.dispose())
+      pack.dispose()
     },
   }
 }
@@ -529,23 +577,11 @@ function eventOwner(context: OfficeRequestContext) {
   return { project_id: context.project.project_id, ...(session !== undefined ? { session_id: session } : {}) }
 }
 
-async function singleFlight<T>(flights: Map<string, Promise<T>>, key: string, start: () => Promise<T>): Promise<T> {
-  const running = flights.get(key)
-  if (running) return running
-  const started = start()
-  flights.set(key, started)
-  try {
-    return await started
-  } finally {
-    flights.delete(key)
-  }
-}
-
-/** `build/office-bundle.json` beside the built main bundle (`out/main`), or beside the sources under tests. */
-function defaultPinFile(): string {
+/** A pin under `build/` (`office-bundle.json`, `office-pack.json`) beside the built main bundle (`out/main`), or beside the sources under tests. */
+function defaultPinFile(name = 'office-bundle.json'): string {
   const candidates = [join(__dirname, '..', '..', 'build'), join(__dirname, '..', '..', '..', '..', 'build')]
-  const found = candidates.find((dir) => existsSync(join(dir, 'office-bundle.json')))
-  return join(found ?? candidates[0] ?? '', 'office-bundle.json')
+  const found = candidates.find((dir) => existsSync(join(dir, name)))
+  return join(found ?? candidates[0] ?? '', name)
 }
 
 /** `report.doc` → `report.docx`, then `report (1).docx`, `report (2).docx` … in the same folder. */
@@ -555,40 +591,4 @@ export function candidateName(path: string, to: OfficeFormat, attempt: number): 
   const file = attempt === 0 ? `${stem}.${to}` : `${stem} (${attempt}).${to}`
   const parent = parentPath(path)
   return parent === '' ? file : joinRelPath(parent, file)
-}
-
-function unavailable(path: string, inspection: Exclude<Inspection, { state: 'ok' }>): ResultOf<'office.preview'> {
-  return {
-    kind: 'unavailable',
-    path,
-    reason: inspection.state === 'password-protected' ? 'password-protected' : inspection.state,
-    message: inspection.message,
-  }
-}
-
-function conversionUnavailable(
-  path: string,
-  reason: ConversionFailure,
-  message: string,
-): Extract<ResultOf<'office.preview'>, { kind: 'unavailable' }> {
-  switch (reason) {
-    case 'password':
-      return {
-        kind: 'unavailable',
-        path,
-        reason: 'password-protected',
-        message: 'This document is protected with a password.',
-      }
-    case 'load-failed':
-      return {
-        kind: 'unavailable',
-        path,
-        reason: 'corrupt',
-        message: 'LibreOffice could not open this document; it may be damaged.',
-      }
-    case 'wrong-family':
-      return { kind: 'unavailable', path, reason: 'unsupported', message }
-    default:
-      return { kind: 'unavailable', path, reason: 'conversion-failed', message }
-  }
 }

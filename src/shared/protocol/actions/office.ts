@@ -7,7 +7,8 @@ import { RelPath, Revision } from './files'
 export const OfficeFormat = z.enum(['docx', 'pptx', 'xlsx', 'doc', 'ppt', 'xls', 'odt', 'ods', 'odp', 'rtf', 'csv'])
 export type OfficeFormat = z.infer<typeof OfficeFormat>
 
-export const OfficeEngineId = z.enum(['builtin', 'libreoffice', 'onlyoffice'])
+/** `libreoffice-wasm`: LibreOffice compiled to WebAssembly (the optional pack), for machines without `soffice`. */
+export const OfficeEngineId = z.enum(['builtin', 'libreoffice', 'libreoffice-wasm', 'onlyoffice'])
 export type OfficeEngineId = z.infer<typeof OfficeEngineId>
 
 export const OfficeEngine = z.object({
@@ -39,11 +40,46 @@ export const OfficeBundleOffer = z.object({
   install_id: z.string().optional(),
 })
 
+/**
+ * The LibreOffice WebAssembly pack: offered (`offered: true`) only while no native LibreOffice is
+ * found and the pack is not installed. Sizes are the pin's, in bytes.
+ */
+export const OfficePackOffer = z.object({
+  pinned: z.boolean(),
+  offered: z.boolean(),
+  installed: z.boolean(),
+  version: z.string().optional(),
+  /** The download (the registry tarball). */
+  size: z.number().int().positive().optional(),
+  /** On disk once extracted. */
+  unpacked_size: z.number().int().positive().optional(),
+  licence: z.string().optional(),
+  source: z.string().optional(),
+  /** An install under way (its progress arrives as `office.pack.progress`). */
+  install_id: z.string().optional(),
+  /** Why it cannot be installed (unpinned build), in words. */
+  reason: z.string().optional(),
+})
+
 export const officeStatus = defineAction('office.status', {
   scope: 'app',
   mutating: false,
   payload: z.object({}).strict(),
-  result: z.object({ engines: z.array(OfficeEngine), bundle: OfficeBundleOffer }),
+  result: z.object({ engines: z.array(OfficeEngine), bundle: OfficeBundleOffer, pack: OfficePackOffer }),
+})
+
+/** Installs the LibreOffice WebAssembly pack (`office.status` `pack`); as `office.install`, project-owned for its progress. */
+export const officePackInstall = defineAction('office.pack_install', {
+  scope: 'project',
+  mutating: true,
+  payload: z.object({}).strict(),
+  result: z.object({
+    install_id: z.string(),
+    state: z.enum(['running', 'installed', 'failed']),
+    version: z.string(),
+    /** Set when the install failed: a stable code (`digest-mismatch`, `unsafe-entry`, `too-large`, …) and words. */
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  }),
 })
 
 /** Project-owned so its progress events reach the window that asked (spec 02: events belong to projects). */
@@ -95,7 +131,8 @@ export const officePreview = defineAction('office.preview', {
       path: RelPath,
       /** The source revision the PDF was made from. */
       revision: Revision,
-      engine: z.literal('libreoffice'),
+      /** Native LibreOffice, or its WebAssembly pack where none is installed. */
+      engine: z.enum(['libreoffice', 'libreoffice-wasm']),
       pdf: ByteTicket,
       cached: z.boolean(),
     }),

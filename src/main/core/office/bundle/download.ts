@@ -1,15 +1,24 @@
 import { createHash } from 'node:crypto'
 import { open } from 'node:fs/promises'
-import { allowedUrl, type BundlePin } from './pin'
+import { allowedUrl } from './pin'
 import { InstallError } from './errors'
+
+/** What an archive is checked against: its exact size and a digest (hex), as its pin gives them. */
+export interface ArchiveSource {
+  readonly url: string
+  readonly size: number
+  readonly digest: { readonly algorithm: 'sha256' | 'sha512'; readonly hex: string }
+  /** What the messages call it ("bundle", "LibreOffice pack"). */
+  readonly noun?: string
+}
 
 /**
  * Streams the pinned archive to `file`: never more than `pin.size` bytes are accepted (the cap
- * holds while streaming, not after), the SHA-256 is computed on the way, and a stalled transfer is
- * abandoned. Progress reports real byte counts.
+ * holds while streaming, not after), the pinned digest is computed on the way, and a stalled
+ * transfer is abandoned. Progress reports real byte counts.
  */
 export async function downloadArchive(
-  pin: BundlePin,
+  pin: ArchiveSource,
   file: string,
   options: { signal?: AbortSignal; stallMs?: number; onBytes?: (received: number) => void },
 ): Promise<void> {
@@ -21,6 +30,7 @@ export async function downloadArchive(
     clearTimeout(stall)
     stall = setTimeout(() => controller.abort(new Error('stalled')), options.stallMs ?? 60_000)
   }
+  const noun = pin.noun ?? 'bundle'
   const handle = await open(file, 'wx', 0o600)
   try {
     armStall()
@@ -30,19 +40,19 @@ export async function downloadArchive(
       // but a redirect may not downgrade to plain http.
       response = await fetch(pin.url, { signal: controller.signal, redirect: 'follow' })
     } catch (error) {
-      throw new InstallError('download-failed', `The bundle could not be downloaded (${describe(error)}).`)
+      throw new InstallError('download-failed', `The ${noun} could not be downloaded (${describe(error)}).`)
     }
     if (response.redirected && !allowedUrl(response.url)) {
-      throw new InstallError('download-failed', 'The bundle URL redirected to an address that is not https.')
+      throw new InstallError('download-failed', `The ${noun} URL redirected to an address that is not https.`)
     }
     if (!response.ok || !response.body) {
-      throw new InstallError('download-failed', `The bundle server answered ${response.status}.`)
+      throw new InstallError('download-failed', `The ${noun} server answered ${response.status}.`)
     }
     const declared = Number(response.headers.get('content-length') ?? Number.NaN)
     if (Number.isFinite(declared) && declared > pin.size) {
       throw new InstallError('too-large', `The download announces ${declared} bytes; the pinned size is ${pin.size}.`)
     }
-    const hash = createHash('sha256')
+    const hash = createHash(pin.digest.algorithm)
     let received = 0
     const reader = response.body.getReader()
     try {
@@ -70,8 +80,12 @@ export async function downloadArchive(
       throw new InstallError('truncated', `The download ended after ${received} of ${pin.size} bytes.`)
     }
     const digest = hash.digest('hex')
-    if (digest !== pin.sha256) {
-      throw new InstallError('digest-mismatch', `The download's SHA-256 is ${digest}, not the pinned ${pin.sha256}.`)
+    if (digest !== pin.digest.hex) {
+      const name = pin.digest.algorithm.toUpperCase().replace('SHA', 'SHA-')
+      throw new InstallError(
+        'digest-mismatch',
+        `The download's ${name} is ${digest}, not the pinned ${pin.digest.hex}.`,
+      )
     }
     await handle.sync()
   } finally {

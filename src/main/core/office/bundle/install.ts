@@ -86,16 +86,20 @@ export function createBundleStore(
       if (!already) {
         let last = 0
         emit({ phase: 'download', received_bytes: 0, total_bytes: pin.size })
-        await downloadArchive(pin, archive, {
-          stallMs: options.stallMs,
-          onBytes: (received) => {
-            // At most one event per 256 KiB (and the last one), real counts only.
-            if (received - last >= 256 * 1024 || received === pin.size) {
-              last = received
-              emit({ phase: 'download', received_bytes: received, total_bytes: pin.size })
-            }
+        await downloadArchive(
+          { url: pin.url, size: pin.size, digest: { algorithm: 'sha256', hex: pin.sha256 } },
+          archive,
+          {
+            stallMs: options.stallMs,
+            onBytes: (received) => {
+              // At most one event per 256 KiB (and the last one), real counts only.
+              if (received - last >= 256 * 1024 || received === pin.size) {
+                last = received
+                emit({ phase: 'download', received_bytes: received, total_bytes: pin.size })
+              }
+            },
           },
-        })
+        )
         emit({ phase: 'extract', received_bytes: pin.size, total_bytes: pin.size })
         await mkdir(staging, { mode: 0o700 })
         await extractBundle(archive, staging, options.limits ?? DEFAULT_EXTRACT_LIMITS)

@@ -26,6 +26,7 @@ export type ConversionFailure =
   | 'failed'
 
 export type ConversionOutcome =
-  { kind: 'ok'; engine: 'resident' | 'one-shot' } | { kind: 'failed'; reason: ConversionFailure; message: string }
+  | { kind: 'ok'; engine: 'resident' | 'one-shot' | 'wasm' }
+  | { kind: 'failed'; reason: ConversionFailure; message: string }
 
 export type ConversionPhase = 'queued' | 'starting-engine' | 'converting'

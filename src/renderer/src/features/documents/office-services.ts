@@ -63,6 +63,8 @@ export function officeServices(
     },
     install: () => call('office.install', {}, { key: true }),
     onInstallProgress: (listener) => client.on('office.install.progress', (data) => listener(data), { projectId }),
+    installPack: () => call('office.pack_install', {}, { key: true }),
+    onPackProgress: (listener) => client.on('office.pack.progress', (data) => listener(data), { projectId }),
     onProgress: (listener) =>
       client.on(
         'office.progress',

@@ -6,6 +6,7 @@ import { Alert } from '../../../../ui/Alert'
 import { OdfThumbnail } from './OdfThumbnail'
 import { OnlyOfficePane } from './OnlyOfficePane'
 import type { OnlyOfficeHost } from './onlyoffice-host'
+import { PackOffer } from './PackOffer'
 import { PagesView } from './PagesView'
 import { inspectionState, tooLargeDetail, type InspectionState } from './refusal'
 import type { OfficeEngine, OfficeServices, OfficeStatus } from './services'
@@ -101,6 +102,10 @@ export function OfficeView(props: {
   const libre = status?.engines.find((e) => e.id === 'libreoffice')
   const only = status?.engines.find((e) => e.id === 'onlyoffice')
   const libreAvailable = libre?.available === true
+  // Pages and conversions come from native LibreOffice or, without it, the WebAssembly pack;
+  // "Open in LibreOffice" stays native only.
+  const pagesAvailable =
+    libreAvailable || status?.engines.some((e) => e.id === 'libreoffice-wasm' && e.available) === true
   const onlyAvailable = only?.available === true && only.origin !== undefined && only.entry !== undefined
   // A refused document is in no state an engine may open: every `state === 'ok'` gate stays shut.
   const state = refusal ? 'refused' : (inspection?.state ?? 'ok')
@@ -118,7 +123,7 @@ export function OfficeView(props: {
         ? 'onlyoffice'
         : hasBuiltinEditor
           ? 'builtin'
-          : libreAvailable
+          : pagesAvailable
             ? 'pages'
             : 'builtin')
 
@@ -299,7 +304,7 @@ export function OfficeView(props: {
       default:
         return (
           <div className="cannot-preview" data-testid="office-no-builtin">
-            <p>{libreAvailable ? t('office.noBuiltinPreview') : t('office.needsLibreOffice')}</p>
+            <p>{pagesAvailable ? t('office.noBuiltinPreview') : t('office.needsLibreOffice')}</p>
             <button type="button" onClick={() => void download()}>
               {t('viewer.download')}
             </button>
@@ -313,7 +318,7 @@ export function OfficeView(props: {
     if (onlyAvailable && format !== null && only?.preview.includes(format))
       modes.push({ id: 'onlyoffice', label: t('office.mode.onlyoffice') })
     modes.push({ id: 'builtin', label: hasBuiltinEditor ? t('office.mode.builtin') : t('office.mode.approximate') })
-    if (libreAvailable) modes.push({ id: 'pages', label: t('office.mode.pages') })
+    if (pagesAvailable) modes.push({ id: 'pages', label: t('office.mode.pages') })
   }
 
   return (
@@ -381,7 +386,7 @@ export function OfficeView(props: {
             </div>
           )}
           <div className="office-actions">
-            {libreAvailable && target && state === 'ok' && (
+            {pagesAvailable && target && state === 'ok' && (
               <button type="button" onClick={() => void convert()} disabled={conversion.kind === 'running'}>
                 {t('office.convertTo', { format: target.toUpperCase() })}
               </button>
@@ -422,6 +427,9 @@ export function OfficeView(props: {
         />
       )}
       <ErrorLine className="viewer-note viewer-error" message={notice} />
+      {services && status && !props.readOnly && refusal === null && (
+        <PackOffer services={services} pack={status.pack} onInstalled={() => void refreshStatus()} />
+      )}
       {showOffer && (
         <section className="office-offer" role="dialog" aria-labelledby="office-offer-title">
           <h3 id="office-offer-title">{t('office.offer.title')}</h3>
@@ -463,6 +471,7 @@ export function OfficeView(props: {
 
 function engineSummary(engine: OfficeEngine, t: ReturnType<typeof useI18n>['t']): string {
   if (!engine.available) {
+    if (engine.id === 'libreoffice-wasm') return t('office.pack.notInstalled')
     const reason = engine.reason ?? ''
     return KNOWN_REASONS.has(reason) ? t(`office.reason.${reason}` as MessageKey) : t('office.reason.unavailable')
   }
@@ -473,6 +482,8 @@ function engineSummary(engine: OfficeEngine, t: ReturnType<typeof useI18n>['t'])
       return engine.reason === 'no-resident-listener'
         ? t('office.summary.libreofficeSlow')
         : t('office.summary.libreoffice')
+    case 'libreoffice-wasm':
+      return t('office.summary.libreofficeWasm')
     case 'onlyoffice':
       return t('office.summary.onlyoffice')
   }

@@ -18,6 +18,9 @@ export interface OfficeServices {
   /** Starts (or joins) the ONLYOFFICE bundle install; progress arrives through `onInstallProgress`. */
   install(): Promise<ServiceOutcome<ResultOf<'office.install'>>>
   onInstallProgress(listener: (progress: EventDataOf<'office.install.progress'>) => void): () => void
+  /** Starts (or joins) the LibreOffice WebAssembly pack install; progress through `onPackProgress`. */
+  installPack(): Promise<ServiceOutcome<ResultOf<'office.pack_install'>>>
+  onPackProgress(listener: (progress: EventDataOf<'office.pack.progress'>) => void): () => void
   /** LibreOffice work on this document still running after a second (then every second). */
   onProgress(listener: (progress: EventDataOf<'office.progress'>) => void): () => void
   /** Shows another project file in a tab (the file a conversion just wrote); navigation only. */
