@@ -725,6 +725,7 @@ export const en = {
   'psd.recomposited': 'A preview of the visible layers; the file is not changed.',
   'psd.thumbnail': 'The saved composite is empty; showing the embedded thumbnail.',
   'psd.stacked': 'The saved composite is empty; showing the visible layers stacked.',
+  'psd.layersOnly': 'Saved without a composite (“Maximize compatibility” off); drawn from its visible layers.',
   'psd.unavailable': 'Preview unavailable: {reason}',
   'psd.reason.colorMode': 'its colour mode (CMYK, or another the decoder does not read) is not supported',
   'psd.reason.depth': 'its bit depth ({bits} bits per channel) is not supported',

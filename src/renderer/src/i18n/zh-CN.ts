@@ -710,6 +710,7 @@ export const zhCN: Record<MessageKey, string> = {
   'psd.recomposited': '按可见图层生成的预览；文件未被修改。',
   'psd.thumbnail': '保存的合成图像为空；显示内嵌缩略图。',
   'psd.stacked': '保存的合成图像为空；显示叠加的可见图层。',
+  'psd.layersOnly': '文件保存时未包含合成图像（“最大兼容性”已关闭）；按其可见图层绘制。',
   'psd.unavailable': '无法预览：{reason}',
   'psd.reason.colorMode': '不支持其颜色模式（CMYK 或解码器无法读取的其他模式）',
   'psd.reason.depth': '不支持其位深度（每通道 {bits} 位）',
