@@ -32,3 +32,4 @@ export {
 } from './pptx'
 export { scanDocx, scanDocxPackage, DOCX_FEATURE_LABELS, type DocxScan, type DocxLoss, type DocxFeature } from './docx'
 export { dedupeMedia } from './media'
+export { numberNotesAsWord, type NoteRenumbering } from './docx-notes'

@@ -635,6 +635,7 @@ export const en = {
   'office.loss.chart': 'charts ({count})',
   'office.loss.smartart': 'SmartArt ({count})',
   'office.loss.text-box': 'text boxes ({count})',
+  'office.loss.table-of-contents': 'table of contents fields and their first entry ({count})',
   'office.loss.content-control': 'content controls ({count})',
   'office.loss.tracked-change': 'tracked changes ({count})',
   'office.loss.comment': 'comments ({count})',

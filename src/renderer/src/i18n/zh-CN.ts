@@ -620,6 +620,7 @@ export const zhCN: Record<MessageKey, string> = {
   'office.loss.chart': '图表（{count}）',
   'office.loss.smartart': 'SmartArt（{count}）',
   'office.loss.text-box': '文本框（{count}）',
+  'office.loss.table-of-contents': '目录域及其第一个条目（{count}）',
   'office.loss.content-control': '内容控件（{count}）',
   'office.loss.tracked-change': '修订（{count}）',
   'office.loss.comment': '批注（{count}）',
