@@ -80,6 +80,66 @@ function libreOfficeDocx(work: string, fodt: string): Uint8Array {
   return new Uint8Array(readFileSync(join(out, 'toc.docx')))
 }
 
+const BREAK_PARAGRAPH = '<w:p><w:r><w:br w:type="page"/></w:r></w:p>'
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
+const W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+/**
+ * As Word saves it: the chapters' heading style starts a new page (`w:pageBreakBefore` in
+ * styles.xml), and the first run of each page carries Word's `w:lastRenderedPageBreak` marker.
+ */
+function wordStyleBreakDocx() {
+  const heading = (text: string) =>
+    `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:lastRenderedPageBreak/><w:t>${text}</w:t></w:r></w:p>`
+  return makeDocx(
+    paragraph('Intro paragraph one.') +
+      heading('Chapter Two') +
+      paragraph('Body of chapter two.') +
+      `<w:p><w:pPr><w:pageBreakBefore/></w:pPr><w:r><w:lastRenderedPageBreak/><w:t>Chapter Three</w:t></w:r></w:p>` +
+      paragraph('Body of chapter three.'),
+    {
+      rels: `<Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/>`,
+      types:
+        '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>',
+      parts: {
+        'word/styles.xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles ${W_NS}><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/><w:pPr><w:keepNext/><w:pageBreakBefore/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style></w:styles>`,
+      },
+    },
+  )
+}
+
+/**
+ * Two sections (the first ends with a "next page" section break in a paragraph's properties, the
+ * second is landscape), a page break just before the section break, and the body's own section.
+ */
+function sectionsDocx() {
+  const portrait =
+    '<w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/>'
+  const landscape =
+    '<w:pgSz w:w="15840" w:h="12240" w:orient="landscape"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/>'
+  return makeDocx(
+    paragraph('Section one, page one.') +
+      `<w:p>${run('Section one, page two.')}</w:p>` +
+      `<w:p><w:pPr><w:sectPr><w:type w:val="nextPage"/>${portrait}</w:sectPr></w:pPr>${run('End of section one.')}</w:p>` +
+      paragraph('Section two, landscape.') +
+      `<w:p>${run('Last words')}<w:r><w:br w:type="page"/></w:r></w:p>` +
+      paragraph('Final page.') +
+      `<w:sectPr><w:type w:val="nextPage"/>${landscape}</w:sectPr>`,
+  )
+}
+
+/**
+ * A page break at the end of a paragraph (where LibreOffice and Word put a manual break) followed
+ * by a heading that starts a new page itself: one page break in Word and LibreOffice, two pages.
+ */
+function trailingBreakDocx() {
+  return makeDocx(
+    `<w:p>${run('Chapter one ends here.')}<w:r><w:br w:type="page"/></w:r></w:p>` +
+      paragraph('Chapter Two', '<w:pageBreakBefore/>') +
+      paragraph('Body of chapter two.'),
+  )
+}
+
 const originals = new Map<string, Uint8Array>()
 const workspace = useWorkspace({
   name: 'office-docx-fidelity',
@@ -90,6 +150,9 @@ const workspace = useWorkspace({
     }
     put('break-before.docx', await breakBeforeDocx())
     put('break-run.docx', await pageBreakRunDocx())
+    put('word-breaks.docx', await wordStyleBreakDocx())
+    put('sections.docx', await sectionsDocx())
+    put('trailing-break.docx', await trailingBreakDocx())
     if (SOFFICE) {
       put('libreoffice-toc.docx', libreOfficeDocx(work, TOC_FODT))
       put(
@@ -147,10 +210,6 @@ function pages(bytes: Uint8Array): number {
 /** Types `typed` at the start of the first paragraph showing `text`, and waits for the autosave. */
 async function editAt(page: Page, name: string, text: string, typed: string) {
   const view = page.getByTestId('office-docx')
-  if (process.env.DOCPSD_DUMP) {
-    await new Promise((resolve) => setTimeout(resolve, 5000))
-    await page.screenshot({ path: join(process.env.DOCPSD_DUMP, `${name}.png`) })
-  }
   const target = view.locator('.layout-page-content').getByText(text, { exact: false }).first()
   await expect.poll(() => target.count(), { timeout: 30_000 }).toBe(1)
   expect(await view.getAttribute('data-readonly')).toBeNull()
@@ -165,6 +224,10 @@ describe('DOCX page breaks survive an edit', () => {
     ['break-before.docx', 'Chapter Two'],
     ['break-run.docx', 'After break'],
     ['break-run.docx', 'Third page'],
+    ['word-breaks.docx', 'Chapter Two'],
+    ['word-breaks.docx', 'Body of chapter three'],
+    ['sections.docx', 'Section two'],
+    ['trailing-break.docx', 'Body of chapter two'],
     ['tables.docx', 'The study population'],
     ['libreoffice-notes.docx', 'Body two'],
   ] as const) {
@@ -177,8 +240,12 @@ describe('DOCX page breaks survive an edit', () => {
       const { page, watch } = await open(name)
       await editAt(page, name, at, 'Edited ')
       const saved = new Uint8Array(readFileSync(join(root, name)))
-      if (process.env.DOCPSD_DUMP)
-        writeFileSync(join(process.env.DOCPSD_DUMP, `${at.replace(/ /g, '-')}-${name}`), saved)
+      const xml = (await unzipParts(saved)).get('word/document.xml')?.toString() ?? ''
+      const originalXml = (await unzipParts(original)).get('word/document.xml')?.toString() ?? ''
+      // Run properties first in every run (Word refuses a run whose w:rPr comes later).
+      expect(xml).not.toMatch(/<w:lastRenderedPageBreak\/><w:rPr>/)
+      // No page break split out into a paragraph of its own (an empty line, or a blank page, in Word).
+      if (!originalXml.includes(BREAK_PARAGRAPH)) expect(xml).not.toContain(BREAK_PARAGRAPH)
       if (SOFFICE) expect(pages(saved)).toBe(pages(original))
       await close(page, watch)
     }, 180_000)

@@ -33,3 +33,4 @@ export {
 export { scanDocx, scanDocxPackage, DOCX_FEATURE_LABELS, type DocxScan, type DocxLoss, type DocxFeature } from './docx'
 export { dedupeMedia } from './media'
 export { numberNotesAsWord, type NoteRenumbering } from './docx-notes'
+export { normaliseEditorSave } from './docx-save'

@@ -3,7 +3,7 @@ import { DocxEditor, type DocxEditorRef } from '@eigenpal/docx-editor-react'
 import '@eigenpal/docx-editor-react/styles.css'
 import zhCN from '@eigenpal/docx-editor-i18n/zh-CN'
 import { useEffect, useRef, useState } from 'react'
-import { dedupeMedia, numberNotesAsWord, openPackage } from '../../../../../../shared/office'
+import { dedupeMedia, normaliseEditorSave, numberNotesAsWord, openPackage } from '../../../../../../shared/office'
 import { useI18n, type Locale } from '../../../../i18n'
 import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { OfficeSession } from './session'
@@ -59,7 +59,8 @@ export function DocxView(props: { session: OfficeSession; readOnly: boolean; dar
       const saved = await editor.current?.save()
       if (!saved) return session.bytes
       names ??= openPackage(original).then((pkg) => pkg.names)
-      return dedupeMedia(new Uint8Array(saved), await names)
+      // What the editor writes out of order or splits off (page breaks) is put back (docx-save.ts).
+      return dedupeMedia(await normaliseEditorSave(new Uint8Array(saved), original), await names)
     })
     return () => {
       for (const name of events) element.removeEventListener(name, mark, true)
