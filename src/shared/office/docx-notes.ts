@@ -59,24 +59,24 @@ export async function numberNotesInPackage(pkg: OfficePackage): Promise<NoteRenu
     const documentXml = changes.get(document) ?? (await read(document))
     const notesXml = await read(notesPart)
 
-    const referenced: string[] = []
+    const referenced = new Set<string>()
     for (const tag of scanTags(documentXml)) {
       if (tag.kind === 'close' || tag.name !== kind.reference) continue
       const attributes = attributesAt(documentXml, tag.start)
       const id = attributes.get('w:id')
       if (id === undefined || isOn(attributes.get('w:customMarkFollows'))) continue
-      if (!referenced.includes(id)) referenced.push(id)
+      referenced.add(id)
     }
-    const mapping = new Map<string, string>(referenced.map((id, index) => [id, String(index + 1)]))
+    const mapping = new Map<string, string>([...referenced].map((id, index) => [id, String(index + 1)]))
     // Notes nobody numbers (separators, custom marks, orphans) keep an id of 0 or below when
     // they have one (Word's -1 and 0 stay), else take the next free one counting down from 0.
-    const unnumbered: string[] = []
+    const unnumbered = new Set<string>()
     for (const tag of scanTags(notesXml)) {
       if (tag.kind === 'close' || tag.name !== kind.note) continue
       const id = attributesAt(notesXml, tag.start).get('w:id')
-      if (id !== undefined && !mapping.has(id) && !unnumbered.includes(id)) unnumbered.push(id)
+      if (id !== undefined && !mapping.has(id)) unnumbered.add(id)
     }
-    const taken = new Set(unnumbered.filter((id) => /^(0|-[1-9][0-9]*)$/.test(id)))
+    const taken = new Set([...unnumbered].filter((id) => /^(0|-[1-9][0-9]*)$/.test(id)))
     for (const id of taken) mapping.set(id, id)
     let spare = 0
     for (const id of unnumbered) {
@@ -86,7 +86,7 @@ export async function numberNotesInPackage(pkg: OfficePackage): Promise<NoteRenu
       mapping.set(id, String(spare))
     }
     if ([...mapping].every(([from, to]) => from === to)) continue
-    counts[kind.rel] = referenced.length
+    counts[kind.rel] = referenced.size
 
     changes.set(document, withIds(documentXml, new Set([kind.reference]), mapping))
     changes.set(notesPart, withIds(notesXml, new Set([kind.note]), mapping))
@@ -127,7 +127,13 @@ function withIds(
     if (to === undefined || to === id) continue
     edits.push({ start: tag.start, end: tag.end, tag: withAttribute(xml, tag.start, 'w:id', to) })
   }
-  let out = xml
-  for (const edit of edits.reverse()) out = out.slice(0, edit.start) + edit.tag + out.slice(edit.end)
-  return out
+  // One pass, so a part with thousands of notes is copied once, not once per note.
+  const pieces: string[] = []
+  let at = 0
+  for (const edit of edits) {
+    pieces.push(xml.slice(at, edit.start), edit.tag)
+    at = edit.end
+  }
+  pieces.push(xml.slice(at))
+  return pieces.join('')
 }
