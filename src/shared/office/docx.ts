@@ -1,5 +1,5 @@
 import { mainPart, relationshipsOf } from './opc'
-import { scanTags } from './xml'
+import { attributesAt, elementAt, findFirst, scanTags, type XmlTag } from './xml'
 import { openPackage, PackageError, type OfficePackage } from './zip'
 
 /**
@@ -10,7 +10,14 @@ import { openPackage, PackageError, type OfficePackage } from './zip'
  */
 
 export type DocxFeature =
-  'chart' | 'smartart' | 'text-box' | 'content-control' | 'tracked-change' | 'comment' | 'embedded-object'
+  | 'chart'
+  | 'smartart'
+  | 'text-box'
+  | 'table-of-contents'
+  | 'content-control'
+  | 'tracked-change'
+  | 'comment'
+  | 'embedded-object'
 
 export interface DocxLoss {
   readonly feature: DocxFeature
@@ -72,7 +79,7 @@ export async function scanDocxPackage(pkg: OfficePackage): Promise<DocxScan> {
     for (const tag of scanTags(xml)) {
       if (tag.kind === 'close') continue
       if (tag.name === 'w:txbxContent') add('text-box', part)
-      else if (tag.name === 'w:sdt') add('content-control', part)
+      else if (tag.name === 'w:sdt') add(isTableOfContents(xml, tag) ? 'table-of-contents' : 'content-control', part)
       else if (TRACKED.has(tag.name)) add('tracked-change', part)
       else if (tag.name === 'c:chart') add('chart', part)
       else if (tag.name === 'dgm:relIds') add('smartart', part)
@@ -93,6 +100,7 @@ export async function scanDocxPackage(pkg: OfficePackage): Promise<DocxScan> {
     'chart',
     'smartart',
     'text-box',
+    'table-of-contents',
     'content-control',
     'tracked-change',
     'comment',
@@ -107,11 +115,31 @@ export async function scanDocxPackage(pkg: OfficePackage): Promise<DocxScan> {
   }
 }
 
+/**
+ * A table of contents that Word (or LibreOffice) wraps in a content control: `w:sdtPr` holding
+ * `w:docPartObj/w:docPartGallery w:val="Table of Contents"`. Named apart from other content
+ * controls because the reason is specific and measured (e2e/office-docx-fidelity.test.ts): the
+ * editor 1.9 shows and saves it without its TOC field (begin, instruction, separator, end) and
+ * without the entry that shares the paragraph with the field's start, so the document stays
+ * read-only rather than losing its table of contents on the first save.
+ */
+function isTableOfContents(xml: string, tag: XmlTag): boolean {
+  if (tag.kind !== 'open') return false
+  // `w:sdtPr` is the first child (schema order); reading only it keeps the scan linear however
+  // many content controls a hostile part nests.
+  const first = scanTags(xml, tag.end).next()
+  if (first.done || first.value.name !== 'w:sdtPr' || first.value.kind !== 'open') return false
+  const properties = elementAt(xml, first.value)
+  const gallery = findFirst(xml, 'w:docPartGallery', properties.innerStart, properties.innerEnd)
+  return gallery !== undefined && attributesAt(xml, gallery.start).get('w:val') === 'Table of Contents'
+}
+
 /** English names for a reason line; the renderer translates by feature id. */
 export const DOCX_FEATURE_LABELS: Record<DocxFeature, string> = {
   chart: 'charts',
   smartart: 'SmartArt diagrams',
   'text-box': 'text boxes',
+  'table-of-contents': 'table of contents fields and their first entry',
   'content-control': 'content controls',
   'tracked-change': 'tracked changes',
   comment: 'comments',

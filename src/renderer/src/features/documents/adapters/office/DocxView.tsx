@@ -3,7 +3,7 @@ import { DocxEditor, type DocxEditorRef } from '@eigenpal/docx-editor-react'
 import '@eigenpal/docx-editor-react/styles.css'
 import zhCN from '@eigenpal/docx-editor-i18n/zh-CN'
 import { useEffect, useRef, useState } from 'react'
-import { dedupeMedia, openPackage } from '../../../../../../shared/office'
+import { dedupeMedia, normaliseEditorSave, numberNotesAsWord, openPackage } from '../../../../../../shared/office'
 import { useI18n, type Locale } from '../../../../i18n'
 import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { OfficeSession } from './session'
@@ -23,8 +23,25 @@ export function DocxView(props: { session: OfficeSession; readOnly: boolean; dar
   const { session, readOnly } = props
   const editor = useRef<DocxEditorRef>(null)
   const host = useRef<HTMLDivElement>(null)
-  const [input] = useState(() => session.bytes.slice().buffer)
+  // The editor numbers note references by their internal ids; it gets the package with the ids
+  // Word's numbering gives (docx-notes.ts), so "1, 2, 3" in reading order whoever wrote the file.
+  // Only ids change, so a save writes the same document; an unreadable package goes as it was.
+  const [input, setInput] = useState<ArrayBuffer | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
+
+  useEffect(() => {
+    let live = true
+    const original = session.bytes
+    numberNotesAsWord(original)
+      .then((outcome) => (outcome.kind === 'renumbered' ? outcome.bytes : original))
+      .catch(() => original)
+      .then((bytes) => {
+        if (live) setInput(bytes.slice().buffer)
+      })
+    return () => {
+      live = false
+    }
+  }, [session])
   // The editor reports a change when it settles after loading too; only what follows a person's
   // own input (a key, a paste, a toolbar click) is an edit worth a version.
   const acted = useRef(false)
@@ -42,17 +59,20 @@ export function DocxView(props: { session: OfficeSession; readOnly: boolean; dar
       const saved = await editor.current?.save()
       if (!saved) return session.bytes
       names ??= openPackage(original).then((pkg) => pkg.names)
-      return dedupeMedia(new Uint8Array(saved), await names)
+      // What the editor writes out of order or splits off (page breaks) is put back (docx-save.ts).
+      return dedupeMedia(await normaliseEditorSave(new Uint8Array(saved), original), await names)
     })
     return () => {
       for (const name of events) element.removeEventListener(name, mark, true)
       session.setExporter(null)
     }
-  }, [session, readOnly])
+    // `input`: the host element exists only once the package is ready.
+  }, [session, readOnly, input])
 
   if (failed !== null) {
     return <ErrorLine className="viewer-note viewer-error" message={`${t('office.corrupt')} ${failed}`} />
   }
+  if (input === null) return <p className="viewer-note">{t('office.reading')}</p>
   return (
     <div ref={host} className="docx-view" data-testid="office-docx" data-readonly={readOnly || undefined}>
       <DocxEditor

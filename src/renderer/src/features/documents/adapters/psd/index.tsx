@@ -110,7 +110,7 @@ function PsdView(props: { bytes: Uint8Array; options: MountOptions }) {
   const reset = () => {
     if (!saved) return
     setHidden(saved.hidden)
-    if (saved.source === 'stacked' || !saved.image) {
+    if (saved.source === 'stacked' || saved.source === 'layers' || !saved.image) {
       worker.current?.postMessage({ kind: 'composite', hidden: [...saved.hidden] } satisfies PsdRequest)
       return
     }
@@ -130,7 +130,9 @@ function PsdView(props: { bytes: Uint8Array; options: MountOptions }) {
           ? t('psd.thumbnail')
           : shown.source === 'stacked'
             ? t('psd.stacked')
-            : t('psd.recomposited')
+            : shown.source === 'layers'
+              ? t('psd.layersOnly')
+              : t('psd.recomposited')
       : shown.kind === 'decoding'
         ? t('psd.decoding')
         : ''

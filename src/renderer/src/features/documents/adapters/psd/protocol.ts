@@ -13,7 +13,12 @@ export interface PsdLayerNode {
   readonly children?: readonly PsdLayerNode[]
 }
 
-export type PsdSource = 'composite' | 'thumbnail' | 'stacked'
+/**
+ * Where the first picture comes from: the saved composite, the embedded thumbnail or the visible
+ * layers stacked because the composite is empty (`stacked`), or because the file was saved without
+ * one ("Maximize compatibility" off: `layers`).
+ */
+export type PsdSource = 'composite' | 'thumbnail' | 'stacked' | 'layers'
 
 export type PsdRequest =
   | { readonly kind: 'open'; readonly bytes: ArrayBuffer }

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { initializeCanvas, readPsd, type Layer, type Psd } from 'ag-psd'
-import type { PsdLayerNode, PsdRequest, PsdResponse } from './protocol'
+import type { PsdLayerNode, PsdRequest, PsdResponse, PsdSource } from './protocol'
 
 // ag-psd draws through canvases; in a worker those are OffscreenCanvas (same 2D API).
 initializeCanvas(
@@ -101,19 +101,23 @@ function draw(target: OffscreenCanvasRenderingContext2D, layers: readonly Layer[
   target.globalCompositeOperation = 'source-over'
 }
 
-function stack(hidden: ReadonlySet<number>): ImageBitmap {
+function stackCanvas(hidden: ReadonlySet<number>): OffscreenCanvas {
   const current = psd as Psd
   const canvas = new OffscreenCanvas(current.width, current.height)
   const context = canvas.getContext('2d')
   if (context) draw(context, current.children ?? [], hidden)
-  return canvas.transferToImageBitmap()
+  return canvas
+}
+
+function stack(hidden: ReadonlySet<number>): ImageBitmap {
+  return stackCanvas(hidden).transferToImageBitmap()
 }
 
 /**
- * A composite that is missing or fully transparent (Photoshop without "maximize compatibility"),
- * or all black in a file that has layers: what writers that keep no composite store instead (it
- * has no alpha channel, so it reads as opaque black). A picture whose layers really make solid
- * black is then drawn from its layers: the same black, just composed here.
+ * A composite that is missing or fully transparent, or all black in a file that has layers: what
+ * writers that keep no composite store instead (it has no alpha channel, so it reads as opaque
+ * black). A picture whose layers really make solid black is then drawn from its layers: the same
+ * black, just composed here.
  */
 function emptyComposite(current: Psd): boolean {
   const data = current.imageData?.data
@@ -125,6 +129,42 @@ function emptyComposite(current: Psd): boolean {
     if (data[i] !== 0 || data[i + 1] !== 0 || data[i + 2] !== 0) black = false
   }
   return transparent || (black && (current.children?.length ?? 0) > 0)
+}
+
+/**
+ * Photoshop with "Maximize compatibility" off keeps no composite: its version resource says
+ * `hasRealMergedData` = 0 and the stored image is plain white. That flag, in a file with layers,
+ * means the picture is drawn from the layers (checked before the thumbnail, which is 160 px at
+ * most). A file without the version resource (other writers) and a plain white composite is drawn
+ * from its layers only when they make something else than plain white: a white picture stays the
+ * saved composite, and says so.
+ */
+function layersInsteadOfComposite(current: Psd): OffscreenCanvas | null {
+  if ((current.children?.length ?? 0) === 0) return null
+  const merged = current.imageResources?.versionInfo?.hasRealMergedData
+  if (merged === true) return null
+  if (merged === false) return stackCanvas(storedHidden())
+  const data = current.imageData?.data
+  if (!data || data.length === 0 || !plainWhite(data)) return null
+  const stacked = stackCanvas(storedHidden())
+  const pixels = stacked.getContext('2d')?.getImageData(0, 0, stacked.width, stacked.height).data
+  return pixels && !plainWhite(pixels, { emptyIsWhite: true }) ? stacked : null
+}
+
+/** `emptyIsWhite`: a transparent pixel counts as white (layers that draw nothing there). */
+function plainWhite(data: ArrayLike<number>, options: { emptyIsWhite?: boolean } = {}): boolean {
+  for (let i = 0; i < data.length; i += 4) {
+    if (options.emptyIsWhite && data[i + 3] === 0) continue
+    if (data[i] !== 255 || data[i + 1] !== 255 || data[i + 2] !== 255 || data[i + 3] !== 255) return false
+  }
+  return true
+}
+
+/** The ids of the layers the file itself saves hidden. */
+function storedHidden(): Set<number> {
+  const hidden = new Set<number>()
+  for (const [layer, id] of ids) if (layer.hidden) hidden.add(id)
+  return hidden
 }
 
 function reply(message: PsdResponse, transfer: Transferable[] = []) {
@@ -159,8 +199,12 @@ scope.onmessage = async (event: MessageEvent<PsdRequest>) => {
   const current = psd
   const layers = [...(current.children ?? [])].reverse().map(node)
   let image: ImageBitmap
-  let source: 'composite' | 'thumbnail' | 'stacked' = 'composite'
-  if (!emptyComposite(current) && current.imageData) {
+  let source: PsdSource = 'composite'
+  const fromLayers = layersInsteadOfComposite(current)
+  if (fromLayers) {
+    source = 'layers'
+    image = fromLayers.transferToImageBitmap()
+  } else if (!emptyComposite(current) && current.imageData) {
     const data = current.imageData
     image = await createImageBitmap(
       new ImageData(
@@ -175,9 +219,7 @@ scope.onmessage = async (event: MessageEvent<PsdRequest>) => {
     image = await createImageBitmap(new Blob([raw.data as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }))
   } else {
     source = 'stacked'
-    const hidden = new Set<number>()
-    for (const [layer, id] of ids) if (layer.hidden) hidden.add(id)
-    image = stack(hidden)
+    image = stack(storedHidden())
   }
   reply(
     {
