@@ -127,7 +127,11 @@ describe('recalculation of dependent formulas', () => {
     const workbook = book({ Data: { A1: 1, B1: '=A1', B2: '=A1*2', B3: '=5' } })
     const result = recalculate(workbook, [{ sheet: 0, key: at('A1') }], { maxFormulas: 2 })
     expect(result.values.size).toBe(0)
-    expect([...(result.notEvaluated.get(0)?.values() ?? [])].map((n) => n.reason)).toEqual(['budget', 'budget', 'budget'])
+    expect([...(result.notEvaluated.get(0)?.values() ?? [])].map((n) => n.reason)).toEqual([
+      'budget',
+      'budget',
+      'budget',
+    ])
   })
 
   test('references built at run time (INDIRECT) count as dependent on any change, and are reported', () => {

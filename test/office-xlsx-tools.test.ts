@@ -7,7 +7,11 @@ import { XlsxDiffSchema } from '../src/shared/protocol/documents'
 import { diffXlsx } from '../src/shared/office/xlsx-diff'
 import { editXlsx } from '../src/shared/office/xlsx-edit'
 import { readXlsxView } from '../src/shared/office/xlsx-view'
-import { DOCUMENT_READ_MAX_CHARS, type DocumentEdit, type DocumentEditOutcome } from '../src/shared/office/document-edits'
+import {
+  DOCUMENT_READ_MAX_CHARS,
+  type DocumentEdit,
+  type DocumentEditOutcome,
+} from '../src/shared/office/document-edits'
 import { changedParts, corpusFile, makeFormatsXlsx, makeXlsx, unzipParts, zipParts } from './support/office-fixtures'
 import { deflatedRepeat, MiB, zip } from './support/office-bombs'
 import { tempDir } from './support/temp'
@@ -28,7 +32,11 @@ async function viewText(bytes: Uint8Array, request: { range?: string; offset?: n
   return outcome.text
 }
 
-const setCells = (range: string, values: Array<Array<string | number | boolean | null>>, sheet?: string): DocumentEdit => ({
+const setCells = (
+  range: string,
+  values: Array<Array<string | number | boolean | null>>,
+  sheet?: string,
+): DocumentEdit => ({
   op: 'set_cells',
   range,
   values,
@@ -62,7 +70,10 @@ describe('read view of a XLSX', () => {
   })
 
   test('a large sheet is cut at the cell bound and the header names where to go on', async () => {
-    const rows = Array.from({ length: 3000 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}"><v>${i}</v></c></row>`).join('')
+    const rows = Array.from(
+      { length: 3000 },
+      (_, i) => `<row r="${i + 1}"><c r="A${i + 1}"><v>${i}</v></c></row>`,
+    ).join('')
     const bytes = await workbookWith(rows)
     const text = await viewText(bytes)
     expect(text).toContain('2000 shown')
@@ -72,7 +83,10 @@ describe('read view of a XLSX', () => {
 
   test('long texts are cut per cell and the whole view stays within the read bound', async () => {
     const long = 'x'.repeat(5000)
-    const rows = Array.from({ length: 100 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${long}</t></is></c></row>`).join('')
+    const rows = Array.from(
+      { length: 100 },
+      (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${long}</t></is></c></row>`,
+    ).join('')
     const text = await viewText(await workbookWith(rows))
     expect(text.length).toBeLessThanOrEqual(DOCUMENT_READ_MAX_CHARS)
     expect(text).toContain('… (5000 characters in all)')
@@ -84,12 +98,18 @@ describe('read view of a XLSX', () => {
     const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships'
     const rows = Buffer.from('<row><c><v>1</v></c></row>'.repeat(1024))
     const bomb = zip([
-      { name: '_rels/.rels', stored: `<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>` },
+      {
+        name: '_rels/.rels',
+        stored: `<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+      },
       {
         name: 'xl/workbook.xml',
         stored: `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${REL}"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`,
       },
-      { name: 'xl/_rels/workbook.xml.rels', stored: `<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>` },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        stored: `<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+      },
       { name: 'xl/worksheets/sheet1.xml', deflated: await deflatedRepeat(rows, 4 * MiB), declaredSize: 300 * MiB },
     ])
     expect(await readXlsxView(bomb, {})).toMatchObject({ kind: 'refused', reason: 'too-large' })
@@ -107,7 +127,10 @@ describe('read view of a XLSX', () => {
   test('refuses a missing sheet, a bad range, an encrypted and a damaged file precisely', async () => {
     const bytes = await makeXlsx()
     expect(await readXlsxView(bytes, { range: 'Nope!A1' })).toMatchObject({ kind: 'refused', reason: 'no-such-sheet' })
-    expect(await readXlsxView(bytes, { range: 'A1:ZZZZ9' })).toMatchObject({ kind: 'refused', reason: 'missing-anchor' })
+    expect(await readXlsxView(bytes, { range: 'A1:ZZZZ9' })).toMatchObject({
+      kind: 'refused',
+      reason: 'missing-anchor',
+    })
     const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0])
     expect(await readXlsxView(ole, {})).toMatchObject({ kind: 'refused', reason: 'encrypted' })
     expect(await readXlsxView(new TextEncoder().encode('not a zip at all'), {})).toMatchObject({
@@ -174,7 +197,10 @@ describe('set_cells on a XLSX', () => {
   })
 
   test('a range touching a merged area other than its first cell is refused with zero change', async () => {
-    const bytes = await workbookWith('<row r="1"><c r="A1" t="inlineStr"><is><t>Title</t></is></c></row>', '<mergeCells count="1"><mergeCell ref="A1:D1"/></mergeCells>')
+    const bytes = await workbookWith(
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>Title</t></is></c></row>',
+      '<mergeCells count="1"><mergeCell ref="A1:D1"/></mergeCells>',
+    )
     const refused = await editXlsx(bytes, [setCells('A2', [[1]]), setCells('A1:B1', [['New', 'x']])])
     expect(refused).toMatchObject({ kind: 'refused', reason: 'merged-cell', edit_index: 1 })
     if (refused.kind === 'refused') expect(refused.message).toContain('A1:D1')
@@ -189,7 +215,10 @@ describe('set_cells on a XLSX', () => {
     const view = await viewText(bytes)
     const merge = /^merged ([A-Z]+)(\d+):([A-Z]+)(\d+)$/m.exec(view)
     if (!merge) throw new Error('the corpus workbook lists no merged range')
-    const covered = merge[1] === merge[3] ? `${merge[1]}${Number(merge[2]) + 1}` : `${String.fromCharCode((merge[1] ?? 'A').charCodeAt(0) + 1)}${merge[2]}`
+    const covered =
+      merge[1] === merge[3]
+        ? `${merge[1]}${Number(merge[2]) + 1}`
+        : `${String.fromCharCode((merge[1] ?? 'A').charCodeAt(0) + 1)}${merge[2]}`
     const refused = await editXlsx(bytes, [setCells(covered, [['x']])])
     expect(refused).toMatchObject({ kind: 'refused', reason: 'merged-cell' })
     const after = okBytes(await editXlsx(bytes, [setCells('Z200', [[42]])]))
@@ -200,7 +229,10 @@ describe('set_cells on a XLSX', () => {
 
   test('refuses shape mismatches, unknown sheets, bad ranges and other formats with their edit index', async () => {
     const bytes = await makeXlsx()
-    expect(await editXlsx(bytes, [setCells('A1:B2', [[1, 2]])])).toMatchObject({ reason: 'shape-mismatch', edit_index: 0 })
+    expect(await editXlsx(bytes, [setCells('A1:B2', [[1, 2]])])).toMatchObject({
+      reason: 'shape-mismatch',
+      edit_index: 0,
+    })
     expect(await editXlsx(bytes, [setCells('A1', [[1]]), setCells('A1', [[1]], 'Nope')])).toMatchObject({
       reason: 'no-such-sheet',
       edit_index: 1,
@@ -219,7 +251,9 @@ describe('set_cells on a XLSX', () => {
     if (refused.kind === 'refused') expect(refused.message).toContain('"(" is not closed')
     const after = okBytes(await editXlsx(bytes, [setCells('C1', [['=IFS(A1>5,"big",TRUE,"small")&" ifs("']])]))
     const sheet = (await unzipParts(after)).get('xl/worksheets/sheet1.xml')?.toString() ?? ''
-    expect(sheet).toContain('<c r="C1" t="str"><f>_xlfn.IFS(A1&gt;5,"big",TRUE,"small")&amp;" ifs("</f><v>big ifs(</v></c>')
+    expect(sheet).toContain(
+      '<c r="C1" t="str"><f>_xlfn.IFS(A1&gt;5,"big",TRUE,"small")&amp;" ifs("</f><v>big ifs(</v></c>',
+    )
   })
 
   test('the head of a shared formula and any cell of an array formula are refused alone', async () => {
@@ -230,7 +264,10 @@ describe('set_cells on a XLSX', () => {
     const shared = await editXlsx(bytes, [setCells('B1', [[5]])])
     expect(shared).toMatchObject({ kind: 'refused', reason: 'unsupported-content', edit_index: 0 })
     if (shared.kind === 'refused') expect(shared.message).toContain('B1:B2')
-    expect(await editXlsx(bytes, [setCells('C2', [[5]])])).toMatchObject({ kind: 'refused', reason: 'unsupported-content' })
+    expect(await editXlsx(bytes, [setCells('C2', [[5]])])).toMatchObject({
+      kind: 'refused',
+      reason: 'unsupported-content',
+    })
     const whole = okBytes(await editXlsx(bytes, [setCells('B1:B2', [['=A1*100'], ['=A2*100']])]))
     expect(await viewText(whole)).toContain('B2 = 200  (=A2*100)')
   })
@@ -286,7 +323,9 @@ describe('set_cells on a XLSX', () => {
     const uncached = Object.fromEntries(
       [...parts].map(([name, bytes]) => [
         name,
-        name.startsWith('xl/worksheets/') ? bytes.toString().replace(/(<\/f>)<v>[^<]*<\/v>/g, '$1') : new Uint8Array(bytes),
+        name.startsWith('xl/worksheets/')
+          ? bytes.toString().replace(/(<\/f>)<v>[^<]*<\/v>/g, '$1')
+          : new Uint8Array(bytes),
       ]),
     )
     writeFileSync(join(dir, 'uncached.xlsx'), await zipParts(uncached))
@@ -311,7 +350,9 @@ describe('set_cells on a XLSX', () => {
     const csv = (name: string) => {
       const file = readdirSync(dir).find((n) => n === name)
       if (!file) throw new Error(`LibreOffice wrote no ${name} (${readdirSync(dir).join(', ')})`)
-      return readFileSync(join(dir, file), 'utf8').split(/\r?\n/).map((line) => line.split(','))
+      return readFileSync(join(dir, file), 'utf8')
+        .split(/\r?\n/)
+        .map((line) => line.split(','))
     }
     expect(csv('book-Data.csv')[3]?.[0]).toBe('9.5')
     expect(csv('book-Summary.csv')[0]?.[0]).toBe('19')
@@ -336,7 +377,11 @@ describe('cell diff of a XLSX', () => {
         cells: [
           // Values as the cells' number format (0.00) shows them.
           { address: 'A1', before: { value: '10.00', formula: null }, after: { value: '15.00', formula: null } },
-          { address: 'A4', before: { value: '60.00', formula: 'SUM(A1:A3)' }, after: { value: '65.00', formula: 'SUM(A1:A3)' } },
+          {
+            address: 'A4',
+            before: { value: '60.00', formula: 'SUM(A1:A3)' },
+            after: { value: '65.00', formula: 'SUM(A1:A3)' },
+          },
         ],
         cell_count: 2,
         truncated: false,
@@ -345,7 +390,13 @@ describe('cell diff of a XLSX', () => {
         name: 'Summary',
         change: 'changed',
         old_name: null,
-        cells: [{ address: 'A1', before: { value: '120', formula: 'Data!A4*2' }, after: { value: '130', formula: 'Data!A4*2' } }],
+        cells: [
+          {
+            address: 'A1',
+            before: { value: '120', formula: 'Data!A4*2' },
+            after: { value: '130', formula: 'Data!A4*2' },
+          },
+        ],
         cell_count: 1,
         truncated: false,
       },
@@ -360,7 +411,9 @@ describe('cell diff of a XLSX', () => {
       Object.fromEntries(
         [...(await unzipParts(before))].map(([name, bytes]) => [
           name,
-          name === 'xl/workbook.xml' ? bytes.toString().replace('name="Summary"', 'name="Totals"') : new Uint8Array(bytes),
+          name === 'xl/workbook.xml'
+            ? bytes.toString().replace('name="Summary"', 'name="Totals"')
+            : new Uint8Array(bytes),
         ]),
       ),
     )
@@ -378,8 +431,10 @@ describe('cell diff of a XLSX', () => {
 
   test('a 50 000-cell sheet diff is cut at the list bound with exact counts', async () => {
     const rows = (shift: number) =>
-      Array.from({ length: 5000 }, (_, r) =>
-        `<row r="${r + 1}">${Array.from({ length: 10 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r + 1}"><v>${r * 10 + c + (c === 0 ? shift : 0)}</v></c>`).join('')}</row>`,
+      Array.from(
+        { length: 5000 },
+        (_, r) =>
+          `<row r="${r + 1}">${Array.from({ length: 10 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r + 1}"><v>${r * 10 + c + (c === 0 ? shift : 0)}</v></c>`).join('')}</row>`,
       ).join('')
     const diff = await diffXlsx(await workbookWith(rows(0)), await workbookWith(rows(1)))
     expect(diff.counts.cells).toBe(5000)
@@ -390,7 +445,11 @@ describe('cell diff of a XLSX', () => {
 
   test('dates and percentages read and diff as their number format shows them', async () => {
     const bytes = await makeFormatsXlsx()
-    expect(await diffXlsx(bytes, bytes)).toEqual({ kind: 'xlsx', counts: { cells: 0, sheets_added: 0, sheets_removed: 0 }, sheets: [] })
+    expect(await diffXlsx(bytes, bytes)).toEqual({
+      kind: 'xlsx',
+      counts: { cells: 0, sheets_added: 0, sheets_removed: 0 },
+      sheets: [],
+    })
     const text = await viewText(bytes)
     expect(text).toContain('A1 = 45354 (shown as "2024-03-03")')
     expect(text).toContain('B1 = 0.0234 (shown as "2.34%")')

@@ -90,7 +90,10 @@ export const PdfAnnotationEditSchema = z.discriminatedUnion('op', [
       text: z.string().min(1).max(10_000),
       style: z.enum(['free_text', 'sticky']).optional(),
       near_text: z.string().min(1).max(2_000).optional(),
-      at: z.object({ x: z.number().min(0).max(100_000), y: z.number().min(0).max(100_000) }).strict().optional(),
+      at: z
+        .object({ x: z.number().min(0).max(100_000), y: z.number().min(0).max(100_000) })
+        .strict()
+        .optional(),
       color: Color,
     })
     .strict(),

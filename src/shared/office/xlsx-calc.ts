@@ -76,7 +76,10 @@ const DATE_FUNCTION =
 const DYNAMIC_REFERENCE = /\b(INDIRECT|OFFSET)\s*\(/i
 
 class Unevaluated extends Error {
-  constructor(readonly reason: NotEvaluatedReason, readonly detail: string) {
+  constructor(
+    readonly reason: NotEvaluatedReason,
+    readonly detail: string,
+  ) {
     super(detail)
   }
 }
@@ -148,7 +151,9 @@ export function recalculate(
     }
     const formula = cellOf(id)?.formula ?? ''
     const sheet = Math.floor(id / SHEET_SPAN)
-    const found = DYNAMIC_REFERENCE.test(formula) ? undefined : references(formula, positionOf(sheetNameOf(sheet), id % SHEET_SPAN))
+    const found = DYNAMIC_REFERENCE.test(formula)
+      ? undefined
+      : references(formula, positionOf(sheetNameOf(sheet), id % SHEET_SPAN))
     if (!found) {
       unknownReferences.push(id)
       continue
@@ -220,13 +225,20 @@ export function recalculate(
     const known = memo.get(id)
     if (known?.kind === 'ok') return toParserValue(known.value)
     if (known?.kind === 'failed') {
-      throw new Unevaluated('depends-on-unevaluated', `it reads ${cellLabel(sheetNameOf(sheet), key)}, which was not evaluated`)
+      throw new Unevaluated(
+        'depends-on-unevaluated',
+        `it reads ${cellLabel(sheetNameOf(sheet), key)}, which was not evaluated`,
+      )
     }
-    if (inProgress.has(id)) throw new Unevaluated('cycle', `a circular reference through ${cellLabel(sheetNameOf(sheet), key)}`)
+    if (inProgress.has(id))
+      throw new Unevaluated('cycle', `a circular reference through ${cellLabel(sheetNameOf(sheet), key)}`)
     if (current.depth >= INLINE_DEPTH) throw new NeedFirst(id)
     const outcome = evaluate(id, current.depth + 1)
     if (outcome.kind === 'failed') {
-      throw new Unevaluated('depends-on-unevaluated', `it reads ${cellLabel(sheetNameOf(sheet), key)}, which was not evaluated`)
+      throw new Unevaluated(
+        'depends-on-unevaluated',
+        `it reads ${cellLabel(sheetNameOf(sheet), key)}, which was not evaluated`,
+      )
     }
     return toParserValue(outcome.value)
   }
@@ -234,7 +246,8 @@ export function recalculate(
   const sheetOfRef = (name: string | undefined): number => {
     if (name === undefined) return current.sheet
     const index = sheetIndex.get(name.toLowerCase())
-    if (index === undefined) throw new Unevaluated('unsupported', `it refers to a sheet "${name}" the workbook does not have`)
+    if (index === undefined)
+      throw new Unevaluated('unsupported', `it refers to a sheet "${name}" the workbook does not have`)
     return index
   }
 
@@ -253,7 +266,8 @@ export function recalculate(
       const rows: unknown[][] = []
       for (let row = ref.from.row; row <= lastRow; row++) {
         const values: unknown[] = []
-        for (let column = ref.from.col; column <= lastColumn; column++) values.push(readCell(sheet, cellKey(row, column)))
+        for (let column = ref.from.col; column <= lastColumn; column++)
+          values.push(readCell(sheet, cellKey(row, column)))
         rows.push(values)
       }
       return rows
@@ -273,11 +287,17 @@ export function recalculate(
     if (book.date1904 === true && DATE_FUNCTION.test(cell.formula)) {
       return settle(id, {
         kind: 'failed',
-        why: { reason: 'unsupported', detail: 'date functions in a workbook that counts days from 1904 are not evaluated' },
+        why: {
+          reason: 'unsupported',
+          detail: 'date functions in a workbook that counts days from 1904 are not evaluated',
+        },
       })
     }
     if (cell.formulaType === 'array') {
-      return settle(id, { kind: 'failed', why: { reason: 'array-formula', detail: 'array formulas are not evaluated' } })
+      return settle(id, {
+        kind: 'failed',
+        why: { reason: 'array-formula', detail: 'array formulas are not evaluated' },
+      })
     }
     if (Date.now() > deadline) {
       return settle(id, { kind: 'failed', why: { reason: 'budget', detail: 'the time budget ran out' } })
@@ -290,15 +310,22 @@ export function recalculate(
       const value = fromParserValue(result)
       const unknownName = current.unknownName
       if (unknownName !== undefined && typeof value === 'object' && value?.error === '#NAME?') {
-        return settle(id, { kind: 'failed', why: { reason: 'unsupported', detail: `the name "${unknownName}" is not a plain cell or range reference` } })
+        return settle(id, {
+          kind: 'failed',
+          why: { reason: 'unsupported', detail: `the name "${unknownName}" is not a plain cell or range reference` },
+        })
       }
       return settle(id, { kind: 'ok', value })
     } catch (error) {
       const cause = unwrap(error)
       if (cause instanceof NeedFirst) throw cause
-      if (cause instanceof Unevaluated) return settle(id, { kind: 'failed', why: { reason: cause.reason, detail: cause.detail } })
-      const message = cause instanceof Error ? cause.message.split('\n')[0] ?? '' : String(cause)
-      return settle(id, { kind: 'failed', why: { reason: 'unsupported', detail: message || 'the formula cannot be evaluated' } })
+      if (cause instanceof Unevaluated)
+        return settle(id, { kind: 'failed', why: { reason: cause.reason, detail: cause.detail } })
+      const message = cause instanceof Error ? (cause.message.split('\n')[0] ?? '') : String(cause)
+      return settle(id, {
+        kind: 'failed',
+        why: { reason: 'unsupported', detail: message || 'the formula cannot be evaluated' },
+      })
     } finally {
       inProgress.delete(id)
       current = saved
@@ -332,7 +359,10 @@ export function recalculate(
         if (onStack.has(signal.id) || memo.has(signal.id)) {
           settle(signal.id, {
             kind: 'failed',
-            why: { reason: 'cycle', detail: `a circular reference through ${cellLabel(sheetNameOf(Math.floor(signal.id / SHEET_SPAN)), signal.id % SHEET_SPAN)}` },
+            why: {
+              reason: 'cycle',
+              detail: `a circular reference through ${cellLabel(sheetNameOf(Math.floor(signal.id / SHEET_SPAN)), signal.id % SHEET_SPAN)}`,
+            },
           })
         } else {
           stack.push(signal.id)
@@ -489,7 +519,10 @@ const ARGUMENT_BOUNDS: ReadonlyArray<{
   },
   { names: ['MUNIT'], check: ([n]) => ((numberArg(n) ?? 0) > 1_000 ? '#VALUE!' : undefined) },
   // Past 3 million days a workday lies beyond 31 December 9999, where Excel answers #NUM!.
-  { names: ['WORKDAY', 'WORKDAY.INTL'], check: ([, days]) => (Math.abs(numberArg(days) ?? 0) > 3_000_000 ? '#NUM!' : undefined) },
+  {
+    names: ['WORKDAY', 'WORKDAY.INTL'],
+    check: ([, days]) => (Math.abs(numberArg(days) ?? 0) > 3_000_000 ? '#NUM!' : undefined),
+  },
   { names: ['FIXED'], check: ([, decimals]) => (Math.abs(numberArg(decimals) ?? 0) > 127 ? '#VALUE!' : undefined) },
   {
     names: ['DEC2BIN', 'DEC2HEX', 'DEC2OCT', 'HEX2BIN', 'HEX2OCT', 'OCT2BIN', 'OCT2HEX', 'BIN2HEX', 'BIN2OCT'],
@@ -540,7 +573,8 @@ function fallbackFunctions(): Record<string, (...args: FunctionArg[]) => unknown
     for (const [name, entry] of Object.entries(namespace)) {
       const full = prefix === '' ? name : `${prefix}.${name}`
       if (typeof entry === 'function') {
-        if (!implemented.has(full) && /^[A-Z][A-Z0-9.]*$/.test(full)) found[full] = adapt(entry as (...args: unknown[]) => unknown)
+        if (!implemented.has(full) && /^[A-Z][A-Z0-9.]*$/.test(full))
+          found[full] = adapt(entry as (...args: unknown[]) => unknown)
         if (depth < 2) visit(full, entry as object, depth + 1)
       } else if (entry !== null && typeof entry === 'object' && name !== 'utils' && depth < 2) {
         visit(full, entry as object, depth + 1)
@@ -562,4 +596,3 @@ function adapt(implementation: (...args: unknown[]) => unknown): (...args: Funct
     return result
   }
 }
-

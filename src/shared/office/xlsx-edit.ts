@@ -129,7 +129,8 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
           )
         }
         const blocked = formulaBlock(formulaOwners, row, column, range)
-        if (blocked) return refused('unsupported-content', `${quoteSheetName(sheet.name)}!${address} ${blocked}.`, index)
+        if (blocked)
+          return refused('unsupported-content', `${quoteSheetName(sheet.name)}!${address} ${blocked}.`, index)
         const header = tables.find((t) => row === t.range.from.row && inRange(t.range, { row, column }))
         if (header) {
           return refused(
@@ -139,7 +140,11 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
           )
         }
         if (input.kind === 'number' && !Number.isFinite(input.value)) {
-          return refused('unsupported-content', `${quoteSheetName(sheet.name)}!${address}: a cell holds only finite numbers.`, index)
+          return refused(
+            'unsupported-content',
+            `${quoteSheetName(sheet.name)}!${address}: a cell holds only finite numbers.`,
+            index,
+          )
         }
         if (input.kind === 'formula') {
           const problem = formulaSyntaxProblem(input.formula)
@@ -193,14 +198,18 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
       const before = sheet.cells.get(key)?.value ?? null
       if (!sameValue(before, value)) {
         updates.set(key, value)
-        recalculated.push(`${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })} = ${displayText(value)}`)
+        recalculated.push(
+          `${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })} = ${displayText(value)}`,
+        )
       }
     }
     for (const [key, why] of unknown) {
       if (inputs.has(key)) continue
       // A stale total is worse than none: without a cached value every app computes the cell itself.
       updates.set(key, undefined)
-      leftForApp.push(`${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })} (${why.detail})`)
+      leftForApp.push(
+        `${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })} (${why.detail})`,
+      )
     }
     for (const [key, input] of inputs) {
       const hadFormula = sheet.cells.get(key)?.formula !== undefined
@@ -210,7 +219,10 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
       const address = `${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })}`
       if (value !== undefined) newFormulas.push(`${address} = ${displayText(value)}`)
       const why = unknown.get(key)
-      if (why) leftForApp.push(`${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })} (${why.detail})`)
+      if (why)
+        leftForApp.push(
+          `${quoteSheetName(sheet.name)}!${formatAddress({ row: keyRow(key), column: keyColumn(key) })} (${why.detail})`,
+        )
     }
     if (inputs.size === 0 && updates.size === 0) continue
     const xml = await model.book.pkg.text(sheet.part)
@@ -222,7 +234,9 @@ async function applyEdits(model: WorkbookModel, edits: readonly DocumentEdit[]):
 
   const tail: string[] = []
   if (newFormulas.length > 0) {
-    tail.push(`formula result${newFormulas.length === 1 ? '' : 's'}: ${newFormulas.slice(0, 10).join(', ')}${newFormulas.length > 10 ? ', …' : ''}`)
+    tail.push(
+      `formula result${newFormulas.length === 1 ? '' : 's'}: ${newFormulas.slice(0, 10).join(', ')}${newFormulas.length > 10 ? ', …' : ''}`,
+    )
   }
   if (recalculated.length > 0) {
     const shown = recalculated.slice(0, 10).join(', ')
@@ -280,7 +294,8 @@ function formulaOwnersOf(sheet: ModelSheet): FormulaOwners {
     const range = cell.formulaRef === undefined ? undefined : parseRange(cell.formulaRef)
     if (!range || cell.formulaRef === undefined) continue
     if (cell.formulaType === 'array') arrays.push({ ref: cell.formulaRef, range })
-    else if (cell.formulaType === 'shared') sharedMasters.set(cellKey(cell.row, cell.column), { ref: cell.formulaRef, range })
+    else if (cell.formulaType === 'shared')
+      sharedMasters.set(cellKey(cell.row, cell.column), { ref: cell.formulaRef, range })
   }
   return { arrays, sharedMasters }
 }
@@ -383,7 +398,10 @@ function patchSheet(
         } else if (input.kind !== 'empty') {
           const after = cells.find((c) => c.column > column)
           const at = after ? after.element.start : row.element.innerEnd
-          inserts.set(at, (inserts.get(at) ?? '') + newCellXml(p, rowNumber, column, undefined, input, valueFor(rowNumber, column)))
+          inserts.set(
+            at,
+            (inserts.get(at) ?? '') + newCellXml(p, rowNumber, column, undefined, input, valueFor(rowNumber, column)),
+          )
         }
       }
       if (row.element.empty) {
@@ -403,7 +421,11 @@ function patchSheet(
         .join('')
       if (text === '') continue
       const after = rows.find((r) => r.row > rowNumber)
-      newRows.push({ at: after ? after.element.start : data.innerEnd, row: rowNumber, text: `<${p}row r="${rowNumber}">${text}</${p}row>` })
+      newRows.push({
+        at: after ? after.element.start : data.innerEnd,
+        row: rowNumber,
+        text: `<${p}row r="${rowNumber}">${text}</${p}row>`,
+      })
       rowsMadeExplicit = true
     }
   }
@@ -417,7 +439,8 @@ function patchSheet(
       for (const [at, text] of grouped) splices.push({ start: at, end: at, text })
     }
   }
-  if (rowsMadeExplicit) for (const r of rows) if (!r.explicit && !byRow.has(r.row)) tags.set(r.element, 'r', String(r.row))
+  if (rowsMadeExplicit)
+    for (const r of rows) if (!r.explicit && !byRow.has(r.row)) tags.set(r.element, 'r', String(r.row))
 
   if (updates.size > 0) {
     for (const row of rows) {
@@ -456,16 +479,13 @@ function patchSheet(
         }
       }
     }
-    if (grown && (!current || formatRange(grown) !== formatRange(current))) tags.set(dimension, 'ref', formatRange(grown))
+    if (grown && (!current || formatRange(grown) !== formatRange(current)))
+      tags.set(dimension, 'ref', formatRange(grown))
   }
   // Rows' `spans` are optimisation hints Excel recomputes; a cell outside them is still read.
   return applySplices(xml, [...splices, ...tags.splices()])
 }
 
-function refused(
-  reason: DocumentEditRefusalReason,
-  message: string,
-  edit_index: number | null,
-): DocumentEditOutcome {
+function refused(reason: DocumentEditRefusalReason, message: string, edit_index: number | null): DocumentEditOutcome {
   return { kind: 'refused', reason, message, edit_index }
 }

@@ -63,9 +63,7 @@ export function shiftFormula(formula: string, rows: number, columns: number): st
       const column = a === '$' ? columnNumber(letters) : columnNumber(letters) + columns
       const row = b === '$' ? Number(digits) : Number(digits) + rows
       out +=
-        column < 1 || column > MAX_COLUMN || row < 1 || row > MAX_ROW
-          ? '#REF!'
-          : `${a}${columnName(column)}${b}${row}`
+        column < 1 || column > MAX_COLUMN || row < 1 || row > MAX_ROW ? '#REF!' : `${a}${columnName(column)}${b}${row}`
       i += cell[0].length
       continue
     }
@@ -104,7 +102,8 @@ export function formulaSyntaxProblem(formula: string): string | undefined {
     const c = formula[i]
     if (c === '"' || c === "'") {
       const j = closingQuote(formula, i)
-      if (j >= formula.length) return c === '"' ? 'a text in double quotes is not closed' : 'a quoted sheet name is not closed'
+      if (j >= formula.length)
+        return c === '"' ? 'a text in double quotes is not closed' : 'a quoted sheet name is not closed'
       i = j
     } else if (c === '(') parentheses++
     else if (c === ')') {

@@ -89,8 +89,7 @@ export function isOleCompoundFile(bytes: Uint8Array): boolean {
 }
 
 export type ModelOutcome =
-  | { kind: 'ok'; model: WorkbookModel }
-  | { kind: 'refused'; reason: DocumentEditRefusalReason; message: string }
+  { kind: 'ok'; model: WorkbookModel } | { kind: 'refused'; reason: DocumentEditRefusalReason; message: string }
 
 /** Opens a workbook for the agent's tools: every failure is a refusal with a reason, never a throw. */
 export async function loadWorkbookModel(bytes: Uint8Array): Promise<ModelOutcome> {
@@ -131,7 +130,9 @@ export async function parseWorkbookModel(bytes: Uint8Array): Promise<WorkbookMod
   const shared = await sharedStrings(book)
   const formats = await cellNumberFormats(book)
   const workbookPr = findFirst(book.xml, `${prefixFor(book.xml, MAIN_NS) ?? ''}workbookPr`)
-  const date1904 = workbookPr ? /^(1|true)$/.test(attributesAt(book.xml, workbookPr.start).get('date1904') ?? '') : false
+  const date1904 = workbookPr
+    ? /^(1|true)$/.test(attributesAt(book.xml, workbookPr.start).get('date1904') ?? '')
+    : false
   const show = (value: number, style: string | undefined): string | undefined => {
     const format = formats[Number(style ?? 0)]
     if (format === undefined) return undefined
@@ -271,7 +272,12 @@ function parseSheetXml(
   return { cells, merges, used }
 }
 
-function typedValue(type: string, raw: string | undefined, inline: string | undefined, shared: readonly string[]): XlsxScalar {
+function typedValue(
+  type: string,
+  raw: string | undefined,
+  inline: string | undefined,
+  shared: readonly string[],
+): XlsxScalar {
   switch (type) {
     case 's':
       return raw === undefined ? null : (shared[Number(raw)] ?? '')
@@ -308,7 +314,9 @@ export function formatNumber(value: number): string {
 
 export function sheetByName(model: WorkbookModel, name: string): ModelSheet | undefined {
   // Sheet names are case-insensitive in every spreadsheet app.
-  return model.sheets.find((s) => s.name === name) ?? model.sheets.find((s) => s.name.toLowerCase() === name.toLowerCase())
+  return (
+    model.sheets.find((s) => s.name === name) ?? model.sheets.find((s) => s.name.toLowerCase() === name.toLowerCase())
+  )
 }
 
 export function rangeText(range: Range): string {

@@ -41,7 +41,11 @@ export function resolveRange(
 ): RangeTarget {
   const trimmed = text.trim()
   const split = splitSheet(trimmed)
-  if (split.sheet !== undefined && explicitSheet !== undefined && split.sheet.toLowerCase() !== explicitSheet.toLowerCase()) {
+  if (
+    split.sheet !== undefined &&
+    explicitSheet !== undefined &&
+    split.sheet.toLowerCase() !== explicitSheet.toLowerCase()
+  ) {
     return {
       kind: 'refused',
       reason: 'missing-anchor',
@@ -53,7 +57,9 @@ export function resolveRange(
   if (!range && allowSheetOnly && split.sheet === undefined) {
     // A bare sheet name, quoted or not.
     const unquoted =
-      trimmed.length >= 2 && trimmed.startsWith("'") && trimmed.endsWith("'") ? trimmed.slice(1, -1).replace(/''/g, "'") : trimmed
+      trimmed.length >= 2 && trimmed.startsWith("'") && trimmed.endsWith("'")
+        ? trimmed.slice(1, -1).replace(/''/g, "'")
+        : trimmed
     const sheet = sheetByName(model, unquoted)
     if (sheet) return { kind: 'ok', sheet, sheetIndex: model.sheets.indexOf(sheet), range: sheet.used }
   }

@@ -31,26 +31,33 @@ const CELL_TEXT_MAX = 1_000
 
 export async function readXlsxView(bytes: Uint8Array, request: DocumentReadRequest): Promise<DocumentReadOutcome> {
   const loaded = await loadWorkbookModel(bytes)
-  if (loaded.kind === 'refused') return { kind: 'refused', reason: loaded.reason, message: loaded.message, edit_index: null }
+  if (loaded.kind === 'refused')
+    return { kind: 'refused', reason: loaded.reason, message: loaded.message, edit_index: null }
   const model = loaded.model
   const sheetLines = model.sheets.map((sheet) => {
     const state = sheet.state === 'visible' ? '' : sheet.state === 'hidden' ? ' (hidden)' : ' (very hidden)'
     const count = sheet.cells.size
-    const used = sheet.used ? `used range ${rangeText(sheet.used)}, ${count} non-empty cell${count === 1 ? '' : 's'}` : 'empty'
+    const used = sheet.used
+      ? `used range ${rangeText(sheet.used)}, ${count} non-empty cell${count === 1 ? '' : 's'}`
+      : 'empty'
     return `- ${quoteSheetName(sheet.name)}: ${used}${state}`
   })
   // A hostile workbook may hold thousands of sheets: the list is bounded like the cells.
   const header = [
     `Workbook with ${model.sheets.length} sheet${model.sheets.length === 1 ? '' : 's'}:`,
     ...sheetLines.slice(0, XLSX_VIEW_MAX_SHEETS),
-    ...(sheetLines.length > XLSX_VIEW_MAX_SHEETS ? [`- … and ${sheetLines.length - XLSX_VIEW_MAX_SHEETS} more sheets`] : []),
+    ...(sheetLines.length > XLSX_VIEW_MAX_SHEETS
+      ? [`- … and ${sheetLines.length - XLSX_VIEW_MAX_SHEETS} more sheets`]
+      : []),
   ]
   if (model.sheets.length === 0) return { kind: 'ok', text: header.join('\n') }
 
   const target = resolveRange(model, request.range ?? quoteSheetName(model.sheets[0]?.name ?? ''), undefined, true)
-  if (target.kind === 'refused') return { kind: 'refused', reason: target.reason, message: target.message, edit_index: null }
+  if (target.kind === 'refused')
+    return { kind: 'refused', reason: target.reason, message: target.message, edit_index: null }
   const { sheet } = target
-  if (!target.range) return { kind: 'ok', text: [...header, '', `Sheet ${quoteSheetName(sheet.name)} is empty.`].join('\n') }
+  if (!target.range)
+    return { kind: 'ok', text: [...header, '', `Sheet ${quoteSheetName(sheet.name)} is empty.`].join('\n') }
 
   // offset/limit page by rows inside the range (1 = its first row).
   const range = target.range
@@ -67,14 +74,18 @@ export async function readXlsxView(bytes: Uint8Array, request: DocumentReadReque
   const limit = request.limit === undefined ? totalRows : Math.max(1, Math.floor(request.limit))
   const firstRow = range.from.row + offset - 1
   const lastRow = Math.min(range.to.row, firstRow + limit - 1)
-  const page: Range = { from: { row: firstRow, column: range.from.column }, to: { row: lastRow, column: range.to.column } }
+  const page: Range = {
+    from: { row: firstRow, column: range.from.column },
+    to: { row: lastRow, column: range.to.column },
+  }
 
   const cells = cellsIn(sheet, page)
   const budget = DOCUMENT_READ_MAX_CHARS - header.join('\n').length - 600
   const lines: string[] = []
   const merges = sheet.merges.filter((m) => intersects(m, page))
   for (const merge of merges.slice(0, XLSX_VIEW_MAX_MERGES)) lines.push(`merged ${rangeText(merge)}`)
-  if (merges.length > XLSX_VIEW_MAX_MERGES) lines.push(`(${merges.length - XLSX_VIEW_MAX_MERGES} more merged ranges in this range)`)
+  if (merges.length > XLSX_VIEW_MAX_MERGES)
+    lines.push(`(${merges.length - XLSX_VIEW_MAX_MERGES} more merged ranges in this range)`)
   let used = lines.reduce((n, line) => n + line.length + 1, 0)
   let shown = 0
   let stoppedAt: ModelCell | undefined
@@ -142,7 +153,9 @@ function cellsIn(sheet: ModelSheet, range: Range): ModelCell[] {
 }
 
 function intersects(a: Range, b: Range): boolean {
-  return a.from.row <= b.to.row && a.to.row >= b.from.row && a.from.column <= b.to.column && a.to.column >= b.from.column
+  return (
+    a.from.row <= b.to.row && a.to.row >= b.from.row && a.from.column <= b.to.column && a.to.column >= b.from.column
+  )
 }
 
 function cellLine(cell: ModelCell): string {

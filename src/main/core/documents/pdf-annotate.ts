@@ -76,7 +76,10 @@ interface Planned {
 }
 
 /** Applies `pdf_annotate`'s edits, saved as the reader saves (an incremental update); all or nothing (issue 26). */
-export async function annotatePdf(bytes: Uint8Array, edits: readonly PdfAnnotationEdit[]): Promise<DocumentEditOutcome> {
+export async function annotatePdf(
+  bytes: Uint8Array,
+  edits: readonly PdfAnnotationEdit[],
+): Promise<DocumentEditOutcome> {
   // Nothing to do writes nothing (the tool's schema asks for at least one edit; this is its floor).
   if (edits.length === 0) return { kind: 'ok', bytes, summary: [] }
   const budget = new PdfBudget()
@@ -190,12 +193,18 @@ function planHighlight(
       outlines: quads.map(outlineOf),
       // A highlight's comment is a popup, as the reader's "comment" on a highlight saves it.
       ...(note
-        ? { popup: { contents: note, rect: [pageRight + 1, rect[3] - POPUP_HEIGHT, pageRight + 1 + POPUP_WIDTH, rect[3]] } }
+        ? {
+            popup: {
+              contents: note,
+              rect: [pageRight + 1, rect[3] - POPUP_HEIGHT, pageRight + 1 + POPUP_WIDTH, rect[3]],
+            },
+          }
         : {}),
     },
     created: { type: 'highlight', rect },
     sticky: null,
-    describe: (id) => `page ${edit.page}: highlighted ${quote(text)}${id ? ` (${id})` : ''}${note ? ' with a note' : ''}`,
+    describe: (id) =>
+      `page ${edit.page}: highlighted ${quote(text)}${id ? ` (${id})` : ''}${note ? ' with a note' : ''}`,
   }
 }
 
@@ -295,7 +304,9 @@ function planNote(edit: Extract<PdfAnnotationEdit, { op: 'note' }>, index: numbe
       value: sticky ? marker : value,
     },
     created: { type: 'freetext', rect },
-    sticky: sticky ? { text: edit.text, color, rect, marker, pageRef: `${page.ref?.num ?? 0} ${page.ref?.gen ?? 0} R` } : null,
+    sticky: sticky
+      ? { text: edit.text, color, rect, marker, pageRef: `${page.ref?.num ?? 0} ${page.ref?.gen ?? 0} R` }
+      : null,
     describe: (id) =>
       `page ${edit.page}: added a ${sticky ? 'sticky' : 'free-text'} note ${quote(edit.text)}${where}${id ? ` (${id})` : ''}`,
   }
@@ -326,9 +337,7 @@ class AnnotationIndex {
       await this.readPage(++this.read)
     }
     const entry = this.byId.get(id)
-    return entry
-      ? { kind: 'found', entry }
-      : { kind: 'missing', searchedAll: last === this.doc.numPages, pages: last }
+    return entry ? { kind: 'found', entry } : { kind: 'missing', searchedAll: last === this.doc.numPages, pages: last }
   }
 
   private async readPage(number: number): Promise<void> {
@@ -392,12 +401,20 @@ async function finish(saved: Uint8Array, planned: readonly Planned[], budget: Pd
   const stickies = planned.filter((p) => p.sticky)
   if (stickies.length > 0) {
     if (replaced.length !== stickies.length) {
-      return refuse('unsupported-content', 'pdf.js did not save the sticky note as an object of its own', stickies[0]?.index ?? null)
+      return refuse(
+        'unsupported-content',
+        'pdf.js did not save the sticky note as an object of its own',
+        stickies[0]?.index ?? null,
+      )
     }
     const appended = appendObjects(saved, replaced)
     if (appended.kind === 'unsupported') {
       const reason = appended.message.includes('encrypted') ? 'encrypted' : 'unsupported-content'
-      return refuse(reason, `a sticky note cannot be added: ${appended.message}; a free_text note can`, stickies[0]?.index ?? null)
+      return refuse(
+        reason,
+        `a sticky note cannot be added: ${appended.message}; a free_text note can`,
+        stickies[0]?.index ?? null,
+      )
     }
     // The hand-written update must reopen as well as pdf.js's own did.
     const check = await loadPdf(appended.bytes, budget)

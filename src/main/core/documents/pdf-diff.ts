@@ -59,26 +59,29 @@ export async function diffPdf(before: Uint8Array | null, after: Uint8Array | nul
       const annotations = { before: [] as PdfAnnotationInfo[], after: [] as PdfAnnotationInfo[] }
       const pagesChanged: number[] = []
       const last = Math.min(Math.max(left?.doc.numPages ?? 0, right?.doc.numPages ?? 0), PDF_DIFF_MAX_PAGES)
-      await guarded(async () => {
-        for (let number = 1; number <= last; number++) {
-          budget.check()
-          const a = left && number <= left.doc.numPages ? await readPage(left, number, budget) : null
-          const b = right && number <= right.doc.numPages ? await readPage(right, number, budget) : null
-          if (a) annotations.before.push(...a.annotations)
-          if (b) annotations.after.push(...b.annotations)
-          if (left && right && b) {
-            // Text first (cheap); drawing only when the text is the same and there is time left:
-            // operator lists parse every font and image of the page.
-            let changed = !a || a.textHash !== b.textHash
-            if (!changed && a && Date.now() < contentDeadline) {
-              changed = (await drawingHash(left, a, budget)) !== (await drawingHash(right, b, budget))
+      await guarded(
+        async () => {
+          for (let number = 1; number <= last; number++) {
+            budget.check()
+            const a = left && number <= left.doc.numPages ? await readPage(left, number, budget) : null
+            const b = right && number <= right.doc.numPages ? await readPage(right, number, budget) : null
+            if (a) annotations.before.push(...a.annotations)
+            if (b) annotations.after.push(...b.annotations)
+            if (left && right && b) {
+              // Text first (cheap); drawing only when the text is the same and there is time left:
+              // operator lists parse every font and image of the page.
+              let changed = !a || a.textHash !== b.textHash
+              if (!changed && a && Date.now() < contentDeadline) {
+                changed = (await drawingHash(left, a, budget)) !== (await drawingHash(right, b, budget))
+              }
+              if (changed) pagesChanged.push(number)
             }
-            if (changed) pagesChanged.push(number)
+            a?.page.cleanup()
+            b?.page.cleanup()
           }
-          a?.page.cleanup()
-          b?.page.cleanup()
-        }
-      }, right ? 'after' : 'before')
+        },
+        right ? 'after' : 'before',
+      )
       const changes = matchAnnotations(annotations.before, annotations.after)
       const count = (kind: PdfAnnotationChange['change']) => changes.filter((c) => c.change === kind).length
       return {
@@ -105,7 +108,8 @@ type Loaded = Extract<PdfLoadOutcome, { kind: 'ok' }>
 
 async function open(bytes: Uint8Array, side: 'before' | 'after', budget: PdfBudget): Promise<Loaded> {
   const loaded = await loadPdf(bytes, budget)
-  if (loaded.kind === 'refused') throw new PdfDiffError(loaded.timedOut ? 'timeout' : loaded.reason, loaded.message, side)
+  if (loaded.kind === 'refused')
+    throw new PdfDiffError(loaded.timedOut ? 'timeout' : loaded.reason, loaded.message, side)
   return loaded
 }
 
@@ -182,7 +186,8 @@ function hashValue(hash: Hash, value: unknown, names: Map<string, string>): void
   }
 }
 
-const rectKey = (info: PdfAnnotationInfo) => `${info.page}|${info.type}|${info.rect.map((v) => Math.round(v)).join(',')}`
+const rectKey = (info: PdfAnnotationInfo) =>
+  `${info.page}|${info.type}|${info.rect.map((v) => Math.round(v)).join(',')}`
 
 function same(a: PdfAnnotationInfo, b: PdfAnnotationInfo): boolean {
   return (
@@ -195,7 +200,10 @@ function same(a: PdfAnnotationInfo, b: PdfAnnotationInfo): boolean {
   )
 }
 
-function matchAnnotations(before: readonly PdfAnnotationInfo[], after: readonly PdfAnnotationInfo[]): PdfAnnotationChange[] {
+function matchAnnotations(
+  before: readonly PdfAnnotationInfo[],
+  after: readonly PdfAnnotationInfo[],
+): PdfAnnotationChange[] {
   const changes: PdfAnnotationChange[] = []
   const unmatchedBefore = new Set(before)
   const unmatchedAfter = new Set(after)

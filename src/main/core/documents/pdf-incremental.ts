@@ -18,9 +18,7 @@ export interface ReplacedObject {
   readonly body: string
 }
 
-export type IncrementalOutcome =
-  | { kind: 'ok'; bytes: Uint8Array }
-  | { kind: 'unsupported'; message: string }
+export type IncrementalOutcome = { kind: 'ok'; bytes: Uint8Array } | { kind: 'unsupported'; message: string }
 
 const TAIL_BYTES = 4096
 

@@ -190,9 +190,7 @@ function matchAt(items: readonly PdfTextItem[], search: SearchIndex, start: numb
   return { quads, rect: boundsOf(quads), text: spellLigatures(text.replace(/\s+/gu, ' ').trim()) }
 }
 
-export type FindOutcome =
-  | { kind: 'found'; match: TextMatch }
-  | { kind: 'not-found'; found: number; nearby: string }
+export type FindOutcome = { kind: 'found'; match: TextMatch } | { kind: 'not-found'; found: number; nearby: string }
 
 /**
  * The `occurrence`-th (1-based) match of `text` on the page, ignoring whitespace and soft hyphens,

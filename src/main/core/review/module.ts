@@ -56,7 +56,8 @@ export function createReviewModule(deps: {
   }
   const diffRunner = createDiffRunner()
   const documentDiffs = createDocumentDiffCache(deps.documents, blobs)
-  const completePage = (rows: readonly ReviewRow[]) => withDocumentCounts(rows, documentDiffs, deps.documentCountsBudgetMs)
+  const completePage = (rows: readonly ReviewRow[]) =>
+    withDocumentCounts(rows, documentDiffs, deps.documentCountsBudgetMs)
   // A workspace snapshot holds only while git's status, the index and the worktree are as listed.
   const stillCurrentFor = (context: ProjectRequestContext) => async (basis: string) => {
     const marker = `${context.project.project_id}|workspace:`

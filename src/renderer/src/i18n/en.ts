@@ -853,11 +853,14 @@ export const en = {
   'review.docChanges': 'Changes',
   'review.docPages': 'Pages',
   'review.docLoading': 'Reading the changes inside the document…',
-  'review.unreadable.encrypted': 'This document is encrypted, so what changed inside it cannot be shown. The pages are shown instead.',
-  'review.unreadable.damaged': 'This document is damaged, so what changed inside it cannot be shown. The pages are shown instead.',
+  'review.unreadable.encrypted':
+    'This document is encrypted, so what changed inside it cannot be shown. The pages are shown instead.',
+  'review.unreadable.damaged':
+    'This document is damaged, so what changed inside it cannot be shown. The pages are shown instead.',
   'review.unreadable.too-large': 'This document is too large to compare inside. The pages are shown instead.',
   'review.unreadable.timeout': 'Comparing inside this document took too long. The pages are shown instead.',
-  'review.unreadable.not-a-document': 'This file is not a document Retrace can read inside. The pages are shown instead.',
+  'review.unreadable.not-a-document':
+    'This file is not a document Retrace can read inside. The pages are shown instead.',
   'review.changedPages': 'Changed pages',
   'review.pageButton': 'Page {page}',
   'compare.difference': 'Difference',

@@ -203,5 +203,7 @@ export function FileTab(props: {
 
 /** A one-time "open at this place" (pdf `pageViewState`), as opposed to a view state a tab saved. */
 function isPageRequest(viewState: unknown): boolean {
-  return typeof viewState === 'object' && viewState !== null && (viewState as { pageRequest?: unknown }).pageRequest === true
+  return (
+    typeof viewState === 'object' && viewState !== null && (viewState as { pageRequest?: unknown }).pageRequest === true
+  )
 }

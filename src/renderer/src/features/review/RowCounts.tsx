@@ -26,11 +26,9 @@ export function RowCounts(props: {
   useEffect(() => {
     if (!needsFetch) return
     let live = true
-    void client
-      .request('review.document', { snapshot_id: snapshotId, path: row.path }, { owner })
-      .then((outcome) => {
-        if (live && outcome.kind === 'ok' && outcome.result.kind === 'diff') setFetched(countsOf(outcome.result.diff))
-      })
+    void client.request('review.document', { snapshot_id: snapshotId, path: row.path }, { owner }).then((outcome) => {
+      if (live && outcome.kind === 'ok' && outcome.result.kind === 'diff') setFetched(countsOf(outcome.result.diff))
+    })
     return () => {
       live = false
     }
