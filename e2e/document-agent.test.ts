@@ -127,6 +127,8 @@ test('the agent edits a report, a workbook, a deck and a paper with the document
   await page.getByTestId('turn-review').last().click()
   const row = (path: string) => page.locator(`[data-testid="review-file"][data-path="${path}"]`)
   await expect.poll(() => page.getByTestId('review-file').count(), { timeout: 20_000 }).toBe(4)
+  // Documents have no line counts: the totals say how many files, not "+— −—".
+  expect(await page.getByTestId('review-totals').innerText()).toBe('4 files')
   await expect
     .poll(() => row('report.docx').getByTestId('review-doc-counts').innerText(), { timeout: 20_000 })
     .toMatch(/¶/)

@@ -69,6 +69,7 @@ export const en = {
   'review.staleReloaded': 'The changes moved on; the list was reloaded from the first page.',
   'review.loading': 'Loading…',
   'review.totals': '{files} files · +{added} −{removed}',
+  'review.totalsFiles': '{files} files',
   'review.loadMore': 'Load more',
   'review.pick': 'Pick a file to see its diff.',
   'review.split': 'Side by side',

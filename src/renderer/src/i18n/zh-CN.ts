@@ -71,6 +71,7 @@ export const zhCN: Record<MessageKey, string> = {
   'review.staleReloaded': '修改已变化，列表已从第一页重新加载。',
   'review.loading': '加载中…',
   'review.totals': '{files} 个文件 · +{added} −{removed}',
+  'review.totalsFiles': '{files} 个文件',
   'review.loadMore': '加载更多',
   'review.pick': '选择一个文件以查看差异。',
   'review.split': '并排',

@@ -252,11 +252,14 @@ export default function ReviewPane(props: {
             {list.kind === 'ready' && !typing && (
               <>
                 <p className="review-totals" data-testid="review-totals">
-                  {t('review.totals', {
-                    files: list.totals.files,
-                    added: list.totals.added ?? '—',
-                    removed: list.totals.removed ?? '—',
-                  })}
+                  {/* Documents and pictures have no line counts: no "+— −—" when nothing has them. */}
+                  {list.totals.added === null && list.totals.removed === null
+                    ? t('review.totalsFiles', { files: list.totals.files })
+                    : t('review.totals', {
+                        files: list.totals.files,
+                        added: list.totals.added ?? '—',
+                        removed: list.totals.removed ?? '—',
+                      })}
                 </p>
                 <ul className="review-files" data-testid="review-files" aria-label={scopeLabel}>
                   {list.files.map((row) => {
