@@ -18,16 +18,21 @@ const repoRoot = join(__dirname, '..')
 export const MAIN_PROCESS_PACKAGES = [
   '@ai-sdk/anthropic',
   '@ai-sdk/openai-compatible',
+  // The documents worker (issue 26): XLSX recalculation.
+  '@formulajs/formulajs',
   '@zip.js/zip.js',
   'ai',
   'cfb',
   'chokidar',
   'diff',
+  'fast-formula-parser',
   'fast-myers-diff',
   'fuzzysort',
   'ignore',
   'lru-cache',
   'mime-types',
+  // The documents worker reads, annotates and compares PDFs with pdf.js (the renderer has its own copy staged).
+  'pdfjs-dist',
   'picomatch',
   'tar',
   'ws',

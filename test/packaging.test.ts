@@ -163,7 +163,8 @@ describe('electron-builder config', () => {
     ]
     const required = new Set<string>()
     for (const file of bundles) {
-      for (const [, specifier = ''] of readFileSync(file, 'utf8').matchAll(/require\("([^".][^"]*)"\)/g)) {
+      // `require("x")`, and `import("x")` for the ES modules the documents worker loads on demand (pdf.js).
+      for (const [, specifier = ''] of readFileSync(file, 'utf8').matchAll(/(?:require|import)\("([^".][^"]*)"\)/g)) {
         if (specifier.startsWith('node:') || specifier === 'electron') continue
         required.add(
           specifier.startsWith('@')
@@ -175,7 +176,7 @@ describe('electron-builder config', () => {
     // A new main-process dependency must be listed, or the packaged app would fail to load it.
     expect([...required].sort()).toEqual([...MAIN_PROCESS_PACKAGES].sort())
     const excluded = rendererOnlyPackages()
-    for (const name of ['monaco-editor', 'pdfjs-dist', 'react', 'react-dom']) expect(excluded).toContain(name)
+    for (const name of ['monaco-editor', 'react', 'react-dom']) expect(excluded).toContain(name)
     for (const name of MAIN_PROCESS_PACKAGES) expect(excluded).not.toContain(name)
   })
 })
