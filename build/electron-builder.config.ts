@@ -72,10 +72,18 @@ function closure(roots: readonly string[]): Set<string> {
   return seen
 }
 
+/**
+ * Optional dependencies of main-process packages the engine never loads: pdf.js's native canvas
+ * (`@napi-rs/canvas`) is only for drawing pages, which the documents worker never does — and a
+ * native module inside app.asar could not load anyway.
+ */
+const NEVER_SHIPPED = ['@napi-rs/canvas']
+
 /** Runtime dependencies (and their own dependencies) that only the renderer bundle uses. */
 export function rendererOnlyPackages(): string[] {
   const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest
   const main = closure([...MAIN_PROCESS_PACKAGES, ...MAIN_PROCESS_BINARIES])
+  for (const name of NEVER_SHIPPED) for (const part of closure([name])) main.delete(part)
   const all = closure(Object.keys(manifest.dependencies ?? {}))
   return [...all].filter((name) => !main.has(name)).sort()
 }
