@@ -56,10 +56,9 @@ function RestoreDocument(props: { document: PlanDocument; initiallyOpen: boolean
   if (document.diff === null) {
     return (
       <p className="restore-doc-note" role="note" data-testid="restore-document" data-path={document.path}>
-        {document.counts
+        {document.counts !== null
           ? t('restore.documentTooLarge', { path: document.path })
           : t('restore.documentUnavailable', { path: document.path })}
-        <RestoreDocumentCounts document={document} />
       </p>
     )
   }
@@ -78,7 +77,7 @@ function RestoreDocument(props: { document: PlanDocument; initiallyOpen: boolean
         </span>
         {t('restore.documentInside', { path: document.path })}
       </button>
-      <RestoreDocumentCounts document={document} />
+      {/* The counts are on the file's row above and in the diff's own summary line. */}
       <div id={body} hidden={!open}>
         {open && <DocumentDiffView diff={document.diff} path={document.path} compact />}
       </div>
