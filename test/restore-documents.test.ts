@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import type { ResultOf } from '../src/shared/protocol'
 import { agentFixture, resultOf, toolParts } from './support/agent'
 import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
-import { makeDocx } from './support/office-fixtures'
+import { makeDocx, makeXlsx } from './support/office-fixtures'
 import { tempDir } from './support/temp'
 
 // Issue 26, restore previews: history.plan names what changes inside each document a restore
@@ -149,5 +149,45 @@ describe('restore previews show what changes inside documents', () => {
     const planned = await plan(agent, { operation: 'undo', turn_id: turnId })
     expect(planned.status).toBe('ready')
     expect(planned.documents).toEqual([{ path: 'report.docx', counts: null, diff: null }])
+  }, 120_000)
+
+  test('the revert plan of a turn that set an XLSX cell lists the cells going back, its dependent formulas too', async () => {
+    const original = Buffer.from(await makeXlsx())
+    const root = tempDir('retrace-restore-docs-')
+    writeFileSync(join(root, 'numbers.xlsx'), original)
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'numbers.xlsx', range: 'Data' } }],
+      [
+        {
+          id: 'e1',
+          name: 'office_edit',
+          input: { path: 'numbers.xlsx', edits: [{ op: 'set_cells', sheet: 'Data', range: 'A1', values: [[15]] }] },
+        },
+      ],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('raise the first value')
+    await agent.finished(turnId, 30_000)
+    const planned = await plan(agent, { operation: 'revert', turn_id: turnId })
+    expect(planned.status).toBe('ready')
+    const [document] = planned.documents ?? []
+    expect(document?.counts?.unit).toBe('cell')
+    const diff = document?.diff
+    expect(diff?.kind).toBe('xlsx')
+    if (diff?.kind !== 'xlsx') return
+    const data = diff.sheets.find((sheet) => sheet.name === 'Data')
+    expect(data?.cells.find((cell) => cell.address === 'A1')).toMatchObject({
+      before: { value: '15.00' },
+      after: { value: '10.00' },
+    })
+    expect(data?.cells.find((cell) => cell.address === 'A4')).toMatchObject({
+      before: { value: '65.00', formula: 'SUM(A1:A3)' },
+      after: { value: '60.00', formula: 'SUM(A1:A3)' },
+    })
+    expect(document?.counts?.changed).toBe(diff.counts.cells)
+    expect(resultOf(await agent.session('history.apply', { plan_hash: planned.plan_hash }))).toMatchObject({
+      status: 'committed',
+    })
+    expect(Buffer.compare(readFileSync(join(root, 'numbers.xlsx')), original)).toBe(0)
   }, 120_000)
 })
