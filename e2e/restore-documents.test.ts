@@ -79,6 +79,7 @@ test('the Undo confirm shows what changes inside report.docx with the words, rea
   await expect
     .poll(() => sheet.getByRole('region', { name: 'Changes inside report.docx' }).locator('ins').allInnerTexts())
     .toEqual(expect.arrayContaining([expect.stringContaining('ten')]))
+  await page.screenshot({ path: join(ARTIFACTS, 'restore-documents-rewind.png') })
   await page.getByTestId('rewind-cancel').click()
   await expect.poll(() => sheet.count()).toBe(0)
 
