@@ -24,6 +24,7 @@ export const CORE_LAYERS = {
   // side (restore intents, a node's code) comes in through a port, never an import.
   conversation: ['actions', 'store', 'journal', 'changes', 'snapshot', 'events'],
   // Restore intents, the planners and their apply; above the conversation, whose DAG they read.
+  // documents: a preview shows what changes inside the DOCX/XLSX/PPTX/PDF it writes (issue 26).
   restore: [
     'actions',
     'store',
@@ -35,6 +36,7 @@ export const CORE_LAYERS = {
     'platform',
     'events',
     'git',
+    'documents',
   ],
   snapshot: ['actions', 'store', 'git', 'platform', 'project-fs', 'journal', 'changes', 'events'],
   review: [

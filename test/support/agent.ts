@@ -50,6 +50,7 @@ export async function agentFixture(
     agent?: AgentOptions
     dataDir?: string
     documentLimits?: CoreOptions['documentLimits']
+    restoreDocumentBudgetMs?: number
   } = {},
 ) {
   const core = startCore({
@@ -57,6 +58,7 @@ export async function agentFixture(
     ...(options.documentLimits ? { documentLimits: options.documentLimits } : {}),
     // Counts inside documents are asserted exactly: a loaded CI machine must not turn them into null.
     reviewDocumentCountsBudgetMs: options.documentLimits?.timeMs ?? 60_000,
+    restoreDocumentBudgetMs: options.restoreDocumentBudgetMs ?? options.documentLimits?.timeMs ?? 60_000,
     agent: {
       cliProvider: { kind: options.kind ?? 'openai-compatible', base_url: fake.url, model: 'fake-model' },
       env: { RETRACE_API_KEY: 'test-key' },

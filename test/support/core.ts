@@ -32,6 +32,7 @@ export function startCore(
     agent?: AgentOptions
     reviewDiffBudgetMs?: number
     reviewDocumentCountsBudgetMs?: number
+    restoreDocumentBudgetMs?: number
     reviewPinQuotaBytes?: number
     reviewSnapshotRows?: number
     office?: CoreOptions['office']
@@ -47,6 +48,9 @@ export function startCore(
     ...(options.reviewDiffBudgetMs !== undefined ? { reviewDiffBudgetMs: options.reviewDiffBudgetMs } : {}),
     ...(options.reviewDocumentCountsBudgetMs !== undefined
       ? { reviewDocumentCountsBudgetMs: options.reviewDocumentCountsBudgetMs }
+      : {}),
+    ...(options.restoreDocumentBudgetMs !== undefined
+      ? { restoreDocumentBudgetMs: options.restoreDocumentBudgetMs }
       : {}),
     ...(options.reviewPinQuotaBytes !== undefined ? { reviewPinQuotaBytes: options.reviewPinQuotaBytes } : {}),
     ...(options.reviewSnapshotRows !== undefined ? { reviewSnapshotRows: options.reviewSnapshotRows } : {}),

@@ -47,6 +47,8 @@ export interface CoreOptions {
   readonly reviewDiffBudgetMs?: number
   /** Time one `review.files` page may spend counting inside documents (default 1.5 s). */
   readonly reviewDocumentCountsBudgetMs?: number
+  /** Time one restore preview may spend on what changes inside its documents (default 3 s). */
+  readonly restoreDocumentBudgetMs?: number
   /** Bytes of workspace content one review snapshot may pin (default 256 MiB). */
   readonly reviewPinQuotaBytes?: number
   /** Rows kept across all review snapshots before the least recently used is evicted. */
@@ -177,6 +179,8 @@ export function createCore(options: CoreOptions): Core {
     openProject: (path) => projects.open(path),
     recovered: () => agentReady,
   })
+  // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
+  const documents = createDocumentsModule({ limits: options.documentLimits })
   // The diff worker belongs to Review; a blocked restore's diff borrows it (see restore).
   const late: { review?: ReturnType<typeof createReviewModule> } = {}
   const restore = createRestoreModule({
@@ -191,10 +195,10 @@ export function createCore(options: CoreOptions): Core {
         after,
         options.reviewDiffBudgetMs ?? 2_000,
       ),
+    documents,
+    documentBudgetMs: options.restoreDocumentBudgetMs,
   })
   conversation.onSessionPurged(restore.forgetSession)
-  // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
-  const documents = createDocumentsModule({ limits: options.documentLimits })
   const review = createReviewModule({
     documents,
     journal,

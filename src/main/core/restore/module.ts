@@ -1,6 +1,7 @@
 import { fail, ok, type Outcome } from '../../../shared/protocol'
 import type { ModuleActions } from '../actions'
 import { alignmentOf, keepFiles, type CodePort, type ConversationModule, type SessionRecord } from '../conversation'
+import type { DocumentsModule } from '../documents'
 import type { EventBus } from '../events'
 import type { FaultHook, JournalModule, Workspace } from '../journal'
 import { fingerprintOf, inImmediateTransaction, type IdempotencyHooks } from '../store'
@@ -10,6 +11,7 @@ import { conflictDiff, type ConflictDiffDependencies } from './conflict-diff'
 import { deleteSessionIntents, restoreApplying } from './intents'
 import { planRequestOf, publicPlan } from './plan'
 import type { CommandSnapshots } from './plan-commands'
+import { createRestoreDocumentDiffs, RESTORE_DOCUMENT_BUDGET_MS } from './plan-documents'
 import { restoreOffers } from './plan-turn'
 import { materializeWorktree } from './worktree'
 
@@ -57,6 +59,10 @@ export function createRestoreModule(deps: {
   fault: FaultHook
   snapshotsOf: (projectId: string, root: string) => CommandSnapshots
   diff: ConflictDiffDependencies['diff']
+  /** Issue 26: with it, a preview shows what changes inside each DOCX, XLSX, PPTX or PDF it writes. */
+  documents?: DocumentsModule | undefined
+  /** The time one preview may spend on its document diffs together (tests on a loaded machine raise it). */
+  documentBudgetMs?: number | undefined
 }): RestoreModule {
   const { journal, events, conversation } = deps
   const { db, blobs } = journal.store
@@ -69,6 +75,7 @@ export function createRestoreModule(deps: {
     fault: deps.fault,
     snapshots: (session, workspace) => deps.snapshotsOf(session.project_id, workspace.root),
   })
+  const documentDiffs = deps.documents && createRestoreDocumentDiffs(deps.documents)
   const fresh = (session: SessionRecord): SessionRecord => {
     const current = conversation.getSession(session.project_id, session.session_id)
     if (current.kind === 'error') throw new Error(`session ${session.session_id} disappeared`)
@@ -92,7 +99,10 @@ export function createRestoreModule(deps: {
         request.result.kind === 'rewind' ? progress(session.result, 'preflight') : undefined,
       )
       if (planned.kind === 'error') return planned
-      return ok(publicPlan(planned.result))
+      // Every plan kind passes here once, after its hash is fixed: what is shown inside documents
+      // is never part of what an apply re-checks.
+      const documents = await documentDiffs?.of(planned.result, deps.documentBudgetMs ?? RESTORE_DOCUMENT_BUDGET_MS)
+      return ok({ ...publicPlan(planned.result), ...(documents && documents.length > 0 ? { documents } : {}) })
     },
     'history.apply': async ({ plan_hash }, context) => {
       const session = conversation.sessionOf(context)

@@ -258,6 +258,10 @@ export const en = {
   'restore.stale': 'Something changed since this preview, so nothing was written. Preview again.',
   'restore.failed': 'The restore did not happen: {message}',
   'restore.previewAgain': 'Preview again',
+  'restore.documents': 'What changes inside documents',
+  'restore.documentInside': 'What changes inside {path}',
+  'restore.documentUnavailable': 'What changes inside {path} could not be worked out in time; Review shows it.',
+  'restore.documentTooLarge': 'What changes inside {path} is too much to show here; Review shows it.',
   'restore.ended.applying': 'The restore is still being applied; this view refreshes when it ends.',
   'restore.ended.rolled_back': 'The restore failed and was rolled back; your files are as they were.',
   'restore.ended.recovery_required':

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineAction } from '../define-action'
+import { DocumentCountsSchema, DocumentDiffSchema } from '../documents'
 import { HeldReasonSchema } from '../parts'
 
 const PathState = z.discriminatedUnion('kind', [
@@ -61,6 +62,21 @@ const PlanBase = z.object({
    * created that end up empty, deepest first) or makes again (Redo of a restore that removed them).
    */
   folders: z.object({ removed: z.array(z.string()), created: z.array(z.string()) }),
+  /**
+   * Issue 26: what changes inside each DOCX, XLSX, PPTX or PDF the restore writes — from its bytes
+   * now to the bytes the restore puts there. `null` counts and diff: not computed within the
+   * plan's budget, or the document could not be read (the preview then shows the path alone).
+   * Shown only: not part of the plan hash.
+   */
+  documents: z
+    .array(
+      z.object({
+        path: z.string(),
+        counts: DocumentCountsSchema.nullable(),
+        diff: DocumentDiffSchema.nullable(),
+      }),
+    )
+    .optional(),
 })
 
 const Impact = z.object({

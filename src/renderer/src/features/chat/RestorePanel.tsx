@@ -6,6 +6,7 @@ import { ConflictDiff } from './ConflictDiff'
 import { Icon } from '../../ui/Icon'
 import { heldReasonText } from '../session'
 import { ErrorLine } from '../../ui/ErrorLine'
+import { documentsByPath, RestoreDocumentCounts, RestoreDocuments } from './RestoreDocuments'
 
 type PlanAction = RestorePlan['actions'][number]
 
@@ -294,6 +295,7 @@ export function RestorePanel(props: {
       }
       const applying = state.kind === 'applying'
       const nothing = plan.actions.length === 0
+      const documents = documentsByPath(plan)
       return (
         <div className="restore-panel" data-testid="restore-confirm" data-status="ready">
           {toggle}
@@ -309,6 +311,7 @@ export function RestorePanel(props: {
               <li key={action.path} data-testid="restore-action" data-path={action.path}>
                 <span className="restore-verb">{t(actionVerb(action))}</span>
                 <code>{action.path}</code>
+                <RestoreDocumentCounts document={documents.get(action.path)} />
                 {action.source === 'command' && <span className="restore-source">{t('restore.fromCommand')}</span>}
                 {state.kind === 'planned' && includedByYou.has(action.path) && (
                   <label className="restore-include">
@@ -330,6 +333,7 @@ export function RestorePanel(props: {
             ))}
           </ul>
           <FolderLines folders={plan.folders} />
+          <RestoreDocuments plan={plan} />
           <div className="restore-buttons">
             <button
               type="button"

@@ -6,6 +6,7 @@ import { Icon } from '../../ui/Icon'
 import { failureMessage, isFailure } from '../../ui/outcome-message'
 import { ConflictDiff } from './ConflictDiff'
 import { FolderLines, REASON_TEXT } from './RestorePanel'
+import { documentsByPath, RestoreDocumentCounts, RestoreDocuments } from './RestoreDocuments'
 import {
   useRewind,
   type ApplyResult,
@@ -219,6 +220,7 @@ function PlanDetails(props: {
   const files = plan.actions
   const rest = files.length - props.shown
   const unavailable = plan.status === 'unavailable' ? plan.unavailable : (plan.code_unavailable ?? [])
+  const documents = documentsByPath(plan)
   return (
     <>
       <ul className="rewind-summary" data-testid="rewind-summary">
@@ -345,6 +347,7 @@ function PlanDetails(props: {
               <li key={action.path} data-testid="rewind-file">
                 <span className="restore-verb">{t(verbOf(action))}</span>
                 <code>{action.path}</code>
+                <RestoreDocumentCounts document={documents.get(action.path)} />
                 {action.source === 'command' && <span className="restore-source">{t('restore.fromCommand')}</span>}
                 {action.changed_outside && <span className="restore-source">{t('rewind.changedOutside')}</span>}
               </li>
@@ -358,6 +361,7 @@ function PlanDetails(props: {
         </section>
       )}
       {code && <FolderLines folders={plan.folders} />}
+      {code && <RestoreDocuments plan={plan} />}
       {(plan.side_effects?.length ?? 0) > 0 && (
         <section className="rewind-section rewind-side-effects" aria-label={t('rewind.sideEffects')}>
           <p className="restore-lead">{t('rewind.sideEffects')}</p>
