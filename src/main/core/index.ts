@@ -1,4 +1,5 @@
 import { mkdirSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Disposable } from '../../shared/disposable'
 import type { EventFrame, PermissionMode, ProviderKind, ResponseEnvelope } from '../../shared/protocol'
 import type { ActionHandlers } from './actions'
@@ -14,7 +15,7 @@ import {
   type TurnApi,
 } from './conversation'
 import type { Host } from './host'
-import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
+import { convertForReading, createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
 import {
   createJournalModule,
   faultHookFromEnv,
@@ -194,7 +195,16 @@ export function createCore(options: CoreOptions): Core {
   })
   conversation.onSessionPurged(restore.forgetSession)
   // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
-  const documents = createDocumentsModule({ limits: options.documentLimits })
+  // ODF and legacy documents are read through the Office module's engine (native LibreOffice,
+  // else the WebAssembly pack), staged under the data folder, never in the project.
+  const documents = createDocumentsModule({
+    limits: options.documentLimits,
+    convertForReading: async (request) =>
+      convertForReading(await office.host.converter(), {
+        ...request,
+        workDir: join(dataDir, 'office', 'reading'),
+      }),
+  })
   const review = createReviewModule({
     documents,
     journal,

@@ -5,7 +5,8 @@ import type {
   DocumentReadRequest,
   PdfAnnotationEdit,
 } from '../../../shared/office/document-edits'
-import { mayBeDocument, sniffDocument, type DocumentKind } from './kind'
+import { mayBeDocument, sniffDocument, type DocumentKind, type OoxmlKind } from './kind'
+import { CONVERTED_NOTICE, createReadingConversions, type ConvertForReading } from './reading-conversion'
 import { createDocumentRunner, DOCUMENT_LIMITS, type DocumentLimits, type DocumentRunOutcome } from './runner'
 
 /** Why a diff could not be computed: the `review.document` answer's reasons. */
@@ -79,13 +80,39 @@ function encryptedFailure(path: string) {
   })
 }
 
+const OOXML_TARGET: Readonly<Record<string, OoxmlKind>> = {
+  odt: 'docx',
+  ott: 'docx',
+  doc: 'docx',
+  dot: 'docx',
+  ods: 'xlsx',
+  ots: 'xlsx',
+  xls: 'xlsx',
+  xlt: 'xlsx',
+  odp: 'pptx',
+  otp: 'pptx',
+  ppt: 'pptx',
+  pot: 'pptx',
+}
+
+/** The command that makes the OOXML copy of `path` next to it, for the model to run with bash. */
+function conversionCommand(path: string, extension: string): string {
+  const slash = path.lastIndexOf('/')
+  const folder = slash === -1 ? '.' : path.slice(0, slash)
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
+  return `soffice --headless --convert-to ${OOXML_TARGET[extension] ?? 'docx'} --outdir ${quote(folder)} ${quote(path)}`
+}
+
 function convertFirstFailure(path: string, extension: string) {
   // Decision: ODF and the legacy binary formats are not edited in place — their writers are
-  // LibreOffice's, whose round trip is not byte-faithful to untouched content. The person (or the
-  // agent, with LibreOffice) converts to OOXML first; the converted copy is then a document here.
+  // LibreOffice's, whose round trip is not byte-faithful to untouched content. The message names
+  // both ways to the OOXML copy: the person's Convert in the Office view, or the exact command
+  // for the agent's bash where LibreOffice is installed (a new file beside the original, journaled
+  // and reviewable like any other change); the converted copy is then a document here.
+  const target = (OOXML_TARGET[extension] ?? 'docx').toUpperCase()
   return fail(
     'UNSUPPORTED',
-    `"${path}" is a .${extension} file; only DOCX, XLSX, PPTX and PDF are read and changed as documents. Convert it to OOXML first (for example with LibreOffice: soffice --headless --convert-to docx), then work on the converted file.`,
+    `"${path}" is a .${extension} file; only DOCX, XLSX, PPTX and PDF are changed as documents. Convert it to OOXML (${target}) first — ask the person to use Convert in the Office view, or run \`${conversionCommand(path, extension)}\` with bash where LibreOffice is installed — then read and change the converted file.`,
     { path, reason: 'convert-first' },
   )
 }
@@ -205,9 +232,31 @@ async function withinWallTime(job: Promise<DocumentRunOutcome>, budgetMs: number
   }
 }
 
-export function createDocumentsModule(options: { limits?: Partial<DocumentLimits> | undefined } = {}): DocumentsModule {
+/** Converted copies kept for paging: a few documents' worth, never more than one large one. */
+const READING_CACHE_BYTES = 64 * 1024 * 1024
+
+export function createDocumentsModule(
+  options: {
+    limits?: Partial<DocumentLimits> | undefined
+    /** ODF and legacy documents are read through it where LibreOffice is available (issue 26). */
+    convertForReading?: ConvertForReading | undefined
+  } = {},
+): DocumentsModule {
   const limits: DocumentLimits = { ...DOCUMENT_LIMITS, ...options.limits }
   const runner = createDocumentRunner(limits)
+  const conversions = createReadingConversions(options.convertForReading, {
+    timeoutMs: limits.convertTimeMs,
+    maxInputBytes: limits.convertMaxInputBytes,
+    maxOutputBytes: limits.maxInputBytes,
+    cacheBytes: READING_CACHE_BYTES,
+  })
+
+  async function view(path: string, format: DocumentKind, bytes: Uint8Array, request: DocumentReadRequest) {
+    const outcome = await runner.run({ op: 'read', format, bytes: copyOf(bytes), request })
+    if (outcome.kind !== 'done') return runFailure(path, outcome, 0)
+    if (outcome.value.op !== 'read') throw new Error(`documents worker answered ${outcome.value.op} to a read`)
+    return ok(outcome.value.text)
+  }
 
   async function change(
     path: string,
@@ -242,11 +291,15 @@ export function createDocumentsModule(options: { limits?: Partial<DocumentLimits
       const sniffed = sniffDocument(path, bytes)
       if (sniffed.kind === 'none') return null
       if (sniffed.kind === 'encrypted') return encryptedFailure(path)
-      if (sniffed.kind === 'convert-first') return convertFirstFailure(path, sniffed.extension)
-      const outcome = await runner.run({ op: 'read', format: sniffed.format, bytes: copyOf(bytes), request })
-      if (outcome.kind !== 'done') return runFailure(path, outcome, 0)
-      if (outcome.value.op !== 'read') throw new Error(`documents worker answered ${outcome.value.op} to a read`)
-      return ok(outcome.value.text)
+      if (sniffed.kind === 'convert-first') {
+        const copy = await conversions.copyOf(path, sniffed.extension, bytes)
+        if (copy.kind === 'no-engine') return convertFirstFailure(path, sniffed.extension)
+        if (copy.kind === 'error') return copy
+        // A copy the converter made is as hostile as any input: the same worker, bounds and refusals.
+        const shown = await view(path, copy.format, copy.bytes, request)
+        return shown.kind === 'error' ? shown : ok(`${CONVERTED_NOTICE}\n${shown.result}`)
+      }
+      return view(path, sniffed.format, bytes, request)
     },
     edit: (path, bytes, edits) =>
       change(
