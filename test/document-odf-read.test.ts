@@ -72,7 +72,15 @@ function sofficeConvert(source: Uint8Array, name: string, to: string): Buffer {
   const out = join(dir, 'out')
   execFileSync(
     detection.install.soffice,
-    [`-env:UserInstallation=file://${join(dir, 'profile')}`, '--headless', '--convert-to', to, '--outdir', out, join(dir, name)],
+    [
+      `-env:UserInstallation=file://${join(dir, 'profile')}`,
+      '--headless',
+      '--convert-to',
+      to,
+      '--outdir',
+      out,
+      join(dir, name),
+    ],
     { stdio: 'ignore', timeout: 120_000 },
   )
   const produced = readdirSync(out).find((file) => file.endsWith(`.${to}`))
@@ -166,10 +174,27 @@ describe.skipIf(detection.kind === 'missing')('read of ODF and legacy documents 
     expect(read).toMatchObject({ state: 'completed' })
     expect(edit).toMatchObject({ state: 'error', error: { code: 'UNSUPPORTED' } })
     expect(edit?.error?.message).toContain(
-      "Convert it to OOXML (DOCX) first — ask the person to use Convert in the Office view, or run `soffice --headless --convert-to docx --outdir '.' 'report.odt'` with bash",
+      "Convert it to OOXML first (DOCX): ask the person to use Convert in the Office view, or run `soffice --headless --convert-to docx --outdir '.' 'report.odt'` with bash where LibreOffice is installed; then read and change the converted file.",
     )
     expect(treeOf(root)).toEqual(before)
   }, 180_000)
+
+  test('a damaged .odt that LibreOffice cannot open is refused as damaged, with zero writes', async () => {
+    const dataDir = tempDir('retrace-odf-data-')
+    const root = projectWith({ 'minutes.odt': Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0xff, 0xfe]) })
+    const before = treeOf(root)
+    const llm = await scriptedModel([{ id: 'r1', name: 'read', input: { file_path: 'minutes.odt' } }])
+    const agent = await agentFixture(root, llm, { dataDir })
+    const turnId = await agent.prompt('read the minutes')
+    await agent.finished(turnId, 120_000)
+    const [read] = toolParts(await agent.turn(turnId))
+    expect(read).toMatchObject({ state: 'error', error: { code: 'INVALID_REQUEST' } })
+    expect(read?.error?.message).toBe(
+      '"minutes.odt" could not be converted for reading: LibreOffice could not open it; it may be damaged. Nothing was written.',
+    )
+    expect(treeOf(root)).toEqual(before)
+    expect(stagedLeft(dataDir)).toEqual([])
+  }, 150_000)
 
   test('a conversion past its time is refused as TOO_LARGE, naming the bound, with zero writes and no staged copy left', async () => {
     const dataDir = tempDir('retrace-odf-data-')
@@ -222,6 +247,8 @@ describe('read of an ODF document without LibreOffice', () => {
     await agent.finished(turnId, 30_000)
     const [read] = toolParts(await agent.turn(turnId))
     expect(read).toMatchObject({ state: 'completed' })
-    expect(read?.output).toMatch(/^Binary file minutes\.odt: .*, 8 bytes\. Only DOCX, XLSX, PPTX and PDF are read as documents: convert it to OOXML first/)
+    expect(read?.output).toMatch(
+      /^Binary file minutes\.odt: .*, 8 bytes\. Only DOCX, XLSX, PPTX and PDF are read as documents: convert it to OOXML first/,
+    )
   }, 60_000)
 })

@@ -39,7 +39,6 @@ export type ReadingCopy =
 export const CONVERTED_NOTICE =
   '(converted by LibreOffice for reading; anchors are for reading only — office_edit needs a .docx/.xlsx/.pptx: convert the file first)'
 
-
 function failureOf(path: string, outcome: Extract<ReadingConversionOutcome, { kind: 'failed' }>): ReadingCopy {
   const message = `"${path}" could not be converted for reading: ${outcome.message}. Nothing was written.`
   switch (outcome.reason) {
@@ -100,7 +99,8 @@ export function createReadingConversions(
       if (outcome.kind === 'no-engine') return outcome
       if (outcome.kind === 'failed') return failureOf(path, outcome)
       // Only a copy the cache can hold is kept; a larger one is still shown this once.
-      if (outcome.bytes.byteLength <= bounds.cacheBytes) copies.set(key, { bytes: outcome.bytes, format: outcome.format })
+      if (outcome.bytes.byteLength <= bounds.cacheBytes)
+        copies.set(key, { bytes: outcome.bytes, format: outcome.format })
       return outcome
     },
   }

@@ -80,39 +80,23 @@ function encryptedFailure(path: string) {
   })
 }
 
-const OOXML_TARGET: Readonly<Record<string, OoxmlKind>> = {
-  odt: 'docx',
-  ott: 'docx',
-  doc: 'docx',
-  dot: 'docx',
-  ods: 'xlsx',
-  ots: 'xlsx',
-  xls: 'xlsx',
-  xlt: 'xlsx',
-  odp: 'pptx',
-  otp: 'pptx',
-  ppt: 'pptx',
-  pot: 'pptx',
-}
-
 /** The command that makes the OOXML copy of `path` next to it, for the model to run with bash. */
-function conversionCommand(path: string, extension: string): string {
+function conversionCommand(path: string, target: OoxmlKind): string {
   const slash = path.lastIndexOf('/')
   const folder = slash === -1 ? '.' : path.slice(0, slash)
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
-  return `soffice --headless --convert-to ${OOXML_TARGET[extension] ?? 'docx'} --outdir ${quote(folder)} ${quote(path)}`
+  return `soffice --headless --convert-to ${target} --outdir ${quote(folder)} ${quote(path)}`
 }
 
-function convertFirstFailure(path: string, extension: string) {
+function convertFirstFailure(path: string, extension: string, target: OoxmlKind) {
   // Decision: ODF and the legacy binary formats are not edited in place — their writers are
   // LibreOffice's, whose round trip is not byte-faithful to untouched content. The message names
   // both ways to the OOXML copy: the person's Convert in the Office view, or the exact command
   // for the agent's bash where LibreOffice is installed (a new file beside the original, journaled
   // and reviewable like any other change); the converted copy is then a document here.
-  const target = (OOXML_TARGET[extension] ?? 'docx').toUpperCase()
   return fail(
     'UNSUPPORTED',
-    `"${path}" is a .${extension} file; only DOCX, XLSX, PPTX and PDF are changed as documents. Convert it to OOXML (${target}) first — ask the person to use Convert in the Office view, or run \`${conversionCommand(path, extension)}\` with bash where LibreOffice is installed — then read and change the converted file.`,
+    `"${path}" is a .${extension} file; only DOCX, XLSX, PPTX and PDF are changed as documents. Convert it to OOXML first (${target.toUpperCase()}): ask the person to use Convert in the Office view, or run \`${conversionCommand(path, target)}\` with bash where LibreOffice is installed; then read and change the converted file.`,
     { path, reason: 'convert-first' },
   )
 }
@@ -267,7 +251,7 @@ export function createDocumentsModule(
   ): Promise<Outcome<DocumentEdited>> {
     const sniffed = sniffDocument(path, bytes)
     if (sniffed.kind === 'encrypted') return encryptedFailure(path)
-    if (sniffed.kind === 'convert-first') return convertFirstFailure(path, sniffed.extension)
+    if (sniffed.kind === 'convert-first') return convertFirstFailure(path, sniffed.extension, sniffed.target)
     const tool = expected === 'pdf' ? 'pdf_annotate' : 'office_edit'
     if (sniffed.kind === 'none' || (sniffed.format === 'pdf') !== (expected === 'pdf')) {
       const what =
@@ -293,7 +277,7 @@ export function createDocumentsModule(
       if (sniffed.kind === 'encrypted') return encryptedFailure(path)
       if (sniffed.kind === 'convert-first') {
         const copy = await conversions.copyOf(path, sniffed.extension, bytes)
-        if (copy.kind === 'no-engine') return convertFirstFailure(path, sniffed.extension)
+        if (copy.kind === 'no-engine') return convertFirstFailure(path, sniffed.extension, sniffed.target)
         if (copy.kind === 'error') return copy
         // A copy the converter made is as hostile as any input: the same worker, bounds and refusals.
         const shown = await view(path, copy.format, copy.bytes, request)

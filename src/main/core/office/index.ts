@@ -50,14 +50,8 @@ import { singleFlight } from './single-flight'
 import { createPackService, type PackConverterOptions } from './pack'
 
 export { answerOfficeAsset, OFFICE_CONTENT_TYPES } from './origin'
-// Engine-internal (issue 26): the agent's `read` of ODF and legacy documents, wired by the composition root.
-export {
-  convertForReading,
-  readingFormatOf,
-  type ReadingConversion,
-  type ReadingConversionRequest,
-  type ReadingFormat,
-} from './read-conversion'
+// Engine-internal (issue 26): ODF/legacy documents for the agent's `read`, wired by the composition root.
+export { convertForReading, type ReadingConversion } from './read-conversion'
 
 type OfficeActionName =
   | 'office.status'

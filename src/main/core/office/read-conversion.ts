@@ -32,7 +32,7 @@ export interface ReadingConversionRequest {
 }
 
 /** The OOXML format an Office format of another family member is read as, or null (already OOXML, CSV, unknown). */
-export function readingFormatOf(extension: string): ReadingFormat | null {
+function readingFormatOf(extension: string): ReadingFormat | null {
   const format = formatFromName(`file.${extension}`)
   if (format === null || format === 'csv' || format === 'docx' || format === 'xlsx' || format === 'pptx') return null
   const target = OOXML_OF[FAMILY_OF[format]]
@@ -54,7 +54,11 @@ export async function convertForReading(
 ): Promise<ReadingConversion> {
   const format = readingFormatOf(request.extension)
   if (format === null) {
-    return { kind: 'failed', reason: 'unsupported', message: `A .${request.extension} file is not converted for reading.` }
+    return {
+      kind: 'failed',
+      reason: 'unsupported',
+      message: `A .${request.extension} file is not converted for reading.`,
+    }
   }
   if (!engine) return { kind: 'no-engine' }
   if (request.bytes.byteLength > request.maxInputBytes) {
