@@ -128,6 +128,9 @@ describe.skipIf(detection.kind === 'missing')('read of ODF and legacy documents 
     expect(paged?.output?.split('\n')[0]).toBe(NOTICE)
     expect(paged?.output).toMatch(/Revenue grew/)
     expect(paged?.output).not.toMatch(/Quarterly report/)
+    // Two contents, two conversions: the paged read was served from the converted copy kept by digest.
+    const stats = (await agent.core.office.converter())?.stats
+    expect((stats?.resident ?? 0) + (stats?.oneShot ?? 0)).toBe(2)
     expect(treeOf(root)).toEqual(before)
     expect(stagedLeft(dataDir)).toEqual([])
   }, 180_000)
