@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { detectLibreOffice, type Detection } from '../src/main/core/office/libreoffice/detect'
 import { agentFixture, toolParts } from './support/agent'
-import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
 import { corpusFile, makeDocx } from './support/office-fixtures'
+import { scriptedModel } from './support/scripted-model'
 import { tempDir } from './support/temp'
 
 // Issue 26: `read` of ODF and legacy documents (odt/doc → docx, ods/xls → xlsx, odp/ppt → pptx)
@@ -18,24 +18,10 @@ if (detection.kind === 'missing') console.log(`skipped: ODF/legacy reading throu
 const NOTICE =
   '(converted by LibreOffice for reading; anchors are for reading only — office_edit needs a .docx/.xlsx/.pptx: convert the file first)'
 
-const fakes: FakeLlmServer[] = []
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.close()
-})
-
 const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
 const heading = (text: string) =>
   `<w:p><w:pPr><w:pStyle w:val="Heading1"/><w:outlineLvl w:val="0"/></w:pPr><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
 const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`
-
-/** One scripted step per call (each in its own model response), then a closing text. */
-async function scriptedModel(...steps: Array<Array<{ id: string; name: string; input: unknown }>>) {
-  const llm = await startFakeOpenAI()
-  fakes.push(llm)
-  const responses: FakeResponse[] = steps.map((toolCalls) => ({ kind: 'stream', steps: [{ toolCalls }] }))
-  llm.enqueue(...responses, { kind: 'stream', steps: [{ text: 'done' }] })
-  return llm
-}
 
 function projectWith(files: Record<string, Uint8Array>): string {
   const root = tempDir('retrace-odf-')

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import { fail, type ProtocolError } from '../../../shared/protocol'
+import type { ReadingConversionOutcome } from '../../../shared/office/reading-conversion'
 import type { OoxmlKind } from './kind'
 
 /** The bounds one conversion for reading is asked to keep. */
@@ -12,16 +13,6 @@ export interface ReadingConversionRequest {
   readonly maxInputBytes: number
   readonly maxOutputBytes: number
 }
-
-/** What the Office module's converter answers (the port's side of `office.convertForReading`). */
-export type ReadingConversionOutcome =
-  | { kind: 'converted'; bytes: Uint8Array; format: OoxmlKind }
-  | { kind: 'no-engine' }
-  | {
-      kind: 'failed'
-      reason: 'timeout' | 'too-large' | 'password' | 'damaged' | 'unsupported' | 'failed'
-      message: string
-    }
 
 /**
  * The port through which the documents module asks for an ODF or legacy document in OOXML form.

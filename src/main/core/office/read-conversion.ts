@@ -1,23 +1,11 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Converter } from './libreoffice/converter'
+import type { ReadingConversionOutcome } from '../../../shared/office/reading-conversion'
 import { FAMILY_OF, formatFromName, OOXML_OF } from './formats'
 
 /** The OOXML format a converted copy is read as. */
-export type ReadingFormat = 'docx' | 'xlsx' | 'pptx'
-
-/**
- * What converting an ODF or legacy document for reading gave: the OOXML bytes, no engine on this
- * machine (the caller keeps its convert-first answer), or a precise failure.
- */
-export type ReadingConversion =
-  | { kind: 'converted'; bytes: Buffer; format: ReadingFormat }
-  | { kind: 'no-engine' }
-  | {
-      kind: 'failed'
-      reason: 'timeout' | 'too-large' | 'password' | 'damaged' | 'unsupported' | 'failed'
-      message: string
-    }
+type ReadingFormat = Extract<ReadingConversionOutcome, { kind: 'converted' }>['format']
 
 export interface ReadingConversionRequest {
   readonly bytes: Uint8Array
@@ -51,7 +39,7 @@ const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))} s`
 export async function convertForReading(
   engine: Converter | undefined,
   request: ReadingConversionRequest,
-): Promise<ReadingConversion> {
+): Promise<ReadingConversionOutcome> {
   const format = readingFormatOf(request.extension)
   if (format === null) {
     return {
