@@ -25,7 +25,12 @@ const OOXML_EXTENSIONS: Readonly<Record<string, OoxmlKind>> = {
   potx: 'pptx',
 }
 
-/** ODF and legacy formats, and the OOXML format of their family (what LibreOffice converts them to). */
+/**
+ * ODF and legacy formats, and the OOXML format of their family (what LibreOffice converts them to
+ * for `read`). Decision: RTF is not among them — it is text, so `read` shows its source with line
+ * numbers and `edit` changes it exactly (a line diff in Review, byte-exact undo); a converted
+ * DOCX view would hide the very text those edits are checked against.
+ */
 const CONVERT_FIRST: Readonly<Record<string, OoxmlKind>> = {
   odt: 'docx',
   ott: 'docx',

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Converter } from './libreoffice/converter'
 import type { ReadingConversionOutcome } from '../../../shared/office/reading-conversion'
+import type { OfficeFormat } from '../../../shared/protocol'
 import { FAMILY_OF, formatFromName, OOXML_OF } from './formats'
 
 /** The OOXML format a converted copy is read as. */
@@ -19,18 +20,21 @@ export interface ReadingConversionRequest {
   readonly maxOutputBytes: number
 }
 
-/** The OOXML format an Office format of another family member is read as, or null (already OOXML, CSV, unknown). */
-function readingFormatOf(extension: string): ReadingFormat | null {
-  const format = formatFromName(`file.${extension}`)
-  if (format === null || format === 'csv' || format === 'docx' || format === 'xlsx' || format === 'pptx') return null
-  const target = OOXML_OF[FAMILY_OF[format]]
-  return target === 'docx' || target === 'xlsx' || target === 'pptx' ? target : null
+/**
+ * The Office format a file's extension names (a template as its format: ott → odt, dot → doc) and
+ * the OOXML format of its family, or null for OOXML itself, CSV or an unknown extension.
+ */
+function readingFormatsOf(extension: string): { source: OfficeFormat; target: ReadingFormat } | null {
+  const source = formatFromName(`file.${extension}`)
+  if (source === null || source === 'csv' || source === 'docx' || source === 'xlsx' || source === 'pptx') return null
+  const target = OOXML_OF[FAMILY_OF[source]]
+  return target === 'docx' || target === 'xlsx' || target === 'pptx' ? { source, target } : null
 }
 
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))} s`
 
 /**
- * Converts an ODF or legacy Office document (odt/doc/rtf → docx, ods/xls → xlsx, odp/ppt → pptx)
+ * Converts an ODF or legacy Office document (odt/doc → docx, ods/xls → xlsx, odp/ppt → pptx)
  * with the page-faithful engine (native LibreOffice, else the WebAssembly pack) so the agent's
  * `read` can show it. The bytes are staged in a private folder that is removed whatever happens;
  * the project is never touched. Bounded by input and output size and by wall time: a conversion
@@ -40,8 +44,8 @@ export async function convertForReading(
   engine: Converter | undefined,
   request: ReadingConversionRequest,
 ): Promise<ReadingConversionOutcome> {
-  const format = readingFormatOf(request.extension)
-  if (format === null) {
+  const formats = readingFormatsOf(request.extension)
+  if (formats === null) {
     return {
       kind: 'failed',
       reason: 'unsupported',
@@ -61,16 +65,16 @@ export async function convertForReading(
   const cancel = new AbortController()
   let timer: ReturnType<typeof setTimeout> | undefined
   try {
-    // A plain ASCII name with the original extension: LibreOffice picks its import filter from
-    // the content, and the extension breaks ties (an RTF, a DOC template).
-    const input = join(dir, `source.${request.extension}`)
-    const output = join(dir, `converted.${format}`)
+    // A plain ASCII name with the format's own extension, as the Office module stages a preview:
+    // LibreOffice picks its import filter from the content, the pack from this extension.
+    const input = join(dir, `source.${formats.source}`)
+    const output = join(dir, `converted.${formats.target}`)
     await writeFile(input, request.bytes, { mode: 0o600 })
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), request.timeoutMs)
     })
     const outcome = await Promise.race([
-      engine.convert({ input, output, target: format, timeoutMs: request.timeoutMs, signal: cancel.signal }),
+      engine.convert({ input, output, target: formats.target, timeoutMs: request.timeoutMs, signal: cancel.signal }),
       late,
     ])
     if (outcome === 'late' || (outcome.kind === 'failed' && outcome.reason === 'timeout')) {
@@ -101,7 +105,7 @@ export async function convertForReading(
         message: `its converted copy is larger than ${Math.round(request.maxOutputBytes / 1024 / 1024)} MiB`,
       }
     }
-    return { kind: 'converted', bytes: await readFile(output), format }
+    return { kind: 'converted', bytes: await readFile(output), format: formats.target }
   } finally {
     clearTimeout(timer)
     await rm(dir, { recursive: true, force: true })
