@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { detectLibreOffice, type Detection } from '../src/main/core/office/libreoffice/detect'
 import { agentFixture, toolParts } from './support/agent'
-import { corpusFile, makeDocx } from './support/office-fixtures'
+import { corpusFile, makeDocx, makeXlsx } from './support/office-fixtures'
 import { scriptedModel } from './support/scripted-model'
 import { tempDir } from './support/temp'
 
@@ -120,6 +120,30 @@ describe.skipIf(detection.kind === 'missing')('read of ODF and legacy documents 
     expect(treeOf(root)).toEqual(before)
     expect(stagedLeft(dataDir)).toEqual([])
   }, 180_000)
+
+  test('an .ods and an .xls read as the XLSX view: sheets, cell addresses, values and formulas', async () => {
+    const xlsx = await makeXlsx()
+    const root = projectWith({
+      'budget.ods': sofficeConvert(xlsx, 'budget.xlsx', 'ods'),
+      'budget.xls': sofficeConvert(xlsx, 'budget.xlsx', 'xls'),
+    })
+    const llm = await scriptedModel(
+      [{ id: 'r1', name: 'read', input: { file_path: 'budget.ods' } }],
+      [{ id: 'r2', name: 'read', input: { file_path: 'budget.xls', range: 'Summary' } }],
+    )
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('what is the total?')
+    await agent.finished(turnId, 120_000)
+    const [ods, xls] = toolParts(await agent.turn(turnId))
+    expect(ods).toMatchObject({ state: 'completed' })
+    expect(ods?.output?.split('\n')[0]).toBe(NOTICE)
+    expect(ods?.output).toMatch(/Data/)
+    expect(ods?.output).toMatch(/A4\b.*=SUM\(A1:A3\)/)
+    expect(ods?.output).toMatch(/A4\b.*60/)
+    expect(xls).toMatchObject({ state: 'completed' })
+    expect(xls?.output?.split('\n')[0]).toBe(NOTICE)
+    expect(xls?.output).toMatch(/A1\b.*=Data!A4\*2/)
+  }, 240_000)
 
   test('the corpus ODP reads as slides and shapes, the corpus DOC as paragraphs', async () => {
     const odp = corpusFile('odfdo-example.odp')
