@@ -192,7 +192,7 @@ describe.skipIf(detection.kind === 'missing')('read of ODF and legacy documents 
     expect(treeOf(root)).toEqual(before)
   }, 180_000)
 
-  test('a damaged .odt that LibreOffice cannot open is refused as damaged, with zero writes', async () => {
+  test('a damaged .odt is refused as damaged before LibreOffice sees it, with zero writes', async () => {
     const dataDir = tempDir('retrace-odf-data-')
     const root = projectWith({ 'minutes.odt': Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0xff, 0xfe]) })
     const before = treeOf(root)
@@ -203,11 +203,29 @@ describe.skipIf(detection.kind === 'missing')('read of ODF and legacy documents 
     const [read] = toolParts(await agent.turn(turnId))
     expect(read).toMatchObject({ state: 'error', error: { code: 'INVALID_REQUEST' } })
     expect(read?.error?.message).toBe(
-      '"minutes.odt" could not be converted for reading: LibreOffice could not open it; it may be damaged. Nothing was written.',
+      '"minutes.odt" could not be converted for reading: the document is damaged or incomplete and cannot be opened. Nothing was written.',
     )
     expect(treeOf(root)).toEqual(before)
     expect(stagedLeft(dataDir)).toEqual([])
   }, 150_000)
+
+  test('a package past the Office inspection bounds never reaches LibreOffice: TOO_LARGE, zero writes', async () => {
+    const dataDir = tempDir('retrace-odf-data-')
+    const root = projectWith({ 'report.odt': odt })
+    const before = treeOf(root)
+    const llm = await scriptedModel([{ id: 'r1', name: 'read', input: { file_path: 'report.odt' } }])
+    const agent = await agentFixture(root, llm, { dataDir, office: { inspectLimits: { maxEntries: 2 } } })
+    const turnId = await agent.prompt('read it')
+    await agent.finished(turnId, 60_000)
+    const [read] = toolParts(await agent.turn(turnId))
+    expect(read).toMatchObject({ state: 'error', error: { code: 'TOO_LARGE' } })
+    expect(read?.error?.message).toMatch(
+      /^"report\.odt" could not be converted for reading: .+\. Nothing was written\.$/,
+    )
+    expect(treeOf(root)).toEqual(before)
+    expect(existsSync(join(dataDir, 'office', 'reading'))).toBe(false)
+    expect((await agent.core.office.converter())?.stats.starts ?? 0).toBe(0)
+  }, 60_000)
 
   test('a conversion past its time is refused as TOO_LARGE, naming the bound, with zero writes and no staged copy left', async () => {
     const dataDir = tempDir('retrace-odf-data-')

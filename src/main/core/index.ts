@@ -15,7 +15,7 @@ import {
   type TurnApi,
 } from './conversation'
 import type { Host } from './host'
-import { convertForReading, createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
+import { createOfficeModule, createReadingConverter, type OfficeHost, type OfficeModuleOptions } from './office'
 import {
   createJournalModule,
   faultHookFromEnv,
@@ -196,14 +196,15 @@ export function createCore(options: CoreOptions): Core {
   conversation.onSessionPurged(restore.forgetSession)
   // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
   // ODF and legacy documents are read through the Office module's engine (native LibreOffice,
-  // else the WebAssembly pack), staged under the data folder, never in the project.
+  // else the WebAssembly pack), inspected first and staged under the data folder, never in the project.
+  const readingConverter = createReadingConverter({
+    engine: () => office.host.converter(),
+    workDir: join(dataDir, 'office', 'reading'),
+    inspectLimits: options.office?.inspectLimits,
+  })
   const documents = createDocumentsModule({
     limits: options.documentLimits,
-    convertForReading: async (request) =>
-      convertForReading(await office.host.converter(), {
-        ...request,
-        workDir: join(dataDir, 'office', 'reading'),
-      }),
+    convertForReading: (request) => readingConverter.convert(request),
   })
   const review = createReviewModule({
     documents,
@@ -310,6 +311,7 @@ export function createCore(options: CoreOptions): Core {
       watch.dispose()
       review.dispose()
       documents.dispose()
+      readingConverter.dispose()
       files.dispose()
       office.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with
