@@ -50,6 +50,11 @@ function stagedLeft(dataDir: string): string[] {
   return existsSync(dir) ? readdirSync(dir) : []
 }
 
+/** How many conversions LibreOffice finished for the engine (its resident listener or one-shot). */
+function conversionsOf(converter: { stats: { resident: number; oneShot: number } } | undefined): number {
+  return (converter?.stats.resident ?? 0) + (converter?.stats.oneShot ?? 0)
+}
+
 /** A bare one-shot `soffice --convert-to` of `source` in its own fresh profile: the test's own files. */
 function sofficeConvert(source: Uint8Array, name: string, to: string): Buffer {
   if (detection.kind !== 'found') throw new Error('no LibreOffice')
@@ -115,8 +120,7 @@ describe.skipIf(detection.kind === 'missing')('read of ODF and legacy documents 
     expect(paged?.output).toMatch(/Revenue grew/)
     expect(paged?.output).not.toMatch(/Quarterly report/)
     // Two contents, two conversions: the paged read was served from the converted copy kept by digest.
-    const stats = (await agent.core.office.converter())?.stats
-    expect((stats?.resident ?? 0) + (stats?.oneShot ?? 0)).toBe(2)
+    expect(conversionsOf(await agent.core.office.converter())).toBe(2)
     expect(treeOf(root)).toEqual(before)
     expect(stagedLeft(dataDir)).toEqual([])
   }, 180_000)
@@ -224,7 +228,23 @@ describe.skipIf(detection.kind === 'missing')('read of ODF and legacy documents 
     )
     expect(treeOf(root)).toEqual(before)
     expect(existsSync(join(dataDir, 'office', 'reading'))).toBe(false)
-    expect((await agent.core.office.converter())?.stats.starts ?? 0).toBe(0)
+    expect(conversionsOf(await agent.core.office.converter())).toBe(0)
+  }, 60_000)
+
+  test('a DOCX named .doc is refused as wrong-format, naming its real content, before LibreOffice sees it', async () => {
+    const root = projectWith({ 'notes.doc': await makeDocx(paragraph('Hello')) })
+    const before = treeOf(root)
+    const llm = await scriptedModel([{ id: 'r1', name: 'read', input: { file_path: 'notes.doc' } }])
+    const agent = await agentFixture(root, llm)
+    const turnId = await agent.prompt('read it')
+    await agent.finished(turnId, 60_000)
+    const [read] = toolParts(await agent.turn(turnId))
+    expect(read).toMatchObject({ state: 'error', error: { code: 'INVALID_REQUEST' } })
+    expect(read?.error?.message).toBe(
+      '"notes.doc" could not be converted for reading: its content is DOCX, not an ODF or legacy document. Nothing was written.',
+    )
+    expect(treeOf(root)).toEqual(before)
+    expect(conversionsOf(await agent.core.office.converter())).toBe(0)
   }, 60_000)
 
   test('a conversion past its time is refused as TOO_LARGE, naming the bound, with zero writes and no staged copy left', async () => {

@@ -42,7 +42,8 @@ function failureOf(path: string, outcome: Extract<ReadingConversionOutcome, { ki
     case 'damaged':
       return { kind: 'error', error: fail('INVALID_REQUEST', message, { path, reason: 'damaged' }).error }
     case 'unsupported':
-      return { kind: 'error', error: fail('UNSUPPORTED', message, { path, reason: 'convert-first' }).error }
+      // Content that is not what the name says (a DOCX named .doc): named, not the convert-first hint.
+      return { kind: 'error', error: fail('INVALID_REQUEST', message, { path, reason: 'wrong-format' }).error }
     case 'failed':
       return { kind: 'error', error: fail('UNAVAILABLE', message, { path }).error }
   }
