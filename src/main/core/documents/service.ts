@@ -25,7 +25,11 @@ export interface DocumentEdited {
 /** The one door the rest of the engine uses for documents (issue 26): all parsing runs in the worker. */
 export interface DocumentsModule {
   readonly limits: DocumentLimits
-  /** The format's text view with its anchors; `null` when `bytes` is not a document (the caller shows it as binary). */
+  /**
+   * The format's text view with its anchors; `null` when `bytes` is not a document (the caller shows
+   * it as binary). An ODF or legacy document is shown as the view of its OOXML copy, converted by
+   * LibreOffice where an engine is available (else refused `UNSUPPORTED convert-first`).
+   */
   read(path: string, bytes: Uint8Array, request: DocumentReadRequest): Promise<Outcome<string> | null>
   /** `office_edit`: all edits of a DOCX, XLSX or PPTX, or a precise refusal (nothing is written either way). */
   edit(path: string, bytes: Uint8Array, edits: readonly DocumentEdit[]): Promise<Outcome<DocumentEdited>>
@@ -85,7 +89,9 @@ function conversionCommand(path: string, target: OoxmlKind): string {
   const slash = path.lastIndexOf('/')
   const folder = slash === -1 ? '.' : path.slice(0, slash)
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
-  return `soffice --headless --convert-to ${target} --outdir ${quote(folder)} ${quote(path)}`
+  // A name starting with "-" would be taken for an option.
+  const file = path.startsWith('-') ? `./${path}` : path
+  return `soffice --headless --convert-to ${target} --outdir ${quote(folder)} ${quote(file)}`
 }
 
 function convertFirstFailure(path: string, extension: string, target: OoxmlKind) {
