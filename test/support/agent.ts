@@ -51,10 +51,12 @@ export async function agentFixture(
     dataDir?: string
     documentLimits?: CoreOptions['documentLimits']
     restoreDocumentBudgetMs?: number
+    office?: CoreOptions['office']
   } = {},
 ) {
   const core = startCore({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.office ? { office: options.office } : {}),
     ...(options.documentLimits ? { documentLimits: options.documentLimits } : {}),
     // Counts inside documents are asserted exactly: a loaded CI machine must not turn them into null.
     reviewDocumentCountsBudgetMs: options.documentLimits?.timeMs ?? 60_000,

@@ -1,4 +1,5 @@
 import { mkdirSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Disposable } from '../../shared/disposable'
 import type { EventFrame, PermissionMode, ProviderKind, ResponseEnvelope } from '../../shared/protocol'
 import type { ActionHandlers } from './actions'
@@ -14,7 +15,7 @@ import {
   type TurnApi,
 } from './conversation'
 import type { Host } from './host'
-import { createOfficeModule, type OfficeHost, type OfficeModuleOptions } from './office'
+import { createOfficeModule, createReadingConverter, type OfficeHost, type OfficeModuleOptions } from './office'
 import {
   createJournalModule,
   faultHookFromEnv,
@@ -180,7 +181,18 @@ export function createCore(options: CoreOptions): Core {
     recovered: () => agentReady,
   })
   // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
-  const documents = createDocumentsModule({ limits: options.documentLimits })
+  // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
+  // ODF and legacy documents are read through the Office module's engine (native LibreOffice,
+  // else the WebAssembly pack), inspected first and staged under the data folder, never in the project.
+  const readingConverter = createReadingConverter({
+    engine: () => office.host.converter(),
+    workDir: join(dataDir, 'office', 'reading'),
+    inspectLimits: options.office?.inspectLimits,
+  })
+  const documents = createDocumentsModule({
+    limits: options.documentLimits,
+    convertForReading: (request) => readingConverter.convert(request),
+  })
   // The diff worker belongs to Review; a blocked restore's diff borrows it (see restore).
   const late: { review?: ReturnType<typeof createReviewModule> } = {}
   const restore = createRestoreModule({
@@ -304,6 +316,7 @@ export function createCore(options: CoreOptions): Core {
       watch.dispose()
       review.dispose()
       documents.dispose()
+      readingConverter.dispose()
       files.dispose()
       office.dispose()
       // Running turns are stopped first (their writes are journal transactions either way); with

@@ -10,7 +10,7 @@ export type OoxmlKind = Exclude<DocumentKind, 'pdf'>
 export type DocumentSniff =
   | { kind: 'document'; format: DocumentKind }
   | { kind: 'encrypted'; format: OoxmlKind }
-  | { kind: 'convert-first'; extension: string }
+  | { kind: 'convert-first'; extension: string; target: OoxmlKind }
   | { kind: 'none' }
 
 const OOXML_EXTENSIONS: Readonly<Record<string, OoxmlKind>> = {
@@ -25,7 +25,26 @@ const OOXML_EXTENSIONS: Readonly<Record<string, OoxmlKind>> = {
   potx: 'pptx',
 }
 
-const CONVERT_FIRST = new Set(['odt', 'ott', 'ods', 'ots', 'odp', 'otp', 'doc', 'dot', 'xls', 'xlt', 'ppt', 'pot'])
+/**
+ * ODF and legacy formats, and the OOXML format of their family (what LibreOffice converts them to
+ * for `read`). Decision: RTF is not among them — it is text, so `read` shows its source with line
+ * numbers and `edit` changes it exactly (a line diff in Review, byte-exact undo); a converted
+ * DOCX view would hide the very text those edits are checked against.
+ */
+const CONVERT_FIRST: Readonly<Record<string, OoxmlKind>> = {
+  odt: 'docx',
+  ott: 'docx',
+  doc: 'docx',
+  dot: 'docx',
+  ods: 'xlsx',
+  ots: 'xlsx',
+  xls: 'xlsx',
+  xlt: 'xlsx',
+  odp: 'pptx',
+  otp: 'pptx',
+  ppt: 'pptx',
+  pot: 'pptx',
+}
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]
 const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]
@@ -61,7 +80,8 @@ export function sniffDocument(path: string, bytes: Uint8Array): DocumentSniff {
   const ooxml = OOXML_EXTENSIONS[extension]
   if (ooxml !== undefined && startsWith(bytes, ZIP_MAGIC)) return { kind: 'document', format: ooxml }
   if (ooxml !== undefined && startsWith(bytes, OLE_MAGIC)) return { kind: 'encrypted', format: ooxml }
-  if (CONVERT_FIRST.has(extension)) return { kind: 'convert-first', extension }
+  const target = CONVERT_FIRST[extension]
+  if (target !== undefined) return { kind: 'convert-first', extension, target }
   return { kind: 'none' }
 }
 

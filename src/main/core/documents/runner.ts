@@ -13,6 +13,10 @@ export interface DocumentLimits {
   readonly maxInputBytes: number
   /** The largest document an edit may produce. */
   readonly maxOutputBytes: number
+  /** Converting an ODF or legacy document for `read` (LibreOffice): wall time, waiting behind a preview included. */
+  readonly convertTimeMs: number
+  /** The largest ODF or legacy document converted for `read`. */
+  readonly convertMaxInputBytes: number
 }
 
 /**
@@ -25,6 +29,10 @@ export const DOCUMENT_LIMITS: DocumentLimits = {
   heapMb: 512,
   maxInputBytes: 64 * 1024 * 1024,
   maxOutputBytes: 64 * 1024 * 1024,
+  // Decision: a minute covers a long legacy report on a cold LibreOffice start; 32 MiB of ODF or
+  // DOC source already converts to more than a model can page through usefully.
+  convertTimeMs: 60_000,
+  convertMaxInputBytes: 32 * 1024 * 1024,
 }
 
 export type DocumentLimitKind = 'time' | 'memory' | 'input-bytes' | 'output-bytes'

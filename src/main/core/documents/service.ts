@@ -5,7 +5,8 @@ import type {
   DocumentReadRequest,
   PdfAnnotationEdit,
 } from '../../../shared/office/document-edits'
-import { mayBeDocument, sniffDocument, type DocumentKind } from './kind'
+import { mayBeDocument, sniffDocument, type DocumentKind, type OoxmlKind } from './kind'
+import { CONVERTED_NOTICE, createReadingConversions, type ConvertForReading } from './reading-conversion'
 import { createDocumentRunner, DOCUMENT_LIMITS, type DocumentLimits, type DocumentRunOutcome } from './runner'
 
 /** Why a diff could not be computed: the `review.document` answer's reasons. */
@@ -24,7 +25,11 @@ export interface DocumentEdited {
 /** The one door the rest of the engine uses for documents (issue 26): all parsing runs in the worker. */
 export interface DocumentsModule {
   readonly limits: DocumentLimits
-  /** The format's text view with its anchors; `null` when `bytes` is not a document (the caller shows it as binary). */
+  /**
+   * The format's text view with its anchors; `null` when `bytes` is not a document (the caller shows
+   * it as binary). An ODF or legacy document is shown as the view of its OOXML copy, converted by
+   * LibreOffice where an engine is available (else refused `UNSUPPORTED convert-first`).
+   */
   read(path: string, bytes: Uint8Array, request: DocumentReadRequest): Promise<Outcome<string> | null>
   /** `office_edit`: all edits of a DOCX, XLSX or PPTX, or a precise refusal (nothing is written either way). */
   edit(path: string, bytes: Uint8Array, edits: readonly DocumentEdit[]): Promise<Outcome<DocumentEdited>>
@@ -79,13 +84,25 @@ function encryptedFailure(path: string) {
   })
 }
 
-function convertFirstFailure(path: string, extension: string) {
+/** The command that makes the OOXML copy of `path` next to it, for the model to run with bash. */
+function conversionCommand(path: string, target: OoxmlKind): string {
+  const slash = path.lastIndexOf('/')
+  const folder = slash === -1 ? '.' : path.slice(0, slash)
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
+  // A name starting with "-" would be taken for an option.
+  const file = path.startsWith('-') ? `./${path}` : path
+  return `soffice --headless --convert-to ${target} --outdir ${quote(folder)} ${quote(file)}`
+}
+
+function convertFirstFailure(path: string, extension: string, target: OoxmlKind) {
   // Decision: ODF and the legacy binary formats are not edited in place — their writers are
-  // LibreOffice's, whose round trip is not byte-faithful to untouched content. The person (or the
-  // agent, with LibreOffice) converts to OOXML first; the converted copy is then a document here.
+  // LibreOffice's, whose round trip is not byte-faithful to untouched content. The message names
+  // both ways to the OOXML copy: the person's Convert in the Office view, or the exact command
+  // for the agent's bash where LibreOffice is installed (a new file beside the original, journaled
+  // and reviewable like any other change); the converted copy is then a document here.
   return fail(
     'UNSUPPORTED',
-    `"${path}" is a .${extension} file; only DOCX, XLSX, PPTX and PDF are read and changed as documents. Convert it to OOXML first (for example with LibreOffice: soffice --headless --convert-to docx), then work on the converted file.`,
+    `"${path}" is a .${extension} file; only DOCX, XLSX, PPTX and PDF are changed as documents. Convert it to OOXML first (${target.toUpperCase()}): ask the person to use Convert in the Office view, or run \`${conversionCommand(path, target)}\` with bash where LibreOffice is installed; then read and change the converted file.`,
     { path, reason: 'convert-first' },
   )
 }
@@ -205,9 +222,31 @@ async function withinWallTime(job: Promise<DocumentRunOutcome>, budgetMs: number
   }
 }
 
-export function createDocumentsModule(options: { limits?: Partial<DocumentLimits> | undefined } = {}): DocumentsModule {
+/** Converted copies kept for paging: a few documents' worth, never more than one large one. */
+const READING_CACHE_BYTES = 64 * 1024 * 1024
+
+export function createDocumentsModule(
+  options: {
+    limits?: Partial<DocumentLimits> | undefined
+    /** ODF and legacy documents are read through it where LibreOffice is available (issue 26). */
+    convertForReading?: ConvertForReading | undefined
+  } = {},
+): DocumentsModule {
   const limits: DocumentLimits = { ...DOCUMENT_LIMITS, ...options.limits }
   const runner = createDocumentRunner(limits)
+  const conversions = createReadingConversions(options.convertForReading, {
+    timeoutMs: limits.convertTimeMs,
+    maxInputBytes: limits.convertMaxInputBytes,
+    maxOutputBytes: limits.maxInputBytes,
+    cacheBytes: READING_CACHE_BYTES,
+  })
+
+  async function view(path: string, format: DocumentKind, bytes: Uint8Array, request: DocumentReadRequest) {
+    const outcome = await runner.run({ op: 'read', format, bytes: copyOf(bytes), request })
+    if (outcome.kind !== 'done') return runFailure(path, outcome, 0)
+    if (outcome.value.op !== 'read') throw new Error(`documents worker answered ${outcome.value.op} to a read`)
+    return ok(outcome.value.text)
+  }
 
   async function change(
     path: string,
@@ -218,7 +257,7 @@ export function createDocumentsModule(options: { limits?: Partial<DocumentLimits
   ): Promise<Outcome<DocumentEdited>> {
     const sniffed = sniffDocument(path, bytes)
     if (sniffed.kind === 'encrypted') return encryptedFailure(path)
-    if (sniffed.kind === 'convert-first') return convertFirstFailure(path, sniffed.extension)
+    if (sniffed.kind === 'convert-first') return convertFirstFailure(path, sniffed.extension, sniffed.target)
     const tool = expected === 'pdf' ? 'pdf_annotate' : 'office_edit'
     if (sniffed.kind === 'none' || (sniffed.format === 'pdf') !== (expected === 'pdf')) {
       const what =
@@ -242,11 +281,15 @@ export function createDocumentsModule(options: { limits?: Partial<DocumentLimits
       const sniffed = sniffDocument(path, bytes)
       if (sniffed.kind === 'none') return null
       if (sniffed.kind === 'encrypted') return encryptedFailure(path)
-      if (sniffed.kind === 'convert-first') return convertFirstFailure(path, sniffed.extension)
-      const outcome = await runner.run({ op: 'read', format: sniffed.format, bytes: copyOf(bytes), request })
-      if (outcome.kind !== 'done') return runFailure(path, outcome, 0)
-      if (outcome.value.op !== 'read') throw new Error(`documents worker answered ${outcome.value.op} to a read`)
-      return ok(outcome.value.text)
+      if (sniffed.kind === 'convert-first') {
+        const copy = await conversions.copyOf(path, sniffed.extension, bytes)
+        if (copy.kind === 'no-engine') return convertFirstFailure(path, sniffed.extension, sniffed.target)
+        if (copy.kind === 'error') return copy
+        // A copy the converter made is as hostile as any input: the same worker, bounds and refusals.
+        const shown = await view(path, copy.format, copy.bytes, request)
+        return shown.kind === 'error' ? shown : ok(`${CONVERTED_NOTICE}\n${shown.result}`)
+      }
+      return view(path, sniffed.format, bytes, request)
     },
     edit: (path, bytes, edits) =>
       change(

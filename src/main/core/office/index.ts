@@ -50,6 +50,8 @@ import { singleFlight } from './single-flight'
 import { createPackService, type PackConverterOptions } from './pack'
 
 export { answerOfficeAsset, OFFICE_CONTENT_TYPES } from './origin'
+// Engine-internal (issue 26): ODF/legacy documents for the agent's `read`, wired by the composition root.
+export { createReadingConverter, type ReadingConverter } from './read-conversion'
 
 type OfficeActionName =
   | 'office.status'

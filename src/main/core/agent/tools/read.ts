@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DOCUMENT_READ_MAX_CHARS } from '../../../../shared/office/document-edits'
+import { failureReason } from '../../../../shared/protocol'
 import { DEFAULT_READ_LIMITS, openForRead, readFile } from '../../files'
 import { mayBeDocument, sniffDocument } from '../../documents'
 import { readToEnd } from '../../project-fs'
@@ -54,6 +55,8 @@ async function readDocument(
     ...(input.range !== undefined ? { range: input.range } : {}),
   })
   if (view === null) return null
+  // No engine to convert an ODF or legacy document with: the caller answers its type and the hint.
+  if (view.kind === 'error' && failureReason(view.error) === 'convert-first') return null
   if (view.kind === 'error') return toolError(view)
   return { kind: 'ok', output: boundOutput(view.result, DOCUMENT_READ_MAX_CHARS) }
 }
@@ -69,7 +72,9 @@ export const readTool = defineTool({
     '`t2.r3.c1` (headings marked), PPTX shapes `s3.sh5`, XLSX cells by address with values and formulas, PDF',
     'pages with their text and annotation ids. offset/limit then count paragraphs, slides, rows or pages; for XLSX,',
     'range picks a sheet or cells ("Sheet1!A1:F200", "A1:F200" or a sheet name). Change documents with office_edit',
-    '(DOCX/PPTX/XLSX) or pdf_annotate (PDF), never with write. Other binary files answer their detected type and',
+    '(DOCX/PPTX/XLSX) or pdf_annotate (PDF), never with write. ODT/ODS/ODP and DOC/XLS/PPT come back, where',
+    "LibreOffice is available, as the view of LibreOffice's DOCX/XLSX/PPTX copy (its anchors are for reading only;",
+    'office_edit needs the file converted first). Other binary files answer their detected type and',
     'size. Read a file before you write or edit it: changes are checked against the version you read and refused',
     'if the file changed since.',
   ].join(' '),
@@ -87,6 +92,10 @@ export const readTool = defineTool({
     if (read.result.kind === 'binary') {
       const plain = `Binary file ${path.path}: ${read.result.mime}, ${read.result.size} bytes.`
       if (sniffDocument(path.path, new Uint8Array()).kind === 'convert-first') {
+        // ODF and legacy documents: LibreOffice's OOXML copy shown as that format's view where an
+        // engine is available; without one, the type, size and how to convert.
+        const converted = await readDocument(context, path.path, read.result.revision, input)
+        if (converted !== null) return converted
         return {
           kind: 'ok',
           output: `${plain} Only DOCX, XLSX, PPTX and PDF are read as documents: convert it to OOXML first (e.g. soffice --headless --convert-to docx) and read the converted file.`,
