@@ -181,7 +181,6 @@ export function createCore(options: CoreOptions): Core {
     recovered: () => agentReady,
   })
   // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
-  // Issue 26: DOCX/XLSX/PPTX/PDF parsing, editing and diffing, in one bounded worker.
   // ODF and legacy documents are read through the Office module's engine (native LibreOffice,
   // else the WebAssembly pack), inspected first and staged under the data folder, never in the project.
   const readingConverter = createReadingConverter({
