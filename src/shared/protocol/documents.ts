@@ -168,26 +168,3 @@ export const DocumentCountsSchema = z.object({
   changed: z.number().int().nonnegative(),
 })
 export type DocumentCounts = z.infer<typeof DocumentCountsSchema>
-
-export function countsOf(diff: DocumentDiff): DocumentCounts {
-  switch (diff.kind) {
-    case 'docx':
-      return { unit: 'paragraph', ...diff.counts }
-    case 'xlsx':
-      return { unit: 'cell', added: 0, removed: 0, changed: diff.counts.cells }
-    case 'pptx':
-      return {
-        unit: 'slide',
-        added: diff.counts.slides_added,
-        removed: diff.counts.slides_removed,
-        changed: diff.counts.slides_changed + diff.counts.slides_moved,
-      }
-    case 'pdf':
-      return {
-        unit: 'annotation',
-        added: diff.counts.added,
-        removed: diff.counts.removed,
-        changed: diff.counts.changed,
-      }
-  }
-}

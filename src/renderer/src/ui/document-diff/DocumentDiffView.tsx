@@ -13,7 +13,9 @@ import type {
   XlsxDiff,
   XlsxSheetDiff,
 } from '../../../../shared/protocol'
-import { countsOf } from '../../../../shared/protocol'
+// Not the protocol index: that would share the protocol's schemas (and zod) with this lazy chunk,
+// building them before the renderer turns zod's eval probe off (src/renderer/src/zod-config.ts).
+import { countsOf } from '../../../../shared/protocol/document-counts'
 import { isMessageKey, useI18n } from '../../i18n'
 import { countsLabel, countsText } from './counts'
 import './document-diff.css'
