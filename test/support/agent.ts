@@ -50,9 +50,11 @@ export async function agentFixture(
     agent?: AgentOptions
     dataDir?: string
     documentLimits?: CoreOptions['documentLimits']
+    office?: CoreOptions['office']
   } = {},
 ) {
   const core = startCore({
+    ...(options.office ? { office: options.office } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.documentLimits ? { documentLimits: options.documentLimits } : {}),
     // Counts inside documents are asserted exactly: a loaded CI machine must not turn them into null.
