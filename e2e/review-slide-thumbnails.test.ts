@@ -28,6 +28,8 @@ const withLibreOffice = deckWorkspace('slide-thumbnails')
 const builtinOnly = deckWorkspace('slide-thumbnails-builtin', {
   RETRACE_SOFFICE: '/nonexistent/soffice',
   RETRACE_SOFFICE_SEARCH: 'path-only',
+  // This build's own pack pin, named as e2e/office-pack.test.ts does (nothing is downloaded here).
+  RETRACE_OFFICE_PACK: join(__dirname, '..', 'build', 'office-pack.json'),
 })
 
 async function editDeckAndReview(workspace: Workspace, page: Page) {
@@ -140,6 +142,10 @@ test('without LibreOffice or the pack: the built-in rendering draws the slides, 
   await page.getByTestId('review-doc-pages').click()
   const pages = page.getByTestId('review-office-pages')
   await expect.poll(() => pages.innerText(), { timeout: 30_000 }).toContain('need LibreOffice or the LibreOffice pack')
+  // The pack this build pins is offered right there, as in an Office tab's Pages (installing it is
+  // e2e/office-pack.test.ts's subject).
+  await expect.poll(() => pages.getByTestId('office-pack-offer').count(), { timeout: 10_000 }).toBe(1)
+  await page.screenshot({ path: join(ARTIFACTS, 'review-slide-thumbnails-builtin-pages.png') })
   expect(watch.consoleErrors).toEqual([])
   expect(await watch.cspViolations()).toEqual([])
 })

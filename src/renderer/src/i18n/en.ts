@@ -871,7 +871,7 @@ export const en = {
   'review.picturesBy.builtin': 'Approximate rendering',
   'review.pagesConverting': 'LibreOffice is drawing the pages…',
   'review.pagesNeedEngine':
-    'The pages of this document need LibreOffice or the LibreOffice pack, and neither is installed. Open the file and choose Pages to install the pack.',
+    'The pages of this document need LibreOffice or the LibreOffice pack, and neither is installed.',
   'review.pagesUnavailable': 'The pages could not be drawn: {message}',
   'review.pagesOf': 'Pages of {path} ({side})',
   'compare.difference': 'Difference',

@@ -852,8 +852,7 @@ export const zhCN: Record<MessageKey, string> = {
   'review.picturesBy.libreoffice': '由 LibreOffice 绘制',
   'review.picturesBy.builtin': '近似渲染',
   'review.pagesConverting': 'LibreOffice 正在绘制页面…',
-  'review.pagesNeedEngine':
-    '此文档的页面需要 LibreOffice 或 LibreOffice 扩展包，但两者都未安装。打开该文件并选择“页面”即可安装扩展包。',
+  'review.pagesNeedEngine': '此文档的页面需要 LibreOffice 或 LibreOffice 扩展包，但两者都未安装。',
   'review.pagesUnavailable': '无法绘制页面：{message}',
   'review.pagesOf': '{path} 的页面（{side}）',
   'compare.difference': '差异',

@@ -7,3 +7,4 @@ export { workingCopiesSlot, type WorkingCopyService } from './working-copy/servi
 export type { WorkingCopy } from './working-copy/working-copy'
 export { pageViewState } from './adapters/pdf/reader-state'
 export { SlideThumbnail, PdfPageThumbnail } from './adapters/office/SlideThumbnail'
+export { PagesPackOffer } from './adapters/office/PagesPackOffer'

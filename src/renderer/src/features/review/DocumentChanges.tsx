@@ -49,6 +49,7 @@ export function DocumentChanges(props: {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [view, setView] = useState<'changes' | 'pages'>('changes')
   const [page, setPage] = useState<number | null>(null)
+  const [pagesAttempt, setPagesAttempt] = useState(0)
 
   useEffect(() => {
     let live = true
@@ -71,9 +72,20 @@ export function DocumentChanges(props: {
   // Both versions (and their LibreOffice pages) are fetched only where pictures are shown: a deck's
   // changed slides, or "Pages"; a DOCX's redline alone starts no conversion.
   const unreadable = state.kind === 'error' || (state.kind === 'ready' && state.outcome.kind === 'unreadable')
-  const versions = useOfficeVersions(owner, snapshotId, file.path, office && (deck || unreadable || view === 'pages'))
+  const versions = useOfficeVersions(
+    owner,
+    snapshotId,
+    file.path,
+    office && (deck || unreadable || view === 'pages'),
+    pagesAttempt,
+  )
   const pages = office ? (
-    <OfficePages versions={versions} path={file.path} />
+    <OfficePages
+      versions={versions}
+      path={file.path}
+      projectId={owner.project_id}
+      onEngineInstalled={() => setPagesAttempt((n) => n + 1)}
+    />
   ) : (
     <BinaryPreview owner={owner} snapshotId={snapshotId} path={file.path} />
   )

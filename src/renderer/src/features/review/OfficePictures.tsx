@@ -1,6 +1,13 @@
 import type { PptxSlideDiff } from '../../../../shared/protocol'
 import { useI18n } from '../../i18n'
-import { DocumentHost, PdfPageThumbnail, resolveAdapter, SlideThumbnail, type DocumentContent } from '../documents'
+import {
+  DocumentHost,
+  PagesPackOffer,
+  PdfPageThumbnail,
+  resolveAdapter,
+  SlideThumbnail,
+  type DocumentContent,
+} from '../documents'
 import type { OfficeVersion, OfficeVersions } from './office-versions'
 
 /** Wide enough to read a title, small enough that before and after sit side by side at 800 px. */
@@ -58,16 +65,31 @@ function SlidePicture(props: { version: OfficeVersion; index: number; label: str
  * "Pages" of a DOCX/XLSX/PPTX row: LibreOffice's rendering of each recorded version, read-only in
  * the PDF reader, before and after side by side. Without an engine it says what would draw them.
  */
-export function OfficePages(props: { versions: OfficeVersions; path: string }) {
+export function OfficePages(props: {
+  versions: OfficeVersions
+  path: string
+  projectId: string
+  /** The pack was installed: ask for the pages again. */
+  onEngineInstalled: () => void
+}) {
   const { t } = useI18n()
+  const noEngine = [props.versions.before, props.versions.after].some(
+    (version) =>
+      version.kind === 'ready' && version.pages.kind === 'unavailable' && version.pages.reason === 'no-engine',
+  )
   return (
-    <div className="review-preview" data-testid="review-office-pages">
-      {(['before', 'after'] as const).map((side) => (
-        <figure key={side} className="review-preview-side" data-testid={`review-preview-${side}`}>
-          <figcaption>{t(`review.${side}`)}</figcaption>
-          <VersionPagesView version={props.versions[side]} path={props.path} side={side} />
-        </figure>
-      ))}
+    <div className="review-preview-frame" data-testid="review-office-pages">
+      <div className="review-preview">
+        {(['before', 'after'] as const).map((side) => (
+          <figure key={side} className="review-preview-side" data-testid={`review-preview-${side}`}>
+            <figcaption>{t(`review.${side}`)}</figcaption>
+            <VersionPagesView version={props.versions[side]} path={props.path} side={side} />
+          </figure>
+        ))}
+      </div>
+      {noEngine && (
+        <PagesPackOffer projectId={props.projectId} path={props.path} onInstalled={props.onEngineInstalled} />
+      )}
     </div>
   )
 }

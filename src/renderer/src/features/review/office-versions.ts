@@ -35,6 +35,8 @@ export function useOfficeVersions(
   snapshotId: string,
   path: string,
   enabled: boolean,
+  /** Changed after the pack was installed: both versions are asked for again. */
+  attempt = 0,
 ): OfficeVersions {
   const client = useClient()
   const [versions, setVersions] = useState<OfficeVersions>({ before: { kind: 'loading' }, after: { kind: 'loading' } })
@@ -49,7 +51,7 @@ export function useOfficeVersions(
     }
     return () => controller.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, snapshotId, path, owner.project_id, owner.session_id, enabled])
+  }, [client, snapshotId, path, owner.project_id, owner.session_id, enabled, attempt])
   return versions
 }
 
