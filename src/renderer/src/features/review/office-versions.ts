@@ -39,21 +39,29 @@ export function useOfficeVersions(
   attempt = 0,
 ): OfficeVersions {
   const client = useClient()
-  const [versions, setVersions] = useState<OfficeVersions>({ before: { kind: 'loading' }, after: { kind: 'loading' } })
+  // Keyed by what they are versions of: another row (or a retry) never shows the previous pictures.
+  const key = `${snapshotId}\u0000${path}\u0000${attempt}`
+  const [loaded, setLoaded] = useState<{ key: string; versions: OfficeVersions }>({ key: '', versions: LOADING })
   useEffect(() => {
     if (!enabled) return
     const controller = new AbortController()
     const set = (side: 'before' | 'after', update: (current: OfficeVersion) => OfficeVersion) => {
-      if (!controller.signal.aborted) setVersions((current) => ({ ...current, [side]: update(current[side]) }))
+      if (controller.signal.aborted) return
+      setLoaded((current) => {
+        const versions = current.key === key ? current.versions : LOADING
+        return { key, versions: { ...versions, [side]: update(versions[side]) } }
+      })
     }
     for (const side of SIDES) {
       void loadSide(client, { owner, snapshotId, path, side }, controller.signal, (version) => set(side, version))
     }
     return () => controller.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, snapshotId, path, owner.project_id, owner.session_id, enabled, attempt])
-  return versions
+  }, [client, key, owner.project_id, owner.session_id, enabled])
+  return loaded.key === key ? loaded.versions : LOADING
 }
+
+const LOADING: OfficeVersions = { before: { kind: 'loading' }, after: { kind: 'loading' } }
 
 async function loadSide(
   client: RequestClient,
