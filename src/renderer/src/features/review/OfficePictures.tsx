@@ -10,8 +10,8 @@ import {
 } from '../documents'
 import type { OfficeVersion, OfficeVersions } from './office-versions'
 
-/** Wide enough to read a title, small enough that before and after sit side by side at 800 px. */
-const THUMBNAIL_WIDTH = 220
+/** Wide enough to read a title, small enough that before and after sit side by side in a 400 px pane (1024 and 800 px windows). */
+const THUMBNAIL_WIDTH = 184
 
 /**
  * The before and after pictures of one slide of a deck's diff: LibreOffice's page N for slide N
