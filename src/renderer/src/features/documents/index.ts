@@ -6,5 +6,5 @@ export type { DocumentContent, DocumentAdapterEntry, SniffedType } from './adapt
 export { workingCopiesSlot, type WorkingCopyService } from './working-copy/service'
 export type { WorkingCopy } from './working-copy/working-copy'
 export { pageViewState } from './adapters/pdf/reader-state'
-export { SlideThumbnail, PdfPageThumbnail } from './adapters/office/SlideThumbnail'
+export { DeckSlideThumbnail } from './adapters/office/SlideThumbnail'
 export { PagesPackOffer } from './adapters/office/PagesPackOffer'

@@ -1,13 +1,6 @@
 import type { PptxSlideDiff } from '../../../../shared/protocol'
 import { useI18n } from '../../i18n'
-import {
-  DocumentHost,
-  PagesPackOffer,
-  PdfPageThumbnail,
-  resolveAdapter,
-  SlideThumbnail,
-  type DocumentContent,
-} from '../documents'
+import { DeckSlideThumbnail, DocumentHost, PagesPackOffer, resolveAdapter, type DocumentContent } from '../documents'
 import type { OfficeVersion, OfficeVersions } from './office-versions'
 
 /** Wide enough to read a title, small enough that before and after sit side by side in a 400 px pane (1024 and 800 px windows). */
@@ -56,9 +49,15 @@ function SlidePicture(props: { version: OfficeVersion; index: number; label: str
   const { version, index, label } = props
   if (version.kind === 'loading') return <p className="review-note">{t('review.loading')}</p>
   if (version.kind !== 'ready') return <p className="review-note">{t('review.absent')}</p>
-  if (version.pages.kind === 'pdf')
-    return <PdfPageThumbnail pdf={version.pages.bytes} page={index} width={THUMBNAIL_WIDTH} label={label} />
-  return <SlideThumbnail bytes={version.bytes} slide={index} width={THUMBNAIL_WIDTH} label={label} />
+  return (
+    <DeckSlideThumbnail
+      deck={version.bytes}
+      pdf={version.pages.kind === 'pdf' ? version.pages.bytes : null}
+      slide={index}
+      width={THUMBNAIL_WIDTH}
+      label={label}
+    />
+  )
 }
 
 /**

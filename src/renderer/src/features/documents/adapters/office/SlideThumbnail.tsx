@@ -1,8 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { readSlideTexts } from '../../../../../../shared/office'
 import { loadPdfjs, type PdfjsLib } from '../pdf/pdfjs'
 import { documentParams } from '../pdf/pdfjs-setup'
 import { fitSlideText } from './slide-editor/fit-text'
-import { sanitizeSlide, slideHeight } from './slide-render'
+import { pdfPageForSlide, sanitizeSlide, slideHeight } from './slide-render'
 
 /** The approximate renderer lays a slide out at the slide view's width; a thumbnail scales it down. */
 const LAYOUT_WIDTH = 720
@@ -140,4 +141,44 @@ export function PdfPageThumbnail(props: { pdf: Uint8Array; page: number; width: 
       style={{ width: props.width, border: '1px solid var(--border, #ccc)', background: '#fff' }}
     />
   )
+}
+
+const hiddenSlides = new WeakMap<Uint8Array, Promise<readonly boolean[]>>()
+
+async function pdfPageOf(deck: Uint8Array, slide: number): Promise<number | null> {
+  let hidden = hiddenSlides.get(deck)
+  if (!hidden) {
+    hidden = readSlideTexts(deck).then((slides) => slides.map((entry) => entry.hidden))
+    hiddenSlides.set(deck, hidden)
+  }
+  return pdfPageForSlide(await hidden, slide)
+}
+
+/**
+ * A slide of a recorded deck version: LibreOffice's page of it when `pdf` (that version's pages)
+ * is given and the slide has one, else the built-in approximate rendering.
+ */
+export function DeckSlideThumbnail(props: {
+  deck: Uint8Array
+  pdf: Uint8Array | null
+  slide: number
+  width: number
+  label: string
+}) {
+  const { deck, pdf, slide } = props
+  const [page, setPage] = useState<{ pdf: Uint8Array; number: number | null } | null>(null)
+  useEffect(() => {
+    if (!pdf) return
+    let live = true
+    pdfPageOf(deck, slide).then(
+      (number) => live && setPage({ pdf, number }),
+      () => live && setPage({ pdf, number: null }),
+    )
+    return () => {
+      live = false
+    }
+  }, [deck, pdf, slide])
+  if (pdf && page?.pdf === pdf && page.number !== null)
+    return <PdfPageThumbnail pdf={pdf} page={page.number} width={props.width} label={props.label} />
+  return <SlideThumbnail bytes={deck} slide={slide} width={props.width} label={props.label} />
 }

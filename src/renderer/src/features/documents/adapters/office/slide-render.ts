@@ -35,3 +35,12 @@ export function sanitizeSlide(html: string): string {
     ALLOWED_URI_REGEXP: /^data:image\//i,
   })
 }
+
+/**
+ * The PDF page LibreOffice gives slide `slide` (1-based): its PDF export leaves hidden slides out,
+ * so the page is the slide's place among the shown ones. Null for a hidden or missing slide.
+ */
+export function pdfPageForSlide(hidden: readonly boolean[], slide: number): number | null {
+  if (hidden[slide - 1] !== false) return null
+  return hidden.slice(0, slide - 1).filter((isHidden) => !isHidden).length + 1
+}
