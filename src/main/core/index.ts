@@ -220,6 +220,12 @@ export function createCore(options: CoreOptions): Core {
     pinQuotaBytes: options.reviewPinQuotaBytes,
     snapshotRows: options.reviewSnapshotRows,
     issueBlob: (digest, size, mime) => files.bytes.issueBlob(digest, size, mime),
+    recordedPages: (context) => (path, bytes) =>
+      office.host.recordedPages({
+        path,
+        bytes,
+        context: { owner: context.owner, idempotencyKey: undefined, project: context.project },
+      }),
   })
   late.review = review
 

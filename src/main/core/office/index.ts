@@ -44,8 +44,8 @@ import { detectLibreOffice, type Detection } from './libreoffice/detect'
 import { openInLibreOffice } from './libreoffice/open-external'
 import { createPreviewCache } from './preview-cache'
 import { trackProgress } from './progress'
-import { readSource, type SourceBytes } from './source'
-import { conversionUnavailable, unavailable } from './preview-outcomes'
+import { readSource, recordedSource, type SourceBytes } from './source'
+import { conversionUnavailable, noEngine, unavailable } from './preview-outcomes'
 import { singleFlight } from './single-flight'
 import { createPackService, type PackConverterOptions } from './pack'
 
@@ -118,6 +118,8 @@ export interface OfficeModuleDeps {
   readonly options?: OfficeModuleOptions
 }
 
+type PreviewOutcome = Outcome<ResultOf<'office.preview'>>
+
 /** What the shells need from the Office module: the bundle tree to serve and the origin that serves it. */
 export interface OfficeHost {
   /** The selected bundle's folder, resolved per request (an install switches it without a restart). */
@@ -126,6 +128,8 @@ export interface OfficeHost {
   attachOrigin(origin: string): Disposable
   /** The LibreOffice converter once started (tests inspect its supervisor). */
   converter(): Promise<Converter | undefined>
+  /** Review's pages of a recorded version (issue 26): as `office.preview`, from those exact bytes. */
+  recordedPages(request: { path: string; bytes: Uint8Array; context: OfficeRequestContext }): Promise<PreviewOutcome>
 }
 
 export interface OfficeModule extends Disposable {
@@ -351,26 +355,20 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     return { dir, input, dispose: () => rm(dir, { recursive: true, force: true }) }
   }
 
-  async function preview(
-    payload: { path: string },
-    context: OfficeRequestContext,
-  ): Promise<Outcome<ResultOf<'office.preview'>>> {
+  async function preview(payload: { path: string }, context: OfficeRequestContext): Promise<PreviewOutcome> {
     const read = await source(context, payload.path)
-    if (read.kind === 'error') return read
-    const inspected = await inspectSource(read.result)
+    return read.kind === 'error' ? read : pagesOf(read.result, context)
+  }
+
+  /** The PDF pages of one snapshot of a document, by the page-faithful engine, cached by revision. */
+  async function pagesOf(snapshot: SourceBytes, context: OfficeRequestContext): Promise<PreviewOutcome> {
+    const inspected = await inspectSource(snapshot)
     if (inspected.kind === 'error') return inspected
     const inspection = inspected.result
-    if (inspection.state !== 'ok') return ok(unavailable(payload.path, inspection))
+    if (inspection.state !== 'ok') return ok(unavailable(snapshot.path, inspection))
     const faithful = await getEngine()
-    if (!faithful) {
-      return ok({
-        kind: 'unavailable',
-        path: payload.path,
-        reason: 'no-engine',
-        message: 'A page-faithful preview needs LibreOffice, which is not installed on this machine.',
-      })
-    }
-    const key = previews.keyOf(read.result.revision, faithful.version)
+    if (!faithful) return ok(noEngine(snapshot.path))
+    const key = previews.keyOf(snapshot.revision, faithful.version)
     // The cached PDF leaves through the engine's byte transfer: stored by digest in the content
     // store (deduplicated, verified on every read) and served at a short-lived /api/bytes URL.
     const issue = async (file: { path: string; size: number }, cached: boolean) => {
@@ -378,8 +376,8 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
       const digest = await deps.blobs.put(bytes)
       return ok({
         kind: 'pdf' as const,
-        path: payload.path,
-        revision: read.result.revision,
+        path: snapshot.path,
+        revision: snapshot.revision,
         engine: faithful.id,
         pdf: {
           url: deps.byteTransfers.issueBlob(digest, bytes.length, 'application/pdf'),
@@ -393,8 +391,8 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
     if (hit) return issue(hit, true)
     // Two viewers of one revision share one conversion.
     return singleFlight(previewFlights, key, async () => {
-      const progress = trackProgress(deps.events, eventOwner(context), 'preview', payload.path)
-      const staged = await stage(read.result, inspection.format)
+      const progress = trackProgress(deps.events, eventOwner(context), 'preview', snapshot.path)
+      const staged = await stage(snapshot, inspection.format)
       try {
         const output = join(staged.dir, 'preview.pdf')
         const outcome = await faithful.converter.convert(
@@ -408,7 +406,7 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
           (phase) => progress.phase(phase),
         )
         progress.finish(outcome.kind === 'ok')
-        if (outcome.kind !== 'ok') return ok(conversionUnavailable(payload.path, outcome.reason, outcome.message))
+        if (outcome.kind !== 'ok') return ok(conversionUnavailable(snapshot.path, outcome.reason, outcome.message))
         return issue(await previews.put(key, output), false)
       } finally {
         progress.finish(false)
@@ -559,6 +557,10 @@ export function createOfficeModule(deps: OfficeModuleDeps): OfficeModule {
         return { dispose: () => origins.delete(origin) }
       },
       converter: async () => (await getEngine())?.converter,
+      recordedPages: async ({ path, bytes, context }) => {
+        const read = recordedSource(path, bytes, options.maxSourceBytes ?? DEFAULT_MAX_SOURCE)
+        return read.kind === 'error' ? read : pagesOf(read.result, context)
+      },
     },
     dispose() {
       disposed = true

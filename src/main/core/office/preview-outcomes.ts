@@ -41,3 +41,12 @@ export function conversionUnavailable(
       return { kind: 'unavailable', path, reason: 'conversion-failed', message }
   }
 }
+
+export function noEngine(path: string): ResultOf<'office.preview'> {
+  return {
+    kind: 'unavailable',
+    path,
+    reason: 'no-engine',
+    message: 'A page-faithful preview needs LibreOffice, which is not installed on this machine.',
+  }
+}

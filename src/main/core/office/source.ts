@@ -28,6 +28,16 @@ export async function readSource(roots: ProjectRoots, path: string, maxBytes: nu
   }
 }
 
+/**
+ * A recorded version's bytes (Review's pages) as a snapshot: the same revision key as the file on
+ * disk would get, so both share one cached PDF, and the same size bound.
+ */
+export function recordedSource(path: string, bytes: Uint8Array, maxBytes: number): Outcome<SourceBytes> {
+  if (bytes.length > maxBytes) return tooLarge(path, bytes.length, maxBytes)
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  return ok({ path, bytes: buffer, revision: `sha256:${createHash('sha256').update(buffer).digest('hex')}` })
+}
+
 function tooLarge(path: string, size: number, limit: number) {
   return fail('TOO_LARGE', `"${path}" is larger than the ${Math.round(limit / 1024 / 1024)} MiB Office limit.`, {
     path,

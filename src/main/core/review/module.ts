@@ -19,7 +19,7 @@ import { commandRows } from './command-rows'
 import { createDiffRunner, type DiffRunner } from './diff-runner'
 import { pageReviewDiff } from './review-diff'
 import { pageReviewFiles, type ReviewPaging } from './review-files'
-import { reviewPreview } from './review-preview'
+import { reviewPreview, type RecordedPages } from './review-preview'
 import { createDocumentDiffCache, reviewDocument, withDocumentCounts } from './review-document'
 import { branchReceipts, rowsFromReceipts, turnReceipts, type ReviewRow } from './scope-candidates'
 import { workspaceBasis, workspaceRows, workspaceSubScope } from './workspace-scope'
@@ -45,6 +45,8 @@ export function createReviewModule(deps: {
   documents: DocumentsModule
   /** Recorded contents reach the previews through the byte transfer. */
   issueBlob: (digest: string, size: number, mime: string) => string
+  /** The LibreOffice pages of a recorded Office version, for the project of the request. */
+  recordedPages?: ((context: ProjectRequestContext) => RecordedPages) | undefined
 }): ReviewModule {
   const { journal } = deps
   const { db, blobs } = journal.store
@@ -195,7 +197,14 @@ export function createReviewModule(deps: {
           stillCurrentFor(context),
         ),
       'review.preview': async (payload, context) =>
-        reviewPreview(paging, blobs, context.project.project_id, payload, deps.issueBlob),
+        reviewPreview(
+          paging,
+          blobs,
+          context.project.project_id,
+          payload,
+          deps.issueBlob,
+          deps.recordedPages?.(context),
+        ),
       'review.document': async (payload, context) =>
         reviewDocument(paging, documentDiffs, context.project.project_id, payload, stillCurrentFor(context)),
     },

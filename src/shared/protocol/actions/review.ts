@@ -167,6 +167,11 @@ export const reviewPreview = defineAction('review.preview', {
       snapshot_id: z.string().min(1).max(200),
       path: z.string().min(1).max(4_096),
       side: z.enum(['before', 'after']),
+      /**
+       * Office rows: also the LibreOffice pages of this version (a conversion, seconds on a cold
+       * engine); without it the answer never waits for one.
+       */
+      pages: z.boolean().optional(),
     })
     .strict(),
   result: z.discriminatedUnion('kind', [
@@ -176,6 +181,39 @@ export const reviewPreview = defineAction('review.preview', {
     z.object({ kind: z.literal('pdf'), url: z.string(), size: z.number().int() }),
     /** Audio or video, played by the browser's own player from the recorded bytes. */
     z.object({ kind: z.literal('media'), mime: z.string(), url: z.string(), size: z.number().int() }),
+    /**
+     * A DOCX/XLSX/PPTX/ODF version: its bytes for the built-in renderers and, when `pages` was
+     * asked, the PDF a LibreOffice engine made of it (page N = slide N of a deck) or why there is none.
+     */
+    z.object({
+      kind: z.literal('office'),
+      format: z.enum(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp']),
+      mime: z.string(),
+      url: z.string(),
+      size: z.number().int(),
+      pages: z
+        .discriminatedUnion('kind', [
+          z.object({
+            kind: z.literal('pdf'),
+            url: z.string(),
+            size: z.number().int(),
+            engine: z.enum(['libreoffice', 'libreoffice-wasm']),
+          }),
+          z.object({
+            kind: z.literal('unavailable'),
+            reason: z.enum([
+              'no-engine',
+              'password-protected',
+              'corrupt',
+              'unsupported',
+              'conversion-failed',
+              'too-large',
+            ]),
+            message: z.string(),
+          }),
+        ])
+        .optional(),
+    }),
     z.object({ kind: z.literal('absent') }),
     z.object({ kind: z.literal('unsupported'), mime: z.string(), size: z.number().int() }),
   ]),

@@ -45,6 +45,9 @@ export async function loadBytes(
         return { kind: 'absent' }
       case 'unsupported':
         return { kind: 'unavailable', reason: 'unsupported', mime: preview.mime, size: preview.size }
+      // An Office version's pictures need Review's Office view (its bytes are no picture by themselves).
+      case 'office':
+        return { kind: 'unavailable', reason: 'unsupported', mime: preview.mime, size: preview.size }
       case 'image':
       case 'media':
         return fetchBytes(preview.url, preview.mime, signal)
@@ -89,7 +92,7 @@ async function projectFileBytes(
 }
 
 /** The bytes behind a byte-transfer URL (same origin, authorised by the page's own credentials). */
-async function fetchBytes(url: string, mime: string, signal?: AbortSignal): Promise<BytesOutcome> {
+export async function fetchBytes(url: string, mime: string, signal?: AbortSignal): Promise<BytesOutcome> {
   try {
     const response = await fetch(url, { credentials: 'same-origin', ...(signal ? { signal } : {}) })
     if (!response.ok) return { kind: 'unavailable', reason: 'failed' }

@@ -6,6 +6,8 @@ import { ErrorLine } from '../../ui/ErrorLine'
 import { protocolErrorMessage } from '../../ui/outcome-message'
 import { useI18n } from '../../i18n'
 import { BinaryPreview } from './BinaryPreview'
+import { useOfficeVersions } from './office-versions'
+import { OfficePages, SlidePictures } from './OfficePictures'
 import type { ReviewFile } from './use-review'
 
 /**
@@ -14,6 +16,8 @@ import type { ReviewFile } from './use-review'
  * row the engine counted inside (a format it learns later needs no change here).
  */
 const DOCUMENT_PATH = /\.(docx|xlsx|pptx|pdf)$/i
+/** Rows whose pictures are LibreOffice's pages (and a deck's slides), not the PDF reader's. */
+const OFFICE_PATH = /\.(docx|xlsx|pptx)$/i
 export function isDocumentRow(file: Pick<ReviewFile, 'path' | 'document_counts'>): boolean {
   return DOCUMENT_PATH.test(file.path) || (file.document_counts ?? null) !== null
 }
@@ -45,6 +49,7 @@ export function DocumentChanges(props: {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [view, setView] = useState<'changes' | 'pages'>('changes')
   const [page, setPage] = useState<number | null>(null)
+  const [pagesAttempt, setPagesAttempt] = useState(0)
 
   useEffect(() => {
     let live = true
@@ -62,7 +67,28 @@ export function DocumentChanges(props: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, snapshotId, file.path, owner.project_id, owner.session_id, onStale])
 
-  const pages = <BinaryPreview owner={owner} snapshotId={snapshotId} path={file.path} />
+  const office = OFFICE_PATH.test(file.path)
+  const deck = state.kind === 'ready' && state.outcome.kind === 'diff' && state.outcome.diff.kind === 'pptx'
+  // Both versions (and their LibreOffice pages) are fetched only where pictures are shown: a deck's
+  // changed slides, or "Pages"; a DOCX's redline alone starts no conversion.
+  const unreadable = state.kind === 'error' || (state.kind === 'ready' && state.outcome.kind === 'unreadable')
+  const versions = useOfficeVersions(
+    owner,
+    snapshotId,
+    file.path,
+    office && (deck || unreadable || view === 'pages'),
+    pagesAttempt,
+  )
+  const pages = office ? (
+    <OfficePages
+      versions={versions}
+      path={file.path}
+      projectId={owner.project_id}
+      onEngineInstalled={() => setPagesAttempt((n) => n + 1)}
+    />
+  ) : (
+    <BinaryPreview owner={owner} snapshotId={snapshotId} path={file.path} />
+  )
   if (state.kind === 'loading')
     return (
       <p className="review-note" role="status" data-testid="document-loading">
@@ -108,7 +134,14 @@ export function DocumentChanges(props: {
       </div>
       {view === 'changes' ? (
         <>
-          <DocumentDiffView diff={diff} path={file.path} onShowPage={props.onShowPage} />
+          <DocumentDiffView
+            diff={diff}
+            path={file.path}
+            onShowPage={props.onShowPage}
+            slidePictures={
+              diff.kind === 'pptx' ? (slide) => <SlidePictures slide={slide} versions={versions} /> : undefined
+            }
+          />
           {shownPage !== null && (
             // The pages whose drawing changed, before and after side by side at the same page.
             <div className="review-document-pages" data-testid="review-changed-pages">

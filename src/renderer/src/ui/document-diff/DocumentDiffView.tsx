@@ -32,6 +32,8 @@ export function DocumentDiffView(props: {
   compact?: boolean
   /** PDF: "Show in reader" opens the file at that page; absent where the file cannot be opened. */
   onShowPage?: ((page: number) => void) | undefined
+  /** PPTX: before/after pictures of a listed slide (Review draws them; approval cards do not). */
+  slidePictures?: ((slide: PptxSlideDiff) => ReactNode) | undefined
 }) {
   const { t } = useI18n()
   const { diff } = props
@@ -50,7 +52,7 @@ export function DocumentDiffView(props: {
       </p>
       {diff.kind === 'docx' && <DocxView diff={diff} />}
       {diff.kind === 'xlsx' && <XlsxView diff={diff} />}
-      {diff.kind === 'pptx' && <PptxView diff={diff} />}
+      {diff.kind === 'pptx' && <PptxView diff={diff} slidePictures={props.slidePictures} />}
       {diff.kind === 'pdf' && <PdfView diff={diff} onShowPage={props.onShowPage} />}
     </section>
   )
@@ -241,7 +243,7 @@ function slideBadge(slide: PptxSlideDiff, t: ReturnType<typeof useI18n>['t']): s
   return t(`docDiff.change.${slide.change}`)
 }
 
-function PptxView(props: { diff: PptxDiff }) {
+function PptxView(props: { diff: PptxDiff; slidePictures?: ((slide: PptxSlideDiff) => ReactNode) | undefined }) {
   const { t } = useI18n()
   if (props.diff.slides.length === 0) return <p className="docdiff-note">{t('docDiff.none')}</p>
   return (
@@ -263,6 +265,7 @@ function PptxView(props: { diff: PptxDiff }) {
               <ChangeBadge change={slide.change}>{slideBadge(slide, t)}</ChangeBadge>
               {slide.title !== '' && <span className="docdiff-muted">{slide.title}</span>}
             </h4>
+            {props.slidePictures?.(slide)}
             {slide.shapes.length > 0 && (
               <ul className="docdiff-entries">
                 {slide.shapes.map((shape) => (

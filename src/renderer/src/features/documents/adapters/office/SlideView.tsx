@@ -1,10 +1,8 @@
-import DOMPurify from 'dompurify'
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react'
 import {
   editPptx,
   editSlideNotes,
   editSlideText,
-  openPackage,
   readShapeFrames,
   readSlideNotes,
   readSlideTexts,
@@ -17,6 +15,7 @@ import { useI18n } from '../../../../i18n'
 import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { OfficeSession } from './session'
 import { fitSlideText } from './slide-editor/fit-text'
+import { sanitizeSlide, slideHeight } from './slide-render'
 import { SlideCanvas } from './slide-editor/SlideCanvas'
 import { SlideList, type SlideOperation } from './slide-editor/SlideList'
 import { FIELD_BREAK, fieldParagraphs, fieldValue } from './slide-editor/text-editing'
@@ -26,20 +25,6 @@ const COMMIT_DELAY_MS = 600
 const PREVIEW_WIDTH = 720
 /** Ctrl+Z steps kept for slide operations, moves and on-slide text edits (whole decks, so few). */
 const UNDO_DEPTH = 20
-
-/** Height for `PREVIEW_WIDTH` from `p:sldSz` (4:3, 16:9 or custom); 16:9 when it cannot be read. */
-async function previewHeight(bytes: Uint8Array): Promise<number> {
-  try {
-    const xml = await (await openPackage(bytes)).text('ppt/presentation.xml')
-    const size = /<p:sldSz\b[^>]*\bcx="(\d+)"[^>]*\bcy="(\d+)"/.exec(xml)
-    const cx = Number(size?.[1])
-    const cy = Number(size?.[2])
-    if (cx > 0 && cy > 0) return Math.round((PREVIEW_WIDTH * cy) / cx)
-  } catch {
-    // fall through to 16:9
-  }
-  return Math.round((PREVIEW_WIDTH * 9) / 16)
-}
 
 interface Deck {
   readonly slides: SlideText[]
@@ -89,7 +74,7 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
       (error: unknown) => !cancelled && setFailed(String(error)),
     )
     // The renderer is its own chunk and only approximate: a failure leaves the text editable.
-    void Promise.all([import('@jvmr/pptx-to-html'), previewHeight(bytes)])
+    void Promise.all([import('@jvmr/pptx-to-html'), slideHeight(bytes, PREVIEW_WIDTH)])
       .then(async ([{ pptxToHtml }, height]) => ({
         html: await pptxToHtml(bytes.slice().buffer, {
           width: PREVIEW_WIDTH,
@@ -100,7 +85,7 @@ export function SlideView(props: { session: OfficeSession; readOnly: boolean }) 
         height,
       }))
       .then(
-        ({ html, height }) => !cancelled && setPreviews({ html: html.map((slide) => sanitize(slide)), height }),
+        ({ html, height }) => !cancelled && setPreviews({ html: html.map((slide) => sanitizeSlide(slide)), height }),
         () => !cancelled && setPreviews({ html: [], height: 0 }),
       )
     return () => {
@@ -376,26 +361,6 @@ function ShapeField(props: {
       />
     </label>
   )
-}
-
-function sanitize(html: string): string {
-  return DOMPurify.sanitize(html, {
-    FORBID_TAGS: [
-      'style',
-      'form',
-      'input',
-      'button',
-      'textarea',
-      'select',
-      'iframe',
-      'object',
-      'embed',
-      'link',
-      'meta',
-    ],
-    // Pictures stay embedded (data: URIs from the package); nothing may be fetched from elsewhere.
-    ALLOWED_URI_REGEXP: /^data:image\//i,
-  })
 }
 
 /**
