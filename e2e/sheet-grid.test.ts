@@ -56,6 +56,7 @@ const workspace = useWorkspace({
     put('book.xlsx', await makeXlsx())
     put('paste.xlsx', await makeXlsx())
     put('frozen.xlsx', await frozenXlsx())
+    put('rows.xlsx', await frozenXlsx())
     const corpus = corpusFile(CORPUS_BOOK)
     if (corpus) put('merged.xlsx', corpus)
   },
@@ -195,6 +196,38 @@ describe('the XLSX grid', () => {
       .toMatch(/<c r="E2"[^>]*><f>D1\+E1<\/f><v>3<\/v><\/c>/)
     const sheet = await part('paste.xlsx', 'xl/worksheets/sheet1.xml')
     expect(sheet).toMatch(/<c r="D1"[^>]*><v>1<\/v><\/c>/)
+    await close(page, watch)
+  })
+
+  test('rows are inserted and deleted from the keyboard and the menu, formula references shifted', async () => {
+    const { page, watch, grid } = await open('rows.xlsx', 'Frozen')
+    await cellOf(grid, 'A2').click()
+    await page.keyboard.press('Control+Shift+Equal')
+    await expect
+      .poll(() => part('rows.xlsx', 'xl/worksheets/sheet1.xml'), { timeout: 20_000 })
+      .toContain('<c r="B3"><f>A3*NoSuchRate</f>')
+    await expect.poll(() => cellOf(grid, 'A3').textContent(), { timeout: 20_000 }).toBe('2')
+    expect(await cellOf(grid, 'A2').textContent()).toBe('')
+    await cellOf(grid, 'A2').click()
+    await page.getByRole('button', { name: 'Rows and columns' }).click()
+    await page.getByRole('menuitem', { name: /^Delete rows/ }).click()
+    await expect
+      .poll(() => part('rows.xlsx', 'xl/worksheets/sheet1.xml'), { timeout: 20_000 })
+      .toContain('<c r="B2"><f>A2*NoSuchRate</f>')
+    await expect.poll(() => cellOf(grid, 'A2').textContent(), { timeout: 20_000 }).toBe('2')
+    await close(page, watch)
+  })
+
+  test('a sheet with a chart refuses a row insert with the reason, and nothing is written', async () => {
+    const { page, watch, grid } = await open('book.xlsx', 'Data')
+    const before = onDisk('book.xlsx')
+    await cellOf(grid, 'A2').click()
+    await page.getByRole('button', { name: 'Rows and columns' }).click()
+    await page.getByRole('menuitem', { name: /^Insert rows above/ }).click()
+    await expect
+      .poll(() => page.getByTestId('sheet-refusal').textContent(), { timeout: 20_000 })
+      .toContain('charts, pictures or comments')
+    expect(Buffer.from(onDisk('book.xlsx')).equals(Buffer.from(before))).toBe(true)
     await close(page, watch)
   })
 

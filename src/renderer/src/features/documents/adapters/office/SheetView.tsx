@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import {
   columnName,
   editXlsx,
+  editXlsxStructure,
   formatAddress,
   listSheets,
   parseAddress,
@@ -17,7 +18,8 @@ import { ErrorLine } from '../../../../ui/ErrorLine'
 import type { OfficeSession } from './session'
 import { Axis } from './sheet/geometry'
 import { cellStyle, type ValueKind } from './sheet/look'
-import { blockOf, inputText, shownText, type Block, type Selection } from './sheet/cells'
+import { StructureMenu } from './sheet/StructureMenu'
+import { blockOf, blockTexts, inputText, shownText, type Block, type Selection } from './sheet/cells'
 import { fromTsv, MAX_PASTE_CHARS, toTsv } from './sheet/tsv'
 
 const HEADER_HEIGHT = 24
@@ -236,6 +238,29 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
     })
   }
 
+  /**
+   * Inserts or deletes as many whole rows or columns as the selection spans (Excel's rule), through
+   * the shared patcher that moves every reference with them; a refusal says why and changes nothing.
+   */
+  const restructure = async (axis: 'row' | 'column', change: 'insert-before' | 'insert-after' | 'delete') => {
+    if (active === null || props.readOnly) return
+    const from = axis === 'row' ? block.from.row : block.from.column
+    const to = axis === 'row' ? block.to.row : block.to.column
+    const span = to - from + 1
+    const at = change === 'insert-after' ? to + 1 : from
+    const count = change === 'delete' ? -span : span
+    let refused: string | null = null
+    await session.edit(async (current) => {
+      const outcome = await editXlsxStructure(current, { sheet: active, axis, at, count })
+      if (outcome.kind === 'refused') {
+        refused = t('office.sheetStructureRefused', { reason: outcome.message })
+        return null
+      }
+      return outcome.bytes
+    })
+    setRefusal(refused)
+  }
+
   // An export (autosave, closing the tab) takes a value still being typed, as leaving the cell would.
   const pending = useRef<(() => void) | null>(null)
   useEffect(() => {
@@ -267,6 +292,18 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
       return
     }
     if (props.readOnly) return
+    // Excel's keys: Ctrl+Shift+= (Ctrl++) inserts rows above the selection, Ctrl+- deletes its rows;
+    // with Alt, columns.
+    if ((event.ctrlKey || event.metaKey) && (event.key === '+' || (event.shiftKey && event.key === '='))) {
+      event.preventDefault()
+      void restructure(event.altKey ? 'column' : 'row', 'insert-before')
+      return
+    }
+    if ((event.ctrlKey || event.metaKey) && event.key === '-') {
+      event.preventDefault()
+      void restructure(event.altKey ? 'column' : 'row', 'delete')
+      return
+    }
     if (event.key === 'Enter' || event.key === 'F2') {
       event.preventDefault()
       editor.current?.focus()
@@ -299,16 +336,10 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
       event.preventDefault()
       return
     }
-    const lines: string[][] = []
-    for (let row = block.from.row; row <= block.to.row; row++) {
-      const line: string[] = []
-      for (let column = block.from.column; column <= block.to.column; column++) {
-        const cell = cells.get(formatAddress({ column, row }))
-        line.push(cell ? shownText(cell, content.sheet.date1904) : '')
-      }
-      lines.push(line)
-    }
-    event.clipboardData.setData('text/plain', toTsv(lines))
+    event.clipboardData.setData(
+      'text/plain',
+      toTsv(blockTexts(block, (address) => cells.get(address), content.sheet.date1904)),
+    )
     event.preventDefault()
   }
 
@@ -497,6 +528,7 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
             if (draft !== null && !event.relatedTarget?.closest('.sheet-editor')) void commit(draft, 'none')
           }}
         />
+        {!props.readOnly && <StructureMenu onChange={(axis, change) => void restructure(axis, change)} />}
       </div>
       <ErrorLine className="viewer-note viewer-error" testId="sheet-refusal" message={refusal} />
       <div

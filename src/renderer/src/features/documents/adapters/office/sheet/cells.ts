@@ -1,5 +1,5 @@
 import SSF from 'ssf'
-import type { CellValue } from '../../../../../../../shared/office'
+import { formatAddress, type CellValue } from '../../../../../../../shared/office'
 
 export interface Selection {
   readonly column: number
@@ -48,4 +48,22 @@ export function shownText(cell: CellValue, date1904: boolean): string {
 export function inputText(cell: CellValue | undefined): string {
   if (!cell) return ''
   return cell.formula !== undefined ? `=${cell.formula}` : cell.text
+}
+
+/** The shown text of each cell of a block, row by row (what a copy puts on the clipboard). */
+export function blockTexts(
+  block: Block,
+  cellAt: (address: string) => CellValue | undefined,
+  date1904: boolean,
+): string[][] {
+  const lines: string[][] = []
+  for (let row = block.from.row; row <= block.to.row; row++) {
+    const line: string[] = []
+    for (let column = block.from.column; column <= block.to.column; column++) {
+      const cell = cellAt(formatAddress({ column, row }))
+      line.push(cell ? shownText(cell, date1904) : '')
+    }
+    lines.push(line)
+  }
+  return lines
 }
