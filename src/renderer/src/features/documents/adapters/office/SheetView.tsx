@@ -31,6 +31,8 @@ const EXTRA_ROWS = 50
 const EXTRA_COLUMNS = 10
 /** Cells one copy may put on the clipboard (a whole-sheet selection of a huge sheet is not a copy). */
 const MAX_COPY_CELLS = 100_000
+/** Merge-by-row index entries built for one sheet (see `mergesByRow`). */
+const MAX_MERGE_ROWS = 200_000
 
 type Merge = Block
 
@@ -130,9 +132,13 @@ export function SheetView(props: { session: OfficeSession; readOnly: boolean }) 
   /** Merges by each row they cover: a cell's merge in one lookup, whatever the number of merges. */
   const mergesByRow = useMemo(() => {
     const map = new Map<number, Merge[]>()
+    // Bounded work per file, whatever its merges: a merge over thousands of rows is indexed on its
+    // first rows only, and indexing stops at MAX_MERGE_ROWS entries (later merges draw as cells).
+    let budget = MAX_MERGE_ROWS
     for (const merge of look?.merges ?? []) {
-      // A merge over thousands of rows is drawn from its first rows only (bounded work per file).
-      const last = Math.min(merge.to.row, merge.from.row + 5_000)
+      const last = Math.min(merge.to.row, merge.from.row + 5_000, merge.from.row + budget - 1)
+      budget -= last - merge.from.row + 1
+      if (budget < 0) break
       for (let row = merge.from.row; row <= last; row++) {
         const list = map.get(row) ?? []
         list.push(merge)
