@@ -135,6 +135,13 @@ describe('inserting and deleting rows and columns of a XLSX sheet', () => {
     expect(await part(below, 'xl/worksheets/sheet1.xml')).toContain(
       '<c r="B4"><f t="shared" ref="B4:B5" si="0">A4*2</f>',
     )
+    const extension = await editXlsxStructure(
+      await book(
+        '<sheetData><row r="1"><c r="A1"><v>1</v></c></row></sheetData><extLst><ext uri="{78C0D931-6437-407d-A8EE-F0AAD7539E65}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"><x14:conditionalFormattings><x14:conditionalFormatting xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main"><xm:sqref>A1:A5</xm:sqref></x14:conditionalFormatting></x14:conditionalFormattings></ext></extLst>',
+      ),
+      rows(1, 1),
+    )
+    expect(extension).toMatchObject({ kind: 'refused', reason: 'extension-ranges' })
     expect(await editXlsxStructure(await book(), rows(0, 1))).toMatchObject({ kind: 'refused', reason: 'bad-position' })
     expect(await editXlsxStructure(await book(), rows(1, 20_000))).toMatchObject({
       kind: 'refused',
