@@ -1,9 +1,11 @@
 import { columnName } from './xlsx'
+import { closingQuote } from './xlsx-formula-text'
 
 /**
  * References in formula text moved by a row or column change of one sheet (for xlsx-structure):
  * the tokenizer keeps string literals, quoted sheet names and structured references whole, and
- * knows which sheet each reference means.
+ * knows which sheet each reference means. (`shiftFormula` moves a shared formula's references
+ * whatever their sheet; this one needs each reference's sheet, hence its own walk.)
  */
 
 /** Where an index goes: its new index, or null when it was deleted. */
@@ -138,16 +140,4 @@ function moveArea(match: RegExpExecArray, shift: Shift): string {
 function single(shift: Shift, index: number): [number, number] | null {
   const moved = shift.index(index)
   return moved === null ? null : [moved, moved]
-}
-
-function closingQuote(formula: string, open: number): number {
-  const quote = formula[open]
-  let j = open + 1
-  while (j < formula.length) {
-    if (formula[j] === quote) {
-      if (formula[j + 1] === quote) j += 2
-      else return j
-    } else j++
-  }
-  return formula.length - 1
 }
