@@ -9,6 +9,7 @@ import { benchWorkspaceReview } from './workspace-review.bench'
 import { benchSearch } from './search.bench'
 import { benchContentSearch } from './content-search.bench'
 import { benchSnapshotSmall, benchSnapshots } from './snapshot.bench'
+import { benchXlsxGrid } from './xlsx-grid.bench'
 
 /** `npm run bench`: every figure is a ratio to a baseline measured in this same run (spec 12). */
 async function main(): Promise<void> {
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   await benchSnapshots()
   await benchOffice()
   await benchOfficePack()
+  await benchXlsxGrid()
 }
 
 void main()

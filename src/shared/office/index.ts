@@ -36,6 +36,9 @@ export {
   type SlideEditOutcome,
 } from './pptx'
 export { editPptx } from './pptx-edit'
+export { editXlsx } from './xlsx-edit'
+export { readSheetLook, type SheetLook, type CellLook, type CellBorder } from './xlsx-styles'
+export { editXlsxStructure, type StructureEdit, type StructureOutcome, type StructureRefusal } from './xlsx-structure'
 export { readSlideNotes, editSlideNotes, type SlideNotes, type NotesEditOutcome } from './pptx-notes'
 export { scanDocx, scanDocxPackage, DOCX_FEATURE_LABELS, type DocxScan, type DocxLoss, type DocxFeature } from './docx'
 export { dedupeMedia } from './media'

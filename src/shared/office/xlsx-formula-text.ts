@@ -162,7 +162,7 @@ export function withFutureFunctionPrefixes(formula: string): string {
 }
 
 /** Index of the quote closing the literal that opens at `start` (a doubled quote escapes one); the formula's length when none does. */
-function closingQuote(formula: string, start: number): number {
+export function closingQuote(formula: string, start: number): number {
   const quote = formula[start]
   for (let j = start + 1; j < formula.length; j++) {
     if (formula[j] === quote) {
