@@ -6,5 +6,4 @@ export type { DocumentContent, DocumentAdapterEntry, SniffedType } from './adapt
 export { workingCopiesSlot, type WorkingCopyService } from './working-copy/service'
 export type { WorkingCopy } from './working-copy/working-copy'
 export { pageViewState } from './adapters/pdf/reader-state'
-export { DeckSlideThumbnail } from './adapters/office/SlideThumbnail'
-export { PagesPackOffer } from './adapters/office/PagesPackOffer'
+export { DeckSlideThumbnail, PagesPackOffer } from './adapters/office/lazy-pictures'

@@ -1,13 +1,17 @@
-import { useCallback, useEffect, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react'
 import { REVIEW_CONTEXT_MAX, type ProtocolError, type ResultOf } from '../../../../shared/protocol'
 import { useClient } from '../../ui/client-context'
 import { useI18n } from '../../i18n'
 import { protocolErrorMessage } from '../../ui/outcome-message'
-import { BinaryPreview } from './BinaryPreview'
 import { DiffView, type LineAnchor } from '../../ui/diff/DiffView'
 import type { ReviewFile } from './use-review'
 import { ErrorLine } from '../../ui/ErrorLine'
-import { DocumentChanges, isDocumentRow } from './DocumentChanges'
+import { isDocumentRow } from './document-rows'
+
+// Pictures and documents are the rarer rows: their views (the difference mask, the redlines, the
+// slide pictures) load with the first one shown, keeping the first-screen script in budget.
+const BinaryPreview = lazy(() => import('./BinaryPreview').then((module) => ({ default: module.BinaryPreview })))
+const DocumentChanges = lazy(() => import('./DocumentChanges').then((module) => ({ default: module.DocumentChanges })))
 
 type DiffPage = ResultOf<'review.diff'>
 
@@ -38,13 +42,15 @@ type DiffPaneProps = {
 export function DiffPane(props: DiffPaneProps) {
   if (isDocumentRow(props.file))
     return (
-      <DocumentChanges
-        owner={props.owner}
-        snapshotId={props.snapshotId}
-        file={props.file}
-        onStale={props.onStale}
-        onShowPage={props.onShowPage}
-      />
+      <Suspense fallback={null}>
+        <DocumentChanges
+          owner={props.owner}
+          snapshotId={props.snapshotId}
+          file={props.file}
+          onStale={props.onStale}
+          onShowPage={props.onShowPage}
+        />
+      </Suspense>
     )
   return <TextDiffPane {...props} />
 }
@@ -91,7 +97,11 @@ function TextDiffPane(props: DiffPaneProps) {
   // PDFs and images are compared as pictures: their bytes (PDF internals may even be "text") say
   // nothing to a reviewer.
   if (state.page.diff_state === 'binary' || VISUAL.test(file.path)) {
-    return <BinaryPreview owner={owner} snapshotId={snapshotId} path={file.path} />
+    return (
+      <Suspense fallback={null}>
+        <BinaryPreview owner={owner} snapshotId={snapshotId} path={file.path} />
+      </Suspense>
+    )
   }
   if (state.page.diff_state !== 'available') {
     return (

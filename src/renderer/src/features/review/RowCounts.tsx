@@ -3,7 +3,7 @@ import { countsOf, type DocumentCounts } from '../../../../shared/protocol'
 import { useI18n } from '../../i18n'
 import { useClient } from '../../ui/client-context'
 import { countsLabel, countsText } from '../../ui/document-diff'
-import { isDocumentRow } from './DocumentChanges'
+import { isDocumentRow } from './document-rows'
 import type { ReviewFile } from './use-review'
 
 /**
