@@ -583,7 +583,9 @@ function eventOwner(context: OfficeRequestContext) {
 
 /** A pin under `build/` (`office-bundle.json`, `office-pack.json`) beside the built main bundle (`out/main`), or beside the sources under tests. */
 function defaultPinFile(name = 'office-bundle.json'): string {
-  const candidates = [join(__dirname, '..', '..', 'build'), join(__dirname, '..', '..', '..', '..', 'build')]
+  // The bundler may put this module in `out/main` or in `out/main/chunks`, and tests run it from
+  // `src/main/core/office`: the nearest `build/` above it that holds the pin is this build's.
+  const candidates = [1, 2, 3, 4, 5].map((up) => join(__dirname, ...Array<string>(up).fill('..'), 'build'))
   const found = candidates.find((dir) => existsSync(join(dir, name)))
   return join(found ?? candidates[0] ?? '', name)
 }
