@@ -579,16 +579,20 @@ export class PdfReader {
     this.destroyed = true
     this.abort.abort()
     this.thumbnailRenderer?.dispose()
-    // pdf.js's viewer asks for every page once the first is drawn; destroying the document while
-    // those requests travel makes each one fail loudly ("Unable to get page N … Transport
-    // destroyed"). The loading task goes once they have settled (or after a few seconds at most).
+    // pdf.js's viewer asks for every page once the first is drawn, and each answer is written into
+    // its page list: destroying the document while those requests travel makes each one fail
+    // loudly ("Unable to get page N … Transport destroyed"), and emptying the viewer first
+    // (`setDocument(null)`) makes each answer read a page that is gone — an uncaught "reading
+    // 'pdfPage'" (seen when a reader is closed or switched away from while it opens). So the
+    // viewer is emptied and the task destroyed once those requests have settled (or after a few
+    // seconds at most); the reader's frame leaves the page at once.
     const pagesLoaded = this.viewer?.pagesPromise ?? Promise.resolve()
-    this.viewer?.setDocument(null as unknown as PDFDocumentProxy)
-    this.linkService?.setDocument(null, null)
-    const task = this.task
-    void Promise.race([pagesLoaded, new Promise((resolve) => setTimeout(resolve, 5000))]).finally(
-      () => void task?.destroy(),
-    )
+    const { viewer, linkService, task } = this
+    void Promise.race([pagesLoaded, new Promise((resolve) => setTimeout(resolve, 5000))]).finally(() => {
+      viewer?.setDocument(null as unknown as PDFDocumentProxy)
+      linkService?.setDocument(null, null)
+      void task?.destroy()
+    })
     this.container.remove()
   }
 }
