@@ -13,7 +13,7 @@ export const CORE_LAYERS = {
   paging: [],
   git: [],
   // DOCX/XLSX/PPTX/PDF views, edits and diffs in a bounded worker (issue 26); pure over bytes.
-  documents: [],
+  documents: ['platform'],
   'project-fs': ['platform'],
   store: ['platform'],
   journal: ['actions', 'store', 'platform', 'project-fs', 'events'],

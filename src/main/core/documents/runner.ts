@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
 import type { Disposable } from '../../../shared/disposable'
-import type { DocumentJob, DocumentReply, DocumentTask } from './worker-protocol'
+import { createJobWorker, workerScript } from '../platform'
+import type { DocumentReply, DocumentTask } from './worker-protocol'
 
 export interface DocumentLimits {
   /** Wall time of one job, from the moment it is handed to the worker. */
@@ -40,16 +39,6 @@ export type DocumentLimitKind = 'time' | 'memory' | 'input-bytes' | 'output-byte
 export type DocumentRunOutcome =
   DocumentReply | { kind: 'limit'; limit: DocumentLimitKind; value: number; message: string }
 
-/** The worker script: next to the bundle in a build, the TypeScript source (through tsx) under tests. */
-function workerScript(): { file: string; execArgv?: string[] } {
-  for (const candidate of [join(__dirname, 'documents-worker.js'), join(__dirname, '..', 'documents-worker.js')]) {
-    if (existsSync(candidate)) return { file: candidate }
-  }
-  const source = join(__dirname, 'document-worker.ts')
-  if (existsSync(source)) return { file: source, execArgv: ['--import', 'tsx'] }
-  throw new Error('documents-worker script not found')
-}
-
 const sizeOf = (task: DocumentTask) =>
   task.op === 'diff' ? Math.max(task.before?.byteLength ?? 0, task.after?.byteLength ?? 0) : task.bytes.byteLength
 
@@ -68,103 +57,50 @@ export interface DocumentRunner extends Disposable {
  * document that slips past the patchers' bounds ends that worker, not the engine.
  */
 export function createDocumentRunner(limits: DocumentLimits = DOCUMENT_LIMITS): DocumentRunner {
-  let worker: Worker | undefined
-  let nextId = 0
-  let queue: Promise<unknown> = Promise.resolve()
-  const start = () => {
-    const script = workerScript()
-    const created = new Worker(script.file, {
-      ...(script.execArgv ? { execArgv: script.execArgv } : {}),
-      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
-    })
-    created.unref()
-    return created
-  }
-  function run(task: DocumentTask, requestedMs = limits.timeMs): Promise<DocumentRunOutcome> {
-    const budgetMs = Math.min(requestedMs, limits.timeMs)
-    if (sizeOf(task) > limits.maxInputBytes) {
-      return Promise.resolve({
-        kind: 'limit',
-        limit: 'input-bytes',
-        value: limits.maxInputBytes,
-        message: `The document is larger than ${Math.round(limits.maxInputBytes / (1024 * 1024))} MiB.`,
-      })
-    }
-    const job = queue.then(
-      () =>
-        new Promise<DocumentRunOutcome>((resolve, reject) => {
-          worker ??= start()
-          const current = worker
-          const id = ++nextId
-          const settle = (outcome: DocumentRunOutcome | Error) => {
-            clearTimeout(hardStop)
-            current.off('message', onMessage)
-            current.off('error', onError)
-            current.off('exit', onExit)
-            if (outcome instanceof Error) reject(outcome)
-            else resolve(outcome)
-          }
-          const retire = () => {
-            if (worker === current) worker = undefined
-            void current.terminate()
-          }
-          const onMessage = (reply: DocumentReply) => {
-            if (reply.id !== id) return
-            if (
-              reply.kind === 'done' &&
-              reply.value.op === 'edit' &&
-              reply.value.bytes.length > limits.maxOutputBytes
-            ) {
-              settle({
-                kind: 'limit',
-                limit: 'output-bytes',
-                value: limits.maxOutputBytes,
-                message: `The edited document would be larger than ${Math.round(limits.maxOutputBytes / (1024 * 1024))} MiB.`,
-              })
-              return
+  const worker = createJobWorker<DocumentTask, DocumentReply>({
+    script: () => workerScript('documents-worker.js', join(__dirname, 'document-worker.ts')),
+    heapMb: limits.heapMb,
+    name: 'documents worker',
+  })
+  const mib = (bytes: number) => Math.round(bytes / (1024 * 1024))
+  return {
+    async run(task, requestedMs = limits.timeMs) {
+      const budgetMs = Math.min(requestedMs, limits.timeMs)
+      if (sizeOf(task) > limits.maxInputBytes) {
+        return {
+          kind: 'limit',
+          limit: 'input-bytes',
+          value: limits.maxInputBytes,
+          message: `The document is larger than ${mib(limits.maxInputBytes)} MiB.`,
+        }
+      }
+      const end = await worker.run(task, transferList(task), budgetMs)
+      if (end.kind === 'stopped') {
+        return end.reason === 'memory'
+          ? {
+              kind: 'limit',
+              limit: 'memory',
+              value: limits.heapMb,
+              message: `Working on the document needed more than ${limits.heapMb} MiB of memory and was stopped.`,
             }
-            settle(reply)
-          }
-          const onError = (error: Error & { code?: string }) => {
-            retire()
-            settle(
-              error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-                ? {
-                    kind: 'limit',
-                    limit: 'memory',
-                    value: limits.heapMb,
-                    message: `Working on the document needed more than ${limits.heapMb} MiB of memory and was stopped.`,
-                  }
-                : error,
-            )
-          }
-          const onExit = (code: number) => {
-            retire()
-            settle(new Error(`The documents worker exited (code ${code}).`))
-          }
-          const hardStop = setTimeout(() => {
-            retire()
-            settle({
+          : {
               kind: 'limit',
               limit: 'time',
               value: budgetMs,
               message: `Working on the document took longer than ${Math.max(1, Math.round(budgetMs / 1000))} s and was stopped.`,
-            })
-          }, budgetMs)
-          current.on('message', onMessage)
-          current.on('error', onError)
-          current.on('exit', onExit)
-          current.postMessage({ ...task, id } satisfies DocumentJob, transferList(task))
-        }),
-    )
-    queue = job.catch(() => undefined)
-    return job
-  }
-  return {
-    run,
-    dispose() {
-      void worker?.terminate()
-      worker = undefined
+            }
+      }
+      const reply = end.reply
+      if (reply.kind === 'done' && reply.value.op === 'edit' && reply.value.bytes.length > limits.maxOutputBytes) {
+        return {
+          kind: 'limit',
+          limit: 'output-bytes',
+          value: limits.maxOutputBytes,
+          message: `The edited document would be larger than ${mib(limits.maxOutputBytes)} MiB.`,
+        }
+      }
+      return reply
     },
+    dispose: () => worker.dispose(),
   }
 }

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
 import type { Disposable } from '../../../shared/disposable'
+import { createJobWorker, workerScript } from '../platform'
 import { INSPECT_LIMITS, type InspectionOutcome, type InspectLimits } from './inspect'
 
 export interface InspectJob {
@@ -14,19 +13,6 @@ export interface InspectJob {
 
 export type InspectReply =
   { id: number; kind: 'done'; outcome: InspectionOutcome } | { id: number; kind: 'failed'; message: string }
-
-/** The worker script: next to the bundle in a build, the TypeScript source (through tsx) under tests. */
-function workerScript(): { file: string; execArgv?: string[] } {
-  for (const candidate of [
-    join(__dirname, 'office-inspect-worker.js'),
-    join(__dirname, '..', 'office-inspect-worker.js'),
-  ]) {
-    if (existsSync(candidate)) return { file: candidate }
-  }
-  const source = join(__dirname, 'inspect-worker.ts')
-  if (existsSync(source)) return { file: source, execArgv: ['--import', 'tsx'] }
-  throw new Error('office-inspect-worker script not found')
-}
 
 export interface InspectRunner extends Disposable {
   /** Inspects `bytes` off the main thread; a bomb comes back as `refused` with the bound it crossed. */
@@ -41,82 +27,33 @@ export interface InspectRunner extends Disposable {
  * slips past the byte bounds ends that worker, not the engine.
  */
 export function createInspectRunner(limits: InspectLimits = INSPECT_LIMITS): InspectRunner {
-  let worker: Worker | undefined
-  let nextId = 0
-  let queue: Promise<unknown> = Promise.resolve()
-  const start = () => {
-    const script = workerScript()
-    const created = new Worker(script.file, {
-      ...(script.execArgv ? { execArgv: script.execArgv } : {}),
-      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
-    })
-    created.unref()
-    return created
-  }
-  function run(name: string, bytes: Buffer): Promise<InspectionOutcome> {
-    const job = queue.then(
-      () =>
-        new Promise<InspectionOutcome>((resolve, reject) => {
-          worker ??= start()
-          const current = worker
-          const id = ++nextId
-          const settle = (outcome: InspectionOutcome | Error) => {
-            clearTimeout(hardStop)
-            current.off('message', onMessage)
-            current.off('error', onError)
-            current.off('exit', onExit)
-            if (outcome instanceof Error) reject(outcome)
-            else resolve(outcome)
-          }
-          const retire = () => {
-            if (worker === current) worker = undefined
-            void current.terminate()
-          }
-          const onMessage = (reply: InspectReply) => {
-            if (reply.id !== id) return
-            settle(reply.kind === 'done' ? reply.outcome : new Error(reply.message))
-          }
-          const onError = (error: Error & { code?: string }) => {
-            retire()
-            settle(
-              error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-                ? {
-                    kind: 'refused',
-                    limit: 'memory',
-                    value: limits.heapMb,
-                    message: `Inspecting the document needed more than ${limits.heapMb} MiB of memory.`,
-                  }
-                : error,
-            )
-          }
-          const onExit = (code: number) => {
-            retire()
-            settle(new Error(`The inspection worker exited (code ${code}).`))
-          }
-          const hardStop = setTimeout(() => {
-            retire()
-            settle({
-              kind: 'refused',
-              limit: 'time',
-              value: limits.timeMs,
-              message: `Inspecting the document took longer than ${Math.round(limits.timeMs / 1000)} s and was stopped.`,
-            })
-          }, limits.timeMs)
-          current.on('message', onMessage)
-          current.on('error', onError)
-          current.on('exit', onExit)
-          const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
-          current.postMessage({ id, name, bytes: copy, limits } satisfies InspectJob, [copy])
-        }),
-    )
-    queue = job.catch(() => undefined)
-    return job
-  }
+  const worker = createJobWorker<Omit<InspectJob, 'id'>, InspectReply>({
+    script: () => workerScript('office-inspect-worker.js', join(__dirname, 'inspect-worker.ts')),
+    heapMb: limits.heapMb,
+    name: 'inspection worker',
+  })
   return {
-    inspect: run,
-    dispose() {
-      void worker?.terminate()
-      worker = undefined
+    async inspect(name, bytes) {
+      const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
+      const end = await worker.run({ name, bytes: copy, limits }, [copy], limits.timeMs)
+      if (end.kind === 'reply') {
+        if (end.reply.kind === 'failed') throw new Error(end.reply.message)
+        return end.reply.outcome
+      }
+      return end.reason === 'memory'
+        ? {
+            kind: 'refused',
+            limit: 'memory',
+            value: limits.heapMb,
+            message: `Inspecting the document needed more than ${limits.heapMb} MiB of memory.`,
+          }
+        : {
+            kind: 'refused',
+            limit: 'time',
+            value: limits.timeMs,
+            message: `Inspecting the document took longer than ${Math.round(limits.timeMs / 1000)} s and was stopped.`,
+          }
     },
+    dispose: () => worker.dispose(),
   }
 }
