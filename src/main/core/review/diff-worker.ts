@@ -1,6 +1,6 @@
 // Runs review diffs off the main thread (spec 07). Loaded by path as a worker: from the build
-// (out/main/diff-worker.js) or, under tests, from this source file with Node's type stripping —
-// so it uses only erasable TypeScript and imports nothing from the project.
+// (out/main/diff-worker.js) or, under tests, from this source file through tsx
+// (`platform/job-worker.ts`); it imports nothing from the project.
 import { parentPort } from 'node:worker_threads'
 import { structuredPatch } from 'diff'
 
