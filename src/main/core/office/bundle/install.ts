@@ -49,6 +49,57 @@ export interface BundleStore {
   cleanup(): Promise<void>
 }
 
+/**
+ * One install at a time, whoever asks (the ONLYOFFICE bundle and the LibreOffice pack): a second
+ * request joins the running one and gets its progress too; a failure is reported as a stable code
+ * and a sentence. `subject` names what is installed in the sentences the person reads.
+ */
+export function createInstallRunner<Pin extends { readonly version: string; readonly size: number }>(
+  subject: string,
+  run: (pin: Pin, installId: string, emit: (progress: Omit<InstallProgress, 'install_id'>) => void) => Promise<void>,
+): {
+  install(pin: Pin, onProgress: (progress: InstallProgress) => void): InstallRun
+  running(): InstallRun | undefined
+} {
+  let active: InstallRun | undefined
+  const listeners = new Set<(progress: InstallProgress) => void>()
+  return {
+    running: () => active,
+    install(pin, onProgress) {
+      listeners.add(onProgress)
+      if (active) return active
+      const installId = randomUUID()
+      let received = 0
+      const emit = (p: Omit<InstallProgress, 'install_id'>) => {
+        received = p.received_bytes
+        for (const listener of listeners) listener({ install_id: installId, ...p })
+      }
+      const done = run(pin, installId, emit).then(
+        () => {
+          emit({ phase: 'done', received_bytes: pin.size, total_bytes: pin.size })
+          return { state: 'installed' as const }
+        },
+        (error: unknown) => {
+          const failure =
+            error instanceof InstallError
+              ? // The shared download and extraction word their refusals for "the bundle".
+                { code: error.code, message: error.message.replace(/^The bundle/, `The ${subject}`) }
+              : { code: 'publish-failed', message: `The ${subject} install failed (${String(error)}).` }
+          emit({ phase: 'failed', received_bytes: received, total_bytes: pin.size, error: failure })
+          return { state: 'failed' as const, error: failure }
+        },
+      )
+      const record: InstallRun = { installId, version: pin.version, done }
+      active = record
+      void done.finally(() => {
+        if (active === record) active = undefined
+        listeners.clear()
+      })
+      return record
+    },
+  }
+}
+
 export function createBundleStore(
   officeDir: string,
   options: { limits?: ExtractLimits; stallMs?: number } = {},
@@ -56,9 +107,6 @@ export function createBundleStore(
   const bundlesDir = join(officeDir, 'bundles')
   const tmpDir = join(officeDir, 'tmp')
   const pointer = join(officeDir, 'current.json')
-  let active: InstallRun | undefined
-  const listeners = new Set<(progress: InstallProgress) => void>()
-
   async function current(): Promise<CurrentBundle | null> {
     let selected: { id: string; version: string; entry: string }
     try {
@@ -128,40 +176,11 @@ export function createBundleStore(
     }
   }
 
+  const runner = createInstallRunner('bundle', run)
   return {
     current,
-    running: () => active,
-    install(pin, onProgress) {
-      listeners.add(onProgress)
-      if (active) return active
-      const installId = randomUUID()
-      let received = 0
-      const emit = (p: Omit<InstallProgress, 'install_id'>) => {
-        received = p.received_bytes
-        for (const listener of listeners) listener({ install_id: installId, ...p })
-      }
-      const done = run(pin, installId, emit).then(
-        () => {
-          emit({ phase: 'done', received_bytes: pin.size, total_bytes: pin.size })
-          return { state: 'installed' as const }
-        },
-        (error: unknown) => {
-          const failure =
-            error instanceof InstallError
-              ? { code: error.code, message: error.message }
-              : { code: 'publish-failed', message: `The install failed (${String(error)}).` }
-          emit({ phase: 'failed', received_bytes: received, total_bytes: pin.size, error: failure })
-          return { state: 'failed' as const, error: failure }
-        },
-      )
-      const runRecord: InstallRun = { installId, version: pin.version, done }
-      active = runRecord
-      void done.finally(() => {
-        if (active === runRecord) active = undefined
-        listeners.clear()
-      })
-      return runRecord
-    },
+    running: runner.running,
+    install: runner.install,
     async cleanup() {
       const names = await readdir(tmpDir).catch(() => [] as string[])
       await Promise.all(names.map((name) => rm(join(tmpDir, name), { recursive: true, force: true })))

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fsyncDirectory } from '../../platform'
 import { downloadArchive } from '../bundle/download'
 import { InstallError } from '../bundle/errors'
 import { DEFAULT_EXTRACT_LIMITS, extractBundle, type ExtractLimits } from '../bundle/extract'
-import type { InstallProgress, InstallRun } from '../bundle/install'
+import { createInstallRunner, type InstallProgress, type InstallRun } from '../bundle/install'
 import { integrityHex, type PackPin } from './pin'
 
 /**
@@ -41,8 +40,6 @@ export function createPackStore(
 ): PackStore {
   const packDir = join(officeDir, 'pack')
   const tmpDir = join(packDir, '.tmp')
-  let active: InstallRun | undefined
-  const listeners = new Set<(progress: InstallProgress) => void>()
 
   async function installed(pin: PackPin): Promise<InstalledPack | null> {
     const dir = join(packDir, pin.version)
@@ -132,41 +129,11 @@ export function createPackStore(
     }
   }
 
+  const runner = createInstallRunner('LibreOffice pack', run)
   return {
     installed,
-    running: () => active,
-    install(pin, onProgress) {
-      listeners.add(onProgress)
-      if (active) return active
-      const installId = randomUUID()
-      let received = 0
-      const emit = (p: Omit<InstallProgress, 'install_id'>) => {
-        received = p.received_bytes
-        for (const listener of listeners) listener({ install_id: installId, ...p })
-      }
-      const done = run(pin, installId, emit).then(
-        () => {
-          emit({ phase: 'done', received_bytes: pin.size, total_bytes: pin.size })
-          return { state: 'installed' as const }
-        },
-        (error: unknown) => {
-          const failure =
-            error instanceof InstallError
-              ? // The shared extraction words its refusals for the bundle; the person installs the pack.
-                { code: error.code, message: error.message.replace(/^The bundle/, 'The LibreOffice pack') }
-              : { code: 'publish-failed', message: `The LibreOffice pack install failed (${String(error)}).` }
-          emit({ phase: 'failed', received_bytes: received, total_bytes: pin.size, error: failure })
-          return { state: 'failed' as const, error: failure }
-        },
-      )
-      const record: InstallRun = { installId, version: pin.version, done }
-      active = record
-      void done.finally(() => {
-        if (active === record) active = undefined
-        listeners.clear()
-      })
-      return record
-    },
+    running: runner.running,
+    install: runner.install,
     async cleanup() {
       const names = await readdir(tmpDir).catch(() => [] as string[])
       await Promise.all(names.map((name) => rm(join(tmpDir, name), { recursive: true, force: true })))
