@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { detectLibreOffice, type Detection } from '../src/main/core/office/libreoffice/detect'
 import { agentFixture, toolParts } from './support/agent'
-import { corpusFile, makeDocx, makeXlsx } from './support/office-fixtures'
+import { corpusFile, makeDocx, makeXlsx, docxParagraph } from './support/office-fixtures'
 import { scriptedModel } from './support/scripted-model'
 import { tempDir } from './support/temp'
 
@@ -18,7 +18,7 @@ if (detection.kind === 'missing') console.log(`skipped: ODF/legacy reading throu
 const NOTICE =
   '(converted by LibreOffice for reading; anchors are for reading only — office_edit needs a .docx/.xlsx/.pptx: convert the file first)'
 
-const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
+const paragraph = docxParagraph
 const heading = (text: string) =>
   `<w:p><w:pPr><w:pStyle w:val="Heading1"/><w:outlineLvl w:val="0"/></w:pPr><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
 const cell = (text: string) => `<w:tc><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:tc>`

@@ -1,36 +1,17 @@
 import CFB from 'cfb'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { agentFixture, toolParts } from './support/agent'
-import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
-import { makeDocx } from './support/office-fixtures'
-import { tempDir } from './support/temp'
+import { scriptedModel, projectWith as projectFolder } from './support/scripted-model'
+import { makeDocx, docxParagraph } from './support/office-fixtures'
 
 // Issue 26: the agent's document tools (read's document view, office_edit, pdf_annotate) driven by
 // a scripted loopback model through the real engine: journal, worker, read baselines.
 
-const fakes: FakeLlmServer[] = []
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.close()
-})
+const paragraph = docxParagraph
 
-const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
-
-/** One scripted step per call (each in its own model response), then a closing text. */
-async function scriptedModel(...steps: Array<Array<{ id: string; name: string; input: unknown }>>) {
-  const llm = await startFakeOpenAI()
-  fakes.push(llm)
-  const responses: FakeResponse[] = steps.map((toolCalls) => ({ kind: 'stream', steps: [{ toolCalls }] }))
-  llm.enqueue(...responses, { kind: 'stream', steps: [{ text: 'done' }] })
-  return llm
-}
-
-function projectWith(files: Record<string, Uint8Array | string>): string {
-  const root = tempDir('retrace-docs-')
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(root, name), content)
-  return root
-}
+const projectWith = (files: Record<string, Uint8Array | string>) => projectFolder(files, 'retrace-docs-')
 
 /** An OOXML package as Office saves it under a password: an OLE compound file with the encrypted package. */
 function encryptedDocx(): Buffer {

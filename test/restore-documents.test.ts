@@ -1,32 +1,19 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { ResultOf } from '../src/shared/protocol'
 import { agentFixture, resultOf, toolParts } from './support/agent'
-import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
-import { makeDocx, makeXlsx } from './support/office-fixtures'
+import { scriptedModel } from './support/scripted-model'
+import { makeDocx, makeXlsx, docxParagraph } from './support/office-fixtures'
 import { tempDir } from './support/temp'
 
 // Issue 26, restore previews: history.plan names what changes inside each document a restore
 // writes — from the bytes there now to the bytes the restore puts back — for every plan kind.
 
-const fakes: FakeLlmServer[] = []
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.close()
-})
-
 type Plan = ResultOf<'history.plan'>
 type Agent = Awaited<ReturnType<typeof agentFixture>>
 
-const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
-
-async function scriptedModel(...steps: Array<Array<{ id: string; name: string; input: unknown }>>) {
-  const llm = await startFakeOpenAI()
-  fakes.push(llm)
-  const responses: FakeResponse[] = steps.map((toolCalls) => ({ kind: 'stream', steps: [{ toolCalls }] }))
-  llm.enqueue(...responses, { kind: 'stream', steps: [{ text: 'done' }] })
-  return llm
-}
+const paragraph = docxParagraph
 
 /** A project with a two-paragraph report and a notes file, and a turn that edits both. */
 async function editedReport(options: { restoreDocumentBudgetMs?: number } = {}) {

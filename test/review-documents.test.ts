@@ -1,22 +1,17 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { DocumentDiff, ResultOf, TurnPart } from '../src/shared/protocol'
 import { agentFixture, resultOf, toolParts } from './support/agent'
 import { openProject, startCore } from './support/core'
-import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './support/fake-llm'
-import { CORPUS_OFFICE, corpusFile, makeDocx, makePptx, makeXlsx } from './support/office-fixtures'
+import { scriptedModel, projectWith as projectFolder } from './support/scripted-model'
+import { CORPUS_OFFICE, corpusFile, makeDocx, makePptx, makeXlsx, docxParagraph } from './support/office-fixtures'
 import { tempDir } from './support/temp'
 
 // Issue 26 end to end: a scripted loopback model reads and changes real DOCX, XLSX, PPTX and PDF
 // files through office_edit / pdf_annotate; Review lists each row's counts and answers
 // review.document with what changed inside; Undo puts the original bytes back exactly.
-
-const fakes: FakeLlmServer[] = []
-afterEach(async () => {
-  for (const fake of fakes.splice(0)) await fake.close()
-})
 
 type Agent = Awaited<ReturnType<typeof agentFixture>>
 type Files = ResultOf<'review.files'>
@@ -68,7 +63,7 @@ function passesQpdf(bytes: Buffer): void {
   }
 }
 
-const paragraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
+const paragraph = docxParagraph
 
 /** A one-page PDF with one line of Helvetica text, its cross-reference table at exact offsets. */
 function makePdf(line: string): Buffer {
@@ -93,19 +88,7 @@ function makePdf(line: string): Buffer {
   return Buffer.from(body, 'latin1')
 }
 
-async function scriptedModel(...steps: Array<Array<{ id: string; name: string; input: unknown }>>) {
-  const llm = await startFakeOpenAI()
-  fakes.push(llm)
-  const responses: FakeResponse[] = steps.map((toolCalls) => ({ kind: 'stream', steps: [{ toolCalls }] }))
-  llm.enqueue(...responses, { kind: 'stream', steps: [{ text: 'done' }] })
-  return llm
-}
-
-function projectWith(files: Record<string, Uint8Array>): string {
-  const root = tempDir('retrace-review-docs-')
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(root, name), content)
-  return root
-}
+const projectWith = (files: Record<string, Uint8Array | string>) => projectFolder(files, 'retrace-review-docs-')
 
 async function turnRow(agent: Agent, turnId: string, path: string) {
   const files = resultOf(await agent.session('review.files', { scope: 'turn', turn_id: turnId })) as Files

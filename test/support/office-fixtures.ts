@@ -167,6 +167,9 @@ export async function makePptx(): Promise<Uint8Array> {
 const W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 
 /** A DOCX with the given body XML (inside `<w:body>`), plus optional extra parts and relationships. */
+/** One Word paragraph of plain text, for `makeDocx` bodies. */
+export const docxParagraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`
+
 export async function makeDocx(
   body: string,
   extra: { parts?: Record<string, string | Uint8Array>; rels?: string; types?: string; namespaces?: string } = {},

@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import { startFakeOpenAI, type FakeLlmServer, type FakeResponse } from './fake-llm'
+import { tempDir } from './temp'
 
 export interface ScriptedToolCall {
   readonly id: string
@@ -17,4 +20,11 @@ export async function scriptedModel(...steps: ScriptedToolCall[][]): Promise<Fak
   const responses: FakeResponse[] = steps.map((toolCalls) => ({ kind: 'stream', steps: [{ toolCalls }] }))
   llm.enqueue(...responses, { kind: 'stream', steps: [{ text: 'done' }] })
   return llm
+}
+
+/** A temporary project folder holding `files` (name → content) at its top. */
+export function projectWith(files: Record<string, Uint8Array | string>, prefix = 'retrace-docs-'): string {
+  const root = tempDir(prefix)
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(root, name), content)
+  return root
 }
